@@ -1,0 +1,625 @@
+/**
+ * @file kindred.h
+ * @brief The whole public API of kindred: clustering with side information.
+ *
+ * kindred clusters points together with what the user knows about them:
+ * must-link / cannot-link pairs (weighted, possibly noisy), relative
+ * triplets with "don't know" answers, and partial labels.
+ *
+ * Conventions that hold for every function below:
+ * - Every fallible function returns a ::kindred_status; ::KINDRED_OK is 0.
+ *   On failure kindred_last_error() says what was wrong. The message is
+ *   thread-local and is cleared on entry to every call.
+ * - Caller arrays are borrowed for the duration of the call only. Whatever
+ *   the library keeps, it copies. Results are copied into caller-allocated
+ *   buffers whose length (in elements) is passed explicitly; a buffer that is
+ *   too small is an error (::KINDRED_E_DIMENSION) whose message gives the
+ *   required length. The library never returns memory the caller must free.
+ * - Sizes and indices are int64_t; cluster labels are int32_t, -1 meaning
+ *   "unknown / none".
+ * - Distinct handles may be used from different threads at once; one handle
+ *   must be used by one thread at a time. Functions that take no handle are
+ *   thread-safe.
+ * - The library never prints and keeps no process-wide mutable state.
+ */
+#ifndef KINDRED_H
+#define KINDRED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief Major version; changes when the ABI breaks (it is the SONAME number). */
+#define KINDRED_VERSION_MAJOR 0
+/** @brief Minor version; grows when functions are added. */
+#define KINDRED_VERSION_MINOR 1
+/** @brief Patch version. */
+#define KINDRED_VERSION_PATCH 0
+
+#if defined(_WIN32) && defined(KINDRED_BUILDING_LIBRARY)
+/** @brief Marks an exported function. */
+#define KINDRED_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define KINDRED_API __attribute__((visibility("default")))
+#else
+#define KINDRED_API
+#endif
+
+/**
+ * @brief Status code returned by every fallible function.
+ *
+ * The set is frozen: new failures map onto one of these codes and are told
+ * apart by the message of kindred_last_error().
+ */
+typedef enum kindred_status {
+    KINDRED_OK = 0,                /**< Success. */
+    KINDRED_E_INVALID = 1,         /**< An argument is invalid (NULL, negative size, NaN, ...). */
+    KINDRED_E_DIMENSION = 2,       /**< Sizes do not agree, or an output buffer is too small. */
+    KINDRED_E_INDEX = 3,           /**< An index is out of range. */
+    KINDRED_E_INFEASIBLE = 4,      /**< Hard constraints cannot all be satisfied. */
+    KINDRED_E_NOMEM = 5,           /**< Memory could not be allocated. */
+    KINDRED_E_NUMERICAL = 6,       /**< A numerical failure (e.g. a factorisation failed). */
+    KINDRED_E_CANCELLED = 7,       /**< The progress callback asked to stop. */
+    KINDRED_E_UNKNOWN_OPTION = 8,  /**< No option (or algorithm, or result) of that name. */
+    KINDRED_E_STATE = 9,           /**< The handle is not in a state that allows the call. */
+    KINDRED_E_IO = 10,             /**< A file could not be opened, read or written. */
+    KINDRED_E_CORRUPT = 11,        /**< A file is truncated, corrupted or not a kindred file. */
+    KINDRED_E_INTERNAL = 12        /**< A bug in kindred; please report it with the message. */
+} kindred_status;
+
+/** @brief Layout of a dense matrix argument. */
+typedef enum kindred_layout {
+    KINDRED_ROW_MAJOR = 101, /**< Element (i, j) is at x[i * ld + j]; ld >= d. */
+    KINDRED_COL_MAJOR = 102  /**< Element (i, j) is at x[i + j * ld]; ld >= n. */
+} kindred_layout;
+
+/** @brief Type of an algorithm option. */
+typedef enum kindred_option_type {
+    KINDRED_OPTION_INT = 1,    /**< Integer; set with kindred_model_set_int(). */
+    KINDRED_OPTION_DOUBLE = 2, /**< Real; set with kindred_model_set_double() (an int is accepted too). */
+    KINDRED_OPTION_BOOL = 3,   /**< 0 or 1; set with kindred_model_set_int(). */
+    KINDRED_OPTION_CHOICE = 4  /**< One word of a fixed list; set with kindred_model_set_string(). */
+} kindred_option_type;
+
+/** @brief Flags saying which side information an algorithm uses. */
+enum kindred_uses {
+    KINDRED_USES_PAIRS = 1,          /**< must-link / cannot-link pairs */
+    KINDRED_USES_TRIPLETS = 2,       /**< relative triplets */
+    KINDRED_USES_PARTIAL_LABELS = 4, /**< labels of some points */
+    KINDRED_USES_SPARSE = 8,         /**< accepts CSR data */
+    KINDRED_USES_NO_K = 16           /**< finds the number of clusters itself */
+};
+
+/* ------------------------------------------------------------------ */
+/** @name Errors and version */
+/** @{ */
+
+/**
+ * @brief The message of the last failed call on this thread.
+ * @return A NUL-terminated string owned by the library, valid until the next
+ *         kindred call on this thread; never NULL (empty after a success).
+ * Thread-safe (the message is per thread).
+ */
+KINDRED_API const char *kindred_last_error(void);
+
+/**
+ * @brief A short name for any status code.
+ * @param status any integer; unknown values give "unknown status".
+ * @return A static string; never NULL. Thread-safe.
+ */
+KINDRED_API const char *kindred_status_string(int status);
+
+/**
+ * @brief The library's version as "MAJOR.MINOR.PATCH".
+ * @return A static string; never NULL. Thread-safe.
+ */
+KINDRED_API const char *kindred_version(void);
+
+/** @} */
+
+/* ------------------------------------------------------------------ */
+/** @name Algorithms and their options (introspection)
+ * Every algorithm declares one table of options; these functions read it.
+ * All are thread-safe; returned strings are static and never NULL on success. */
+/** @{ */
+
+/** @brief Number of algorithms the library has. Thread-safe. */
+KINDRED_API int64_t kindred_algorithm_count(void);
+
+/**
+ * @brief Name of the algorithm at @p index.
+ * @param index in [0, kindred_algorithm_count()).
+ * @return A static string, or NULL when @p index is out of range.
+ */
+KINDRED_API const char *kindred_algorithm_name(int64_t index);
+
+/**
+ * @brief One-line description of an algorithm.
+ * @param algorithm algorithm name (borrowed).
+ * @param[out] summary receives a static string.
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID (NULL argument),
+ *         ::KINDRED_E_UNKNOWN_OPTION (no such algorithm).
+ */
+KINDRED_API kindred_status kindred_algorithm_summary(const char *algorithm, const char **summary);
+
+/**
+ * @brief Which side information an algorithm uses (::kindred_uses flags).
+ * @param algorithm algorithm name (borrowed).
+ * @param[out] flags receives a bitwise OR of ::kindred_uses values.
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_UNKNOWN_OPTION.
+ */
+KINDRED_API kindred_status kindred_algorithm_uses(const char *algorithm, int *flags);
+
+/**
+ * @brief Number of options of an algorithm.
+ * @param algorithm algorithm name (borrowed).
+ * @param[out] count receives the number of options.
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_UNKNOWN_OPTION.
+ */
+KINDRED_API kindred_status kindred_option_count(const char *algorithm, int64_t *count);
+
+/**
+ * @brief Describe the option at @p index of an algorithm's table.
+ * Any of the output pointers may be NULL when that part is not wanted.
+ * @param algorithm algorithm name (borrowed).
+ * @param index in [0, count) as given by kindred_option_count().
+ * @param[out] name static string: the option's name.
+ * @param[out] type a ::kindred_option_type value.
+ * @param[out] default_value static string: the default in text form
+ *             ("" when the option is unset by default).
+ * @param[out] range static string: the allowed values in text form,
+ *             e.g. "(0, inf)", "[1, 1000]", "euclidean|cosine".
+ * @param[out] doc static string: one line of documentation.
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_UNKNOWN_OPTION,
+ *         ::KINDRED_E_INDEX.
+ */
+KINDRED_API kindred_status kindred_option_info(const char *algorithm, int64_t index,
+                                               const char **name, int *type,
+                                               const char **default_value,
+                                               const char **range, const char **doc);
+
+/** @} */
+
+/* ------------------------------------------------------------------ */
+/** @name Side information
+ * One ::kindred_side holds the side information about n points: pairs,
+ * triplets and partial labels. It can be reused across fits. Each add call
+ * validates its whole batch first and adds nothing if any entry is bad. */
+/** @{ */
+
+/** @brief Opaque handle to side information about n points. */
+typedef struct kindred_side kindred_side;
+
+/**
+ * @brief Create empty side information about @p n points.
+ * @param[out] out receives a new handle, to be released with kindred_side_free().
+ * @param n number of points, > 0.
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_NOMEM.
+ */
+KINDRED_API kindred_status kindred_side_new(kindred_side **out, int64_t n);
+
+/** @brief Release a handle; NULL is accepted and ignored. */
+KINDRED_API void kindred_side_free(kindred_side *side);
+
+/**
+ * @brief Add pairs given as COO arrays.
+ *
+ * value > 0 is a must-link (may-link) of weight value; value < 0 a cannot-link
+ * of weight -value. (i, j) and (j, i) name the same pair; duplicates are
+ * summed and a pair whose sum is 0 is dropped.
+ * @param side handle.
+ * @param i,j,value arrays of length @p count (borrowed).
+ * @param count number of entries, >= 0.
+ * @return ::KINDRED_OK; ::KINDRED_E_INVALID (NULL array, i == j, NaN or
+ *         infinite value); ::KINDRED_E_INDEX (index outside [0, n)), the
+ *         message naming the entry; ::KINDRED_E_NOMEM.
+ */
+KINDRED_API kindred_status kindred_side_add_pairs(kindred_side *side, const int64_t *i,
+                                                  const int64_t *j, const double *value,
+                                                  int64_t count);
+
+/**
+ * @brief Add relative triplets "is a closer to b than to c?".
+ * @param side handle.
+ * @param a,b,c point indices, arrays of length @p count (borrowed).
+ * @param answer array of length @p count: +1 (a is closer to b), -1 (a is
+ *        closer to c), 0 (don't know).
+ * @param count number of triplets, >= 0.
+ * @return ::KINDRED_OK; ::KINDRED_E_INVALID (NULL array, repeated index inside
+ *         a triplet, answer outside {-1, 0, 1}); ::KINDRED_E_INDEX;
+ *         ::KINDRED_E_NOMEM.
+ */
+KINDRED_API kindred_status kindred_side_add_triplets(kindred_side *side, const int64_t *a,
+                                                     const int64_t *b, const int64_t *c,
+                                                     const int32_t *answer, int64_t count);
+
+/**
+ * @brief Set (replace) the partial labels.
+ * @param side handle.
+ * @param labels array of length @p n (borrowed): a class id >= 0, or -1 for unknown.
+ * @param n must equal the handle's number of points.
+ * @return ::KINDRED_OK; ::KINDRED_E_INVALID (label < -1, NULL);
+ *         ::KINDRED_E_DIMENSION (n differs).
+ */
+KINDRED_API kindred_status kindred_side_set_partial_labels(kindred_side *side,
+                                                           const int32_t *labels, int64_t n);
+
+/**
+ * @brief Count what the handle holds.
+ * Any output pointer may be NULL.
+ * @param side handle.
+ * @param[out] n number of points.
+ * @param[out] pairs number of distinct pairs (after summing duplicates).
+ * @param[out] triplets number of triplets.
+ * @param[out] labelled number of points with a partial label.
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID.
+ */
+KINDRED_API kindred_status kindred_side_counts(const kindred_side *side, int64_t *n,
+                                               int64_t *pairs, int64_t *triplets,
+                                               int64_t *labelled);
+
+/**
+ * @brief Copy out the distinct pairs, each once with i < j, sorted by (i, j).
+ * @param side handle.
+ * @param[out] i,j,value arrays of length @p capacity (caller-allocated).
+ * @param capacity length of each array; must be at least the pair count.
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_DIMENSION.
+ */
+KINDRED_API kindred_status kindred_side_get_pairs(const kindred_side *side, int64_t *i,
+                                                  int64_t *j, double *value, int64_t capacity);
+
+/**
+ * @brief Copy out the triplets in the order they were added.
+ * @param side handle.
+ * @param[out] a,b,c,answer arrays of length @p capacity (caller-allocated).
+ * @param capacity must be at least the triplet count.
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_DIMENSION.
+ */
+KINDRED_API kindred_status kindred_side_get_triplets(const kindred_side *side, int64_t *a,
+                                                     int64_t *b, int64_t *c, int32_t *answer,
+                                                     int64_t capacity);
+
+/**
+ * @brief Must-link components (transitive closure of the must-links).
+ * @param side handle.
+ * @param[out] component array of length @p n (caller-allocated): the
+ *             component id of each point, numbered 0, 1, ... in order of the
+ *             smallest point of each component. May be NULL.
+ * @param n length of @p component (ignored when it is NULL).
+ * @param[out] count number of components. May be NULL.
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_DIMENSION.
+ */
+KINDRED_API kindred_status kindred_side_components(const kindred_side *side, int64_t *component,
+                                                   int64_t n, int64_t *count);
+
+/**
+ * @brief Check that no cannot-link joins two points of one must-link component.
+ * @param side handle.
+ * @return ::KINDRED_OK when consistent; ::KINDRED_E_INFEASIBLE with a message
+ *         naming the first offending cannot-link; ::KINDRED_E_INVALID.
+ */
+KINDRED_API kindred_status kindred_side_check_consistent(const kindred_side *side);
+
+/** @} */
+
+/* ------------------------------------------------------------------ */
+/** @name Models */
+/** @{ */
+
+/** @brief Opaque handle to a model: an algorithm, its options, and after a fit its results. */
+typedef struct kindred_model kindred_model;
+
+/**
+ * @brief Progress callback: called after each iteration of a fit.
+ * @param user the pointer given to kindred_model_set_progress().
+ * @param iteration iteration number, from 1.
+ * @param objective the current objective (algorithm-specific; NaN if none).
+ * @param message a short description of the stage (borrowed for the call).
+ * @return 0 to go on, non-zero to cancel the fit (::KINDRED_E_CANCELLED).
+ * The callback must not call kindred functions on the same model.
+ */
+typedef int (*kindred_progress_fn)(void *user, int64_t iteration, double objective,
+                                   const char *message);
+
+/**
+ * @brief Log callback for diagnostics (the library never prints).
+ * @param user the pointer given to kindred_model_set_log().
+ * @param level 0 = debug, 1 = info, 2 = warning.
+ * @param message the message (borrowed for the call).
+ */
+typedef void (*kindred_log_fn)(void *user, int level, const char *message);
+
+/**
+ * @brief Oracle callback for active selection: are points i and j in the same cluster?
+ * @param user the pointer given with the callback.
+ * @return +1 same cluster, -1 different clusters, 0 don't know.
+ */
+typedef int (*kindred_oracle_fn)(void *user, int64_t i, int64_t j);
+
+/**
+ * @brief Create a model for an algorithm, with every option at its default.
+ * @param[out] out receives the handle, to be released with kindred_model_free().
+ * @param algorithm algorithm name (borrowed), see kindred_algorithm_name().
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_UNKNOWN_OPTION, ::KINDRED_E_NOMEM.
+ */
+KINDRED_API kindred_status kindred_model_new(kindred_model **out, const char *algorithm);
+
+/** @brief Release a model; NULL is accepted and ignored. */
+KINDRED_API void kindred_model_free(kindred_model *model);
+
+/**
+ * @brief The model's algorithm name.
+ * @return A static string, or NULL when @p model is NULL.
+ */
+KINDRED_API const char *kindred_model_algorithm(const kindred_model *model);
+
+/**
+ * @brief Set an integer or boolean option.
+ * Setting an option after a fit keeps the fitted results; they are replaced by the next fit.
+ * @return ::KINDRED_OK; ::KINDRED_E_UNKNOWN_OPTION (no such option, the message
+ *         lists the valid names); ::KINDRED_E_INVALID (value out of range or
+ *         wrong type, the message gives the range).
+ */
+KINDRED_API kindred_status kindred_model_set_int(kindred_model *model, const char *name,
+                                                 int64_t value);
+
+/**
+ * @brief Set a real option (integer options accept integral values too).
+ * @return as kindred_model_set_int().
+ */
+KINDRED_API kindred_status kindred_model_set_double(kindred_model *model, const char *name,
+                                                    double value);
+
+/**
+ * @brief Set a choice option, or any option from its text form ("0.5", "10", "cosine").
+ * @param value NUL-terminated text (borrowed).
+ * @return as kindred_model_set_int().
+ */
+KINDRED_API kindred_status kindred_model_set_string(kindred_model *model, const char *name,
+                                                    const char *value);
+
+/**
+ * @brief Read an option's current value in text form.
+ * @param[out] buffer caller buffer of @p capacity bytes; receives a NUL-terminated string.
+ * @return ::KINDRED_OK; ::KINDRED_E_UNKNOWN_OPTION; ::KINDRED_E_DIMENSION
+ *         (buffer too small; the message gives the size needed); ::KINDRED_E_INVALID.
+ */
+KINDRED_API kindred_status kindred_model_get_option(const kindred_model *model,
+                                                    const char *name, char *buffer,
+                                                    size_t capacity);
+
+/**
+ * @brief Install (or remove, with NULL) the progress callback.
+ * @param fn callback, may be NULL; @param user passed back to @p fn (not owned).
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID.
+ */
+KINDRED_API kindred_status kindred_model_set_progress(kindred_model *model,
+                                                      kindred_progress_fn fn, void *user);
+
+/**
+ * @brief Install (or remove, with NULL) the log callback.
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID.
+ */
+KINDRED_API kindred_status kindred_model_set_log(kindred_model *model, kindred_log_fn fn,
+                                                 void *user);
+
+/**
+ * @brief Fit the model on dense data.
+ *
+ * The points are read in place (no copy). On failure the model is left
+ * unfitted (any earlier results are discarded).
+ * @param x matrix of n rows (points) and d columns (borrowed).
+ * @param n number of points, > 0; @param d dimension, > 0.
+ * @param layout ::KINDRED_ROW_MAJOR or ::KINDRED_COL_MAJOR.
+ * @param ld leading dimension (>= d row-major, >= n column-major).
+ * @param side side information about the n points, or NULL (borrowed).
+ * @return ::KINDRED_OK; ::KINDRED_E_INVALID (NaN / Inf, naming row and
+ *         column; bad layout); ::KINDRED_E_DIMENSION (side about another n,
+ *         too few points for the options); ::KINDRED_E_INFEASIBLE (hard
+ *         constraints); ::KINDRED_E_CANCELLED; ::KINDRED_E_NUMERICAL;
+ *         ::KINDRED_E_NOMEM.
+ */
+KINDRED_API kindred_status kindred_model_fit_dense(kindred_model *model, const double *x,
+                                                   int64_t n, int64_t d, int layout,
+                                                   int64_t ld, const kindred_side *side);
+
+/**
+ * @brief Fit the model on CSR sparse data (n rows, d columns).
+ * @param indptr array of n + 1 offsets, non-decreasing, indptr[0] == 0.
+ * @param indices column indices in [0, d), indptr[n] entries.
+ * @param values the entries, indptr[n] of them.
+ * @return as kindred_model_fit_dense(); ::KINDRED_E_INVALID also when the
+ *         algorithm does not accept sparse data.
+ */
+KINDRED_API kindred_status kindred_model_fit_csr(kindred_model *model, int64_t n, int64_t d,
+                                                 const int64_t *indptr, const int64_t *indices,
+                                                 const double *values,
+                                                 const kindred_side *side);
+
+/**
+ * @brief Summary of a fitted model. Any output pointer may be NULL.
+ * @param[out] n number of points fitted; @param[out] d their dimension;
+ * @param[out] clusters number of clusters found;
+ * @param[out] iterations iterations of the best run;
+ * @param[out] converged 1 if the stopping rule was met, 0 if max_iter stopped it;
+ * @param[out] objective final objective (algorithm-specific).
+ * @return ::KINDRED_OK; ::KINDRED_E_STATE (not fitted); ::KINDRED_E_INVALID.
+ */
+KINDRED_API kindred_status kindred_model_summary(const kindred_model *model, int64_t *n,
+                                                 int64_t *d, int64_t *clusters,
+                                                 int64_t *iterations, int *converged,
+                                                 double *objective);
+
+/**
+ * @brief Copy the labels of the fitted points.
+ * @param[out] labels caller array of @p capacity >= n entries.
+ * @return ::KINDRED_OK, ::KINDRED_E_STATE, ::KINDRED_E_DIMENSION, ::KINDRED_E_INVALID.
+ */
+KINDRED_API kindred_status kindred_model_labels(const kindred_model *model, int32_t *labels,
+                                                int64_t capacity);
+
+/**
+ * @brief Number of named result arrays a fitted model holds.
+ * Names include "centers" (k x d), "memberships" (n x k soft assignments),
+ * "objective_trace" (iterations x 1) and algorithm-specific ones (a learned
+ * "metric", "transform", ...); see the algorithm's documentation.
+ * @param[out] count number of arrays.
+ * @return ::KINDRED_OK, ::KINDRED_E_STATE, ::KINDRED_E_INVALID.
+ */
+KINDRED_API kindred_status kindred_model_array_count(const kindred_model *model, int64_t *count);
+
+/**
+ * @brief Name and shape of the result array at @p index.
+ * @param[out] name static-for-the-model's-life string (valid until the next
+ *             fit, load or free). May be NULL.
+ * @param[out] rows,cols shape. May be NULL.
+ * @return ::KINDRED_OK, ::KINDRED_E_STATE, ::KINDRED_E_INDEX, ::KINDRED_E_INVALID.
+ */
+KINDRED_API kindred_status kindred_model_array_info(const kindred_model *model, int64_t index,
+                                                    const char **name, int64_t *rows,
+                                                    int64_t *cols);
+
+/**
+ * @brief Shape of the result array called @p name.
+ * @return ::KINDRED_OK; ::KINDRED_E_UNKNOWN_OPTION (the model has no such
+ *         array; the message lists those it has); ::KINDRED_E_STATE.
+ */
+KINDRED_API kindred_status kindred_model_array_shape(const kindred_model *model,
+                                                     const char *name, int64_t *rows,
+                                                     int64_t *cols);
+
+/**
+ * @brief Copy the result array called @p name, row-major.
+ * @param[out] out caller array of @p capacity >= rows * cols entries.
+ * @return ::KINDRED_OK, ::KINDRED_E_UNKNOWN_OPTION, ::KINDRED_E_STATE,
+ *         ::KINDRED_E_DIMENSION, ::KINDRED_E_INVALID.
+ */
+KINDRED_API kindred_status kindred_model_get_array(const kindred_model *model, const char *name,
+                                                   double *out, int64_t capacity);
+
+/**
+ * @brief Assign new dense points to the fitted clusters.
+ * @param x,n,d,layout,ld as in kindred_model_fit_dense(); d must equal the fitted d.
+ * @param[out] labels caller array of @p capacity >= n entries.
+ * @return ::KINDRED_OK; ::KINDRED_E_STATE (not fitted, or the algorithm
+ *         cannot predict); ::KINDRED_E_DIMENSION; ::KINDRED_E_INVALID.
+ */
+KINDRED_API kindred_status kindred_model_predict_dense(const kindred_model *model,
+                                                       const double *x, int64_t n, int64_t d,
+                                                       int layout, int64_t ld, int32_t *labels,
+                                                       int64_t capacity);
+
+/**
+ * @brief Assign new CSR points to the fitted clusters.
+ * @return as kindred_model_predict_dense().
+ */
+KINDRED_API kindred_status kindred_model_predict_csr(const kindred_model *model, int64_t n,
+                                                     int64_t d, const int64_t *indptr,
+                                                     const int64_t *indices,
+                                                     const double *values, int32_t *labels,
+                                                     int64_t capacity);
+
+/**
+ * @brief Dimension of the output of kindred_model_transform_dense().
+ * @param[out] dim receives it.
+ * @return ::KINDRED_OK; ::KINDRED_E_STATE (not fitted, or the algorithm has
+ *         no transformation); ::KINDRED_E_INVALID.
+ */
+KINDRED_API kindred_status kindred_model_transform_dim(const kindred_model *model, int64_t *dim);
+
+/**
+ * @brief Map new dense points through the learned transformation.
+ * @param[out] out caller array, row-major n x dim, @p capacity >= n * dim.
+ * @return as kindred_model_predict_dense().
+ */
+KINDRED_API kindred_status kindred_model_transform_dense(const kindred_model *model,
+                                                         const double *x, int64_t n, int64_t d,
+                                                         int layout, int64_t ld, double *out,
+                                                         int64_t capacity);
+
+/**
+ * @brief Save a fitted model (options and results) to a file.
+ * The file has a magic number, a format version and a checksum.
+ * @param path file name (borrowed); an existing file is replaced.
+ * @return ::KINDRED_OK, ::KINDRED_E_STATE, ::KINDRED_E_IO, ::KINDRED_E_INVALID.
+ */
+KINDRED_API kindred_status kindred_model_save(const kindred_model *model, const char *path);
+
+/**
+ * @brief Load a model saved by kindred_model_save().
+ * @param[out] out receives a new fitted handle (release with kindred_model_free()).
+ * @param path file name (borrowed).
+ * @return ::KINDRED_OK; ::KINDRED_E_IO (cannot open or read); ::KINDRED_E_CORRUPT
+ *         (not a kindred model, unsupported version, truncated, checksum
+ *         mismatch); ::KINDRED_E_INVALID; ::KINDRED_E_NOMEM.
+ */
+KINDRED_API kindred_status kindred_model_load(kindred_model **out, const char *path);
+
+/** @} */
+
+/* ------------------------------------------------------------------ */
+/** @name Evaluation: metrics and sampling of side information from labels
+ * Thread-safe. Labels are any int32_t values (negative ones included) and are
+ * compared as categories; cost O(n + k1 * k2). */
+/** @{ */
+
+/**
+ * @brief Compare two labelings with a named metric.
+ * @param metric "nmi" (arithmetic-mean normalisation), "ari", "f-measure"
+ *        (pairwise), "precision" and "recall" (pairwise), "purity", "rand", "mi" (nats).
+ * @param truth,predicted arrays of length @p n (borrowed).
+ * @param n number of points, > 0.
+ * @param[out] value the score.
+ * @return ::KINDRED_OK; ::KINDRED_E_UNKNOWN_OPTION (no such metric);
+ *         ::KINDRED_E_INVALID.
+ */
+KINDRED_API kindred_status kindred_metric(const char *metric, const int32_t *truth,
+                                          const int32_t *predicted, int64_t n, double *value);
+
+/** @brief Number of metrics known to kindred_metric(). Thread-safe. */
+KINDRED_API int64_t kindred_metric_count(void);
+
+/** @brief Name of the metric at @p index, or NULL when out of range. Thread-safe. */
+KINDRED_API const char *kindred_metric_name(int64_t index);
+
+/**
+ * @brief Sample must-link / cannot-link pairs from a label vector into @p side.
+ *
+ * Distinct pairs are drawn uniformly without replacement; each pair's answer
+ * is +1 if the labels agree and -1 otherwise, flipped with probability @p noise.
+ * Points whose label is negative are never drawn.
+ * @param side handle about n points; pairs are added to it.
+ * @param labels array of length @p n (borrowed).
+ * @param count number of pairs; pass -1 to use @p rate instead.
+ * @param rate fraction of all n(n-1)/2 pairs, in [0, 1] (used when count is -1).
+ * @param noise probability of flipping an answer, in [0, 1].
+ * @param seed random seed; equal seeds give equal samples.
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_DIMENSION, ::KINDRED_E_NOMEM.
+ */
+KINDRED_API kindred_status kindred_sample_pairs(kindred_side *side, const int32_t *labels,
+                                                int64_t n, int64_t count, double rate,
+                                                double noise, uint64_t seed);
+
+/**
+ * @brief Sample relative triplets from a label vector into @p side.
+ *
+ * Triplets (a, b, c) of distinct labelled points are drawn at random; the
+ * answer is +1 if a shares b's class but not c's, -1 if a shares c's class
+ * but not b's, 0 (don't know) otherwise; a yes/no answer is flipped with
+ * probability @p noise.
+ * @return as kindred_sample_pairs().
+ */
+KINDRED_API kindred_status kindred_sample_triplets(kindred_side *side, const int32_t *labels,
+                                                   int64_t n, int64_t count, double noise,
+                                                   uint64_t seed);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KINDRED_H */

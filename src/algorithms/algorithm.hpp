@@ -1,0 +1,49 @@
+// What every algorithm declares: its name, its option table, which side
+// information it uses, and its fit / predict / transform steps. The C API
+// and the CLI know algorithms only through this description (registry.hpp).
+#ifndef KINDRED_ALGORITHMS_ALGORITHM_HPP
+#define KINDRED_ALGORITHMS_ALGORITHM_HPP
+
+#include <cstdint>
+#include <string>
+
+#include "core/data_view.hpp"
+#include "core/fit_result.hpp"
+#include "core/options.hpp"
+#include "core/progress.hpp"
+#include "core/side_info.hpp"
+
+namespace kindred {
+
+struct FitContext {
+    const DataView &data;
+    const SideInfo *side;  // may be null: no side information
+    const OptionValues &options;
+    const Progress &progress;
+    const Log &log;
+    int threads;  // resolved, >= 1
+};
+
+struct PredictContext {
+    const FitResult &model;
+    const OptionValues &options;
+    const DataView &data;  // new points, d checked against the model
+    int threads;
+};
+
+struct AlgorithmSpec {
+    std::string name;
+    std::string summary;
+    int uses = 0;  // kindred_uses flags
+    OptionTable options;
+    FitResult (*fit)(const FitContext &) = nullptr;
+    // nullptr when the algorithm cannot label new points.
+    void (*predict)(const PredictContext &, int32_t *labels) = nullptr;
+    // nullptr when the algorithm learns no transformation.
+    int64_t (*transform_dim)(const FitResult &) = nullptr;
+    void (*transform)(const PredictContext &, double *out) = nullptr;  // row-major n x dim
+};
+
+}  // namespace kindred
+
+#endif

@@ -1,0 +1,52 @@
+// The steps shared by the centre-based methods (k-means, DP-means, GMM
+// initialisation, and the constrained k-means family): k-means++ seeding,
+// nearest-centre assignment by blocked GEMM, and deterministic centre sums.
+#ifndef KINDRED_ALGORITHMS_CENTROID_STEPS_HPP
+#define KINDRED_ALGORITHMS_CENTROID_STEPS_HPP
+
+#include <cstdint>
+#include <vector>
+
+#include "algorithms/algorithm.hpp"
+#include "core/rng.hpp"
+
+namespace kindred {
+
+// Squared distances of all points to k centres, one block of rows at a time;
+// holds its scratch so that a fit allocates it once.
+class NearestCenter {
+public:
+    NearestCenter(const DataView &data, int threads);
+    // labels[i] = argmin_c |x_i - c|^2 (ties to the smaller c), dist[i] = that minimum.
+    void assign(const double *centers, int64_t k, int32_t *labels, double *dist);
+    const std::vector<double> &x_sqnorm() const { return x_sqnorm_; }
+
+private:
+    const DataView &data_;
+    int threads_;
+    std::vector<double> x_sqnorm_, block_;
+};
+
+// k-means++ (Arthur & Vassilvitskii), greedy variant: each new centre is the
+// best of 2 + ln(k) D^2-weighted candidates by resulting potential.
+std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, const std::vector<double> &x_sqnorm);
+
+// sums (k x d) and counts (k) of the points of each label; labels outside
+// [0, k) are skipped. Chunked with a fixed chunk size: identical for any threads.
+void cluster_sums(const DataView &data, const int32_t *labels, int64_t k, int threads, std::vector<double> &sums,
+                  std::vector<int64_t> &counts);
+
+// Farthest-first traversal from the global mean (as in the RDP-means paper's
+// experiments): the squared distance at which the k-th centre is picked; a
+// lambda that makes DP-type methods open about k clusters.
+double farthest_first_lambda(const DataView &data, int64_t k);
+
+// predict for models that store "centers" (k x d): nearest centre.
+void predict_nearest_center(const PredictContext &ctx, int32_t *labels);
+
+// Mean over all points (d values).
+std::vector<double> global_mean(const DataView &data);
+
+}  // namespace kindred
+
+#endif

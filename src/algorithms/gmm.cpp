@@ -1,0 +1,303 @@
+// Gaussian mixture by EM. covariance = "shared-spherical" (one variance for
+// every cluster and dimension: the "GM" baseline of the TCS paper, default),
+// "spherical", "diagonal" or "full". Initialisation: k-means++ centres, hard
+// nearest-centre responsibilities, one M-step. E-step in log space with
+// log-sum-exp. Stops when the mean log-likelihood per point changes by less
+// than tol, or at max_iter. reg_covar is added to every variance / diagonal,
+// as common implementations do, so that a collapsed cluster cannot give an
+// infinite likelihood. The objective is the total log-likelihood (higher is better).
+#include <lapacke.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "algorithms/centroid_steps.hpp"
+#include "core/error.hpp"
+#include "core/parallel.hpp"
+#include "linalg/blas.hpp"
+#include "linalg/distances.hpp"
+
+namespace kindred {
+namespace {
+
+constexpr double kLog2Pi = 1.8378770664093454835606594728112;
+
+enum class Cov { SharedSpherical, Spherical, Diagonal, Full };
+
+Cov parse_cov(const std::string &s) {
+    if (s == "shared-spherical") return Cov::SharedSpherical;
+    if (s == "spherical") return Cov::Spherical;
+    if (s == "diagonal") return Cov::Diagonal;
+    return Cov::Full;
+}
+
+// Parameters: weights (k), means (k x d), variances: 1 value (shared), k
+// (spherical), k x d (diagonal) or k x d x d (full).
+struct Params {
+    int64_t k = 0, d = 0;
+    Cov cov = Cov::SharedSpherical;
+    std::vector<double> weights, means, var;
+};
+
+// log pi_c + log N(x_i | mu_c, Sigma_c) for all points, row-major n x k.
+void log_joint(const Params &p, const DataView &data, const std::vector<double> &x_sqnorm, std::vector<double> &out) {
+    const int64_t n = data.n(), k = p.k, d = p.d;
+    out.resize(static_cast<size_t>(n * k));
+    if (p.cov == Cov::SharedSpherical || p.cov == Cov::Spherical) {
+        const std::vector<double> c_sq = linalg::center_sqnorms(p.means.data(), k, d);
+        linalg::sq_distances(data, 0, n, p.means.data(), c_sq.data(), k, x_sqnorm.data(), out.data());
+        for (int64_t c = 0; c < k; ++c) {
+            const double v = p.cov == Cov::SharedSpherical ? p.var[0] : p.var[c];
+            const double base = std::log(p.weights[c]) - 0.5 * d * (kLog2Pi + std::log(v));
+            for (int64_t i = 0; i < n; ++i) out[i * k + c] = base - 0.5 * out[i * k + c] / v;
+        }
+        return;
+    }
+    std::vector<double> row(d), diff(d);
+    if (p.cov == Cov::Diagonal) {
+        for (int64_t c = 0; c < k; ++c) {
+            const double *mu = p.means.data() + c * d, *v = p.var.data() + c * d;
+            double base = std::log(p.weights[c]) - 0.5 * d * kLog2Pi;
+            for (int64_t j = 0; j < d; ++j) base -= 0.5 * std::log(v[j]);
+            for (int64_t i = 0; i < n; ++i) {
+                data.copy_row(i, row.data());
+                double s = 0.0;
+                for (int64_t j = 0; j < d; ++j) s += (row[j] - mu[j]) * (row[j] - mu[j]) / v[j];
+                out[i * k + c] = base - 0.5 * s;
+            }
+        }
+        return;
+    }
+    // Full: Cholesky factor L of each Sigma_c, Mahalanobis term |L^{-1}(x - mu)|^2.
+    std::vector<double> chol(static_cast<size_t>(d * d));
+    for (int64_t c = 0; c < k; ++c) {
+        std::copy(p.var.begin() + c * d * d, p.var.begin() + (c + 1) * d * d, chol.begin());
+        const int info = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', linalg::blas_int(d, "d"), chol.data(), static_cast<int>(d));
+        if (info != 0) fail(KINDRED_E_NUMERICAL, "gmm: covariance of cluster ", c, " is not positive definite; raise reg_covar");
+        double logdet = 0.0;
+        for (int64_t j = 0; j < d; ++j) logdet += 2.0 * std::log(chol[j * d + j]);
+        const double base = std::log(p.weights[c]) - 0.5 * (d * kLog2Pi + logdet);
+        const double *mu = p.means.data() + c * d;
+        for (int64_t i = 0; i < n; ++i) {
+            data.copy_row(i, row.data());
+            double s = 0.0;
+            for (int64_t r = 0; r < d; ++r) {  // forward substitution
+                double v = row[r] - mu[r];
+                for (int64_t q = 0; q < r; ++q) v -= chol[r * d + q] * diff[q];
+                diff[r] = v / chol[r * d + r];
+                s += diff[r] * diff[r];
+            }
+            out[i * k + c] = base - 0.5 * s;
+        }
+    }
+}
+
+// Turns log joints into responsibilities in place; returns the log-likelihood.
+double normalise(std::vector<double> &lj, int64_t n, int64_t k) {
+    double ll = 0.0;
+    for (int64_t i = 0; i < n; ++i) {
+        double *row = lj.data() + i * k;
+        const double m = *std::max_element(row, row + k);
+        double s = 0.0;
+        for (int64_t c = 0; c < k; ++c) s += std::exp(row[c] - m);
+        const double lse = m + std::log(s);
+        ll += lse;
+        for (int64_t c = 0; c < k; ++c) row[c] = std::exp(row[c] - lse);
+    }
+    return ll;
+}
+
+void m_step(const DataView &data, const std::vector<double> &x_sqnorm, const std::vector<double> &resp, double reg,
+            Params &p) {
+    const int64_t n = data.n(), k = p.k, d = p.d;
+    std::vector<double> nk(k, 0.0);
+    p.means.assign(static_cast<size_t>(k * d), 0.0);
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t c = 0; c < k; ++c) {
+            const double r = resp[i * k + c];
+            nk[c] += r;
+            if (r != 0.0) data.add_row(i, r, p.means.data() + c * d);
+        }
+    const double tiny = 10.0 * std::numeric_limits<double>::epsilon();
+    p.weights.resize(k);
+    for (int64_t c = 0; c < k; ++c) {
+        nk[c] += tiny;  // an empty component keeps a finite mean
+        p.weights[c] = nk[c] / (static_cast<double>(n) + k * tiny);
+        for (int64_t j = 0; j < d; ++j) p.means[c * d + j] /= nk[c];
+    }
+    std::vector<double> row(d);
+    if (p.cov == Cov::SharedSpherical || p.cov == Cov::Spherical) {
+        // sum_i r_ic |x_i - mu_c|^2 = sum_i r_ic |x_i|^2 - n_c |mu_c|^2.
+        std::vector<double> s(k, 0.0);
+        for (int64_t i = 0; i < n; ++i)
+            for (int64_t c = 0; c < k; ++c) s[c] += resp[i * k + c] * x_sqnorm[i];
+        const std::vector<double> c_sq = linalg::center_sqnorms(p.means.data(), k, d);
+        for (int64_t c = 0; c < k; ++c) s[c] = std::max(0.0, s[c] - nk[c] * c_sq[c]);
+        if (p.cov == Cov::SharedSpherical) {
+            double total = 0.0;
+            for (double v : s) total += v;
+            p.var.assign(1, total / static_cast<double>(n * d) + reg);
+        } else {
+            p.var.resize(k);
+            for (int64_t c = 0; c < k; ++c) p.var[c] = s[c] / (nk[c] * d) + reg;
+        }
+        return;
+    }
+    if (p.cov == Cov::Diagonal) {
+        p.var.assign(static_cast<size_t>(k * d), 0.0);
+        for (int64_t i = 0; i < n; ++i) {
+            data.copy_row(i, row.data());
+            for (int64_t c = 0; c < k; ++c) {
+                const double r = resp[i * k + c];
+                for (int64_t j = 0; j < d; ++j) {
+                    const double diff = row[j] - p.means[c * d + j];
+                    p.var[c * d + j] += r * diff * diff;
+                }
+            }
+        }
+        for (int64_t c = 0; c < k; ++c)
+            for (int64_t j = 0; j < d; ++j) p.var[c * d + j] = p.var[c * d + j] / nk[c] + reg;
+        return;
+    }
+    // Full covariance: weighted centred rows, then SYRK per cluster.
+    p.var.assign(static_cast<size_t>(k * d * d), 0.0);
+    std::vector<double> centred(static_cast<size_t>(n * d));
+    for (int64_t c = 0; c < k; ++c) {
+        for (int64_t i = 0; i < n; ++i) {
+            data.copy_row(i, row.data());
+            const double w = std::sqrt(resp[i * k + c]);
+            for (int64_t j = 0; j < d; ++j) centred[i * d + j] = w * (row[j] - p.means[c * d + j]);
+        }
+        double *sigma = p.var.data() + c * d * d;
+        linalg::syrk_ata(n, d, 1.0 / nk[c], centred.data(), d, 0.0, sigma);
+        for (int64_t j = 0; j < d; ++j) sigma[j * d + j] += reg;
+    }
+}
+
+void store(const Params &p, FitResult &r) {
+    r.set_array("centers", p.k, p.d, p.means);
+    r.set_array("weights", p.k, 1, p.weights);
+    const int64_t rows = p.cov == Cov::SharedSpherical ? 1 : p.k;
+    r.set_array("variances", rows, static_cast<int64_t>(p.var.size()) / rows, p.var);
+}
+
+Params load(const FitResult &r, const OptionValues &o) {
+    Params p;
+    p.cov = parse_cov(o.get_choice("covariance"));
+    const NamedArray &c = r.get("centers");
+    p.k = c.rows;
+    p.d = c.cols;
+    p.means = c.values;
+    p.weights = r.get("weights").values;
+    p.var = r.get("variances").values;
+    return p;
+}
+
+FitResult fit_gmm(const FitContext &ctx) {
+    const DataView &data = ctx.data;
+    require_dense(data, "gmm");
+    const int64_t n = data.n(), d = data.d();
+    const int64_t k = ctx.options.get_int("k");
+    if (k > n) fail(KINDRED_E_DIMENSION, "gmm: k = ", k, " is larger than the number of points n = ", n);
+    const int64_t max_iter = ctx.options.get_int("max_iter"), n_init = ctx.options.get_int("n_init");
+    const double tol = ctx.options.get_double("tol"), reg = ctx.options.get_double("reg_covar");
+    const Cov cov = parse_cov(ctx.options.get_choice("covariance"));
+    const Rng base(static_cast<uint64_t>(ctx.options.get_int("seed")));
+    NearestCenter nearest(data, ctx.threads);
+    const std::vector<double> &x_sqnorm = nearest.x_sqnorm();
+
+    FitResult best;
+    double best_ll = -std::numeric_limits<double>::infinity();
+    std::vector<double> best_resp;
+    for (int64_t r = 0; r < n_init; ++r) {
+        Rng rng = base.derive(static_cast<uint64_t>(r));
+        Params p;
+        p.k = k; p.d = d; p.cov = cov;
+        std::vector<double> centers = kmeanspp_centers(data, k, rng, x_sqnorm);
+        std::vector<int32_t> lab(n);
+        nearest.assign(centers.data(), k, lab.data(), nullptr);
+        std::vector<double> resp(static_cast<size_t>(n * k), 0.0);
+        for (int64_t i = 0; i < n; ++i) resp[i * k + lab[i]] = 1.0;
+        m_step(data, x_sqnorm, resp, reg, p);
+        std::vector<double> trace;
+        double ll_prev = -std::numeric_limits<double>::infinity(), ll = ll_prev;
+        bool converged = false;
+        int64_t it = 0;
+        while (it < max_iter) {
+            ++it;
+            log_joint(p, data, x_sqnorm, resp);
+            ll = normalise(resp, n, k);
+            trace.push_back(ll);
+            ctx.progress.report(it, ll, "gmm: EM iteration");
+            if (std::fabs(ll - ll_prev) / static_cast<double>(n) < tol) {
+                converged = true;
+                break;
+            }
+            ll_prev = ll;
+            m_step(data, x_sqnorm, resp, reg, p);
+        }
+        if (!std::isfinite(ll)) fail(KINDRED_E_NUMERICAL, "gmm: the log-likelihood is not finite; raise reg_covar");
+        if (ll > best_ll) {
+            best_ll = ll;
+            best = FitResult();
+            best.iterations = it;
+            best.converged = converged;
+            best.objective = ll;
+            store(p, best);
+            best.set_array("objective_trace", static_cast<int64_t>(trace.size()), 1, trace);
+            best_resp.swap(resp);
+        }
+    }
+    best.clusters = k;
+    best.labels.resize(n);
+    for (int64_t i = 0; i < n; ++i) {
+        const double *row = best_resp.data() + i * k;
+        best.labels[i] = static_cast<int32_t>(std::max_element(row, row + k) - row);
+    }
+    best.set_array("memberships", n, k, best_resp);
+    return best;
+}
+
+void predict_gmm(const PredictContext &ctx, int32_t *labels) {
+    const Params p = load(ctx.model, ctx.options);
+    const std::vector<double> x_sqnorm = linalg::row_sqnorms(ctx.data);
+    std::vector<double> lj;
+    log_joint(p, ctx.data, x_sqnorm, lj);
+    for (int64_t i = 0; i < ctx.data.n(); ++i) {
+        const double *row = lj.data() + i * p.k;
+        labels[i] = static_cast<int32_t>(std::max_element(row, row + p.k) - row);
+    }
+}
+
+OptionTable gmm_options() {
+    OptionTable t = {
+        OptionSpec::integer("k", 8, 1, INT32_MAX, "number of mixture components"),
+        OptionSpec::choice("covariance", "shared-spherical", "shared-spherical|spherical|diagonal|full",
+                           "covariance model: one variance for all, one per component, diagonal, or full"),
+        OptionSpec::integer("n_init", 1, 1, 100000, "k-means++ restarts; the highest log-likelihood is kept"),
+        OptionSpec::integer("max_iter", 100, 1, 100000000, "maximum EM iterations per restart"),
+        OptionSpec::real("tol", 1e-3, 0, kInf, "stop when the mean log-likelihood per point changes less than this"),
+        OptionSpec::real("reg_covar", 1e-6, 0, kInf, "added to every variance (diagonal) for numerical safety"),
+    };
+    append_common_options(t);
+    return t;
+}
+
+}  // namespace
+
+const AlgorithmSpec &gmm_spec() {
+    static const AlgorithmSpec spec = [] {
+        AlgorithmSpec s;
+        s.name = "gmm";
+        s.summary = "Gaussian mixture by EM (shared spherical, spherical, diagonal or full covariance)";
+        s.uses = 0;
+        s.options = gmm_options();
+        s.fit = fit_gmm;
+        s.predict = predict_gmm;
+        return s;
+    }();
+    return spec;
+}
+
+}  // namespace kindred

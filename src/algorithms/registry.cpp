@@ -1,0 +1,33 @@
+#include "algorithms/registry.hpp"
+
+#include "core/error.hpp"
+
+namespace kindred {
+
+const AlgorithmSpec &kmeans_spec();
+const AlgorithmSpec &dpmeans_spec();
+const AlgorithmSpec &gmm_spec();
+
+const std::vector<const AlgorithmSpec *> &all_algorithms() {
+    static const std::vector<const AlgorithmSpec *> list = {
+        &kmeans_spec(),
+        &dpmeans_spec(),
+        &gmm_spec(),
+    };
+    return list;
+}
+
+const AlgorithmSpec *find_algorithm(const std::string &name) {
+    for (const AlgorithmSpec *a : all_algorithms())
+        if (a->name == name) return a;
+    return nullptr;
+}
+
+const AlgorithmSpec &get_algorithm(const std::string &name) {
+    if (const AlgorithmSpec *a = find_algorithm(name)) return *a;
+    std::string names;
+    for (const AlgorithmSpec *a : all_algorithms()) names += (names.empty() ? "" : ", ") + a->name;
+    fail(KINDRED_E_UNKNOWN_OPTION, "unknown algorithm '", name, "'; known: ", names);
+}
+
+}  // namespace kindred

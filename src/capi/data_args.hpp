@@ -1,0 +1,24 @@
+// Validation of the caller's data arguments into borrowed views.
+#ifndef KINDRED_CAPI_DATA_ARGS_HPP
+#define KINDRED_CAPI_DATA_ARGS_HPP
+
+#include <cstdint>
+
+#include "core/data_view.hpp"
+
+namespace kindred {
+namespace capi {
+
+// Checks pointers, sizes, layout, leading dimension and that every value is
+// finite (the message names the first bad row and column).
+DataView dense_arg(const double *x, int64_t n, int64_t d, int layout, int64_t ld);
+// Checks indptr (starts at 0, non-decreasing), column indices in [0, d) and
+// finite values (naming the row and column of the first bad entry).
+DataView csr_arg(int64_t n, int64_t d, const int64_t *indptr, const int64_t *indices, const double *values);
+
+void require_capacity(int64_t capacity, int64_t needed, const char *what);
+
+}  // namespace capi
+}  // namespace kindred
+
+#endif

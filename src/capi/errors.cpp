@@ -1,0 +1,58 @@
+// kindred_last_error, kindred_status_string, kindred_version.
+#include <cstring>
+#include <string>
+
+#include "capi/guard.hpp"
+
+namespace kindred {
+namespace capi {
+namespace {
+// The only mutable state outside handles: the per-thread message.
+thread_local std::string last_message;
+}  // namespace
+
+void clear_error() noexcept { last_message.clear(); }
+
+kindred_status set_error(kindred_status code, const char *message) noexcept {
+    try {
+        last_message = message;
+    } catch (...) {
+        // Could not allocate the message: keep the code, leave the message empty.
+    }
+    return code;
+}
+
+}  // namespace capi
+}  // namespace kindred
+
+#define KINDRED_STR2(x) #x
+#define KINDRED_STR(x) KINDRED_STR2(x)
+
+extern "C" {
+
+const char *kindred_last_error(void) { return kindred::capi::last_message.c_str(); }
+
+const char *kindred_status_string(int status) {
+    switch (status) {
+    case KINDRED_OK: return "ok";
+    case KINDRED_E_INVALID: return "invalid argument";
+    case KINDRED_E_DIMENSION: return "dimension mismatch";
+    case KINDRED_E_INDEX: return "index out of range";
+    case KINDRED_E_INFEASIBLE: return "infeasible constraints";
+    case KINDRED_E_NOMEM: return "out of memory";
+    case KINDRED_E_NUMERICAL: return "numerical failure";
+    case KINDRED_E_CANCELLED: return "cancelled";
+    case KINDRED_E_UNKNOWN_OPTION: return "unknown name";
+    case KINDRED_E_STATE: return "wrong state";
+    case KINDRED_E_IO: return "input/output error";
+    case KINDRED_E_CORRUPT: return "corrupt file";
+    case KINDRED_E_INTERNAL: return "internal error";
+    default: return "unknown status";
+    }
+}
+
+const char *kindred_version(void) {
+    return KINDRED_STR(KINDRED_VERSION_MAJOR) "." KINDRED_STR(KINDRED_VERSION_MINOR) "." KINDRED_STR(KINDRED_VERSION_PATCH);
+}
+
+}  // extern "C"

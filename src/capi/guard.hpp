@@ -1,0 +1,45 @@
+// The one guard around every exported function: clears the thread-local
+// message on entry, runs the body, and turns any C++ exception into a
+// kindred_status and a message. No exception crosses the C boundary.
+#ifndef KINDRED_CAPI_GUARD_HPP
+#define KINDRED_CAPI_GUARD_HPP
+
+#include <new>
+#include <string>
+
+#include "core/error.hpp"
+#include "kindred.h"
+
+namespace kindred {
+namespace capi {
+
+void clear_error() noexcept;
+kindred_status set_error(kindred_status code, const char *message) noexcept;
+
+template <typename Body>
+kindred_status guarded(Body &&body) noexcept {
+    clear_error();
+    try {
+        body();
+        return KINDRED_OK;
+    } catch (const Error &e) {
+        return set_error(e.code(), e.what());
+    } catch (const std::bad_alloc &) {
+        return set_error(KINDRED_E_NOMEM, "out of memory");
+    } catch (const std::exception &e) {
+        return set_error(KINDRED_E_INTERNAL, e.what());
+    } catch (...) {
+        return set_error(KINDRED_E_INTERNAL, "unknown internal error");
+    }
+}
+
+// Argument checks shared by the entry points.
+template <typename T>
+void require_pointer(const T *p, const char *what) {
+    if (!p) fail(KINDRED_E_INVALID, what, " must not be NULL");
+}
+
+}  // namespace capi
+}  // namespace kindred
+
+#endif

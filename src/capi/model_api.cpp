@@ -1,0 +1,303 @@
+// kindred_model: an algorithm, its option values, callbacks, and results.
+#include <cstring>
+#include <memory>
+
+#include "algorithms/registry.hpp"
+#include "capi/data_args.hpp"
+#include "capi/guard.hpp"
+#include "core/model_file.hpp"
+#include "core/parallel.hpp"
+
+namespace kindred {
+namespace capi {
+const SideInfo *side_info(const kindred_side *side);
+}
+}  // namespace kindred
+
+struct kindred_model {
+    const kindred::AlgorithmSpec *spec;
+    kindred::OptionValues options;
+    kindred_progress_fn progress_fn = nullptr;
+    void *progress_user = nullptr;
+    kindred_log_fn log_fn = nullptr;
+    void *log_user = nullptr;
+    bool fitted = false;
+    kindred::FitResult result;
+
+    explicit kindred_model(const kindred::AlgorithmSpec *s) : spec(s), options(&s->options) {}
+};
+
+using namespace kindred;
+
+namespace {
+
+kindred_model *checked(kindred_model *m) {
+    capi::require_pointer(m, "model");
+    return m;
+}
+const kindred_model *checked(const kindred_model *m) {
+    capi::require_pointer(m, "model");
+    return m;
+}
+const FitResult &fitted_result(const kindred_model *m) {
+    checked(m);
+    if (!m->fitted) fail(KINDRED_E_STATE, "the ", m->spec->name, " model is not fitted; call kindred_model_fit_dense first");
+    return m->result;
+}
+
+void fit(kindred_model *m, const DataView &data, const kindred_side *side) {
+    const SideInfo *info = capi::side_info(side);
+    if (info && info->n() != data.n())
+        fail(KINDRED_E_DIMENSION, "side information is about ", info->n(), " points but the data has ", data.n());
+    m->fitted = false;
+    m->result = FitResult();
+    Progress progress(m->progress_fn, m->progress_user);
+    Log log(m->log_fn, m->log_user);
+    FitContext ctx{data, info, m->options, progress, log, resolve_threads(m->options.get_int("threads"))};
+    FitResult r = m->spec->fit(ctx);
+    r.n = data.n();
+    r.d = data.d();
+    m->result = std::move(r);
+    m->fitted = true;
+}
+
+void predict(const kindred_model *m, const DataView &data, int32_t *labels, int64_t capacity) {
+    const FitResult &r = fitted_result(m);
+    if (!m->spec->predict) fail(KINDRED_E_STATE, m->spec->name, " cannot label new points");
+    if (data.d() != r.d) fail(KINDRED_E_DIMENSION, "predict: the model was fitted on d = ", r.d, ", the new points have d = ", data.d());
+    capi::require_pointer(labels, "labels");
+    capi::require_capacity(capacity, data.n(), "labels");
+    PredictContext ctx{r, m->options, data, resolve_threads(m->options.get_int("threads"))};
+    m->spec->predict(ctx, labels);
+}
+
+}  // namespace
+
+extern "C" {
+
+kindred_status kindred_model_new(kindred_model **out, const char *algorithm) {
+    return capi::guarded([&] {
+        capi::require_pointer(out, "out");
+        *out = nullptr;
+        capi::require_pointer(algorithm, "algorithm");
+        *out = new kindred_model(&get_algorithm(algorithm));
+    });
+}
+
+void kindred_model_free(kindred_model *model) { delete model; }
+
+const char *kindred_model_algorithm(const kindred_model *model) {
+    capi::clear_error();
+    return model ? model->spec->name.c_str() : nullptr;
+}
+
+kindred_status kindred_model_set_int(kindred_model *model, const char *name, int64_t value) {
+    return capi::guarded([&] {
+        capi::require_pointer(name, "option name");
+        const double v = static_cast<double>(value);
+        if (static_cast<int64_t>(v) != value) fail(KINDRED_E_INVALID, "option '", name, "': ", value, " is too large");
+        checked(model)->options.set_number(name, v);
+    });
+}
+
+kindred_status kindred_model_set_double(kindred_model *model, const char *name, double value) {
+    return capi::guarded([&] {
+        capi::require_pointer(name, "option name");
+        checked(model)->options.set_number(name, value);
+    });
+}
+
+kindred_status kindred_model_set_string(kindred_model *model, const char *name, const char *value) {
+    return capi::guarded([&] {
+        capi::require_pointer(name, "option name");
+        capi::require_pointer(value, "option value");
+        checked(model)->options.set_text(name, value);
+    });
+}
+
+kindred_status kindred_model_get_option(const kindred_model *model, const char *name, char *buffer, size_t capacity) {
+    return capi::guarded([&] {
+        capi::require_pointer(name, "option name");
+        capi::require_pointer(buffer, "buffer");
+        const std::string text = checked(model)->options.text(name);
+        if (capacity < text.size() + 1)
+            fail(KINDRED_E_DIMENSION, "option '", name, "': buffer of ", capacity, " bytes is too small; ", text.size() + 1, " needed");
+        std::memcpy(buffer, text.c_str(), text.size() + 1);
+    });
+}
+
+kindred_status kindred_model_set_progress(kindred_model *model, kindred_progress_fn fn, void *user) {
+    return capi::guarded([&] {
+        checked(model)->progress_fn = fn;
+        model->progress_user = user;
+    });
+}
+
+kindred_status kindred_model_set_log(kindred_model *model, kindred_log_fn fn, void *user) {
+    return capi::guarded([&] {
+        checked(model)->log_fn = fn;
+        model->log_user = user;
+    });
+}
+
+kindred_status kindred_model_fit_dense(kindred_model *model, const double *x, int64_t n, int64_t d, int layout,
+                                       int64_t ld, const kindred_side *side) {
+    return capi::guarded([&] {
+        checked(model);
+        model->fitted = false;
+        fit(model, capi::dense_arg(x, n, d, layout, ld), side);
+    });
+}
+
+kindred_status kindred_model_fit_csr(kindred_model *model, int64_t n, int64_t d, const int64_t *indptr,
+                                     const int64_t *indices, const double *values, const kindred_side *side) {
+    return capi::guarded([&] {
+        checked(model);
+        model->fitted = false;
+        if (!(model->spec->uses & KINDRED_USES_SPARSE))
+            fail(KINDRED_E_INVALID, model->spec->name, " does not accept sparse (CSR) data; pass dense data");
+        fit(model, capi::csr_arg(n, d, indptr, indices, values), side);
+    });
+}
+
+kindred_status kindred_model_summary(const kindred_model *model, int64_t *n, int64_t *d, int64_t *clusters,
+                                     int64_t *iterations, int *converged, double *objective) {
+    return capi::guarded([&] {
+        const FitResult &r = fitted_result(model);
+        if (n) *n = r.n;
+        if (d) *d = r.d;
+        if (clusters) *clusters = r.clusters;
+        if (iterations) *iterations = r.iterations;
+        if (converged) *converged = r.converged ? 1 : 0;
+        if (objective) *objective = r.objective;
+    });
+}
+
+kindred_status kindred_model_labels(const kindred_model *model, int32_t *labels, int64_t capacity) {
+    return capi::guarded([&] {
+        const FitResult &r = fitted_result(model);
+        capi::require_pointer(labels, "labels");
+        capi::require_capacity(capacity, r.n, "labels");
+        std::memcpy(labels, r.labels.data(), r.labels.size() * sizeof(int32_t));
+    });
+}
+
+kindred_status kindred_model_array_count(const kindred_model *model, int64_t *count) {
+    return capi::guarded([&] {
+        const FitResult &r = fitted_result(model);
+        capi::require_pointer(count, "count");
+        *count = static_cast<int64_t>(r.arrays.size());
+    });
+}
+
+kindred_status kindred_model_array_info(const kindred_model *model, int64_t index, const char **name, int64_t *rows,
+                                        int64_t *cols) {
+    return capi::guarded([&] {
+        const FitResult &r = fitted_result(model);
+        if (index < 0 || index >= static_cast<int64_t>(r.arrays.size()))
+            fail(KINDRED_E_INDEX, "array index ", index, " out of range: the model has ", r.arrays.size(), " arrays");
+        const NamedArray &a = r.arrays[index];
+        if (name) *name = a.name.c_str();
+        if (rows) *rows = a.rows;
+        if (cols) *cols = a.cols;
+    });
+}
+
+kindred_status kindred_model_array_shape(const kindred_model *model, const char *name, int64_t *rows, int64_t *cols) {
+    return capi::guarded([&] {
+        capi::require_pointer(name, "array name");
+        const NamedArray &a = fitted_result(model).get(name);
+        if (rows) *rows = a.rows;
+        if (cols) *cols = a.cols;
+    });
+}
+
+kindred_status kindred_model_get_array(const kindred_model *model, const char *name, double *out, int64_t capacity) {
+    return capi::guarded([&] {
+        capi::require_pointer(name, "array name");
+        const NamedArray &a = fitted_result(model).get(name);
+        capi::require_capacity(capacity, a.rows * a.cols, name);
+        if (a.values.empty()) return;
+        capi::require_pointer(out, "out");
+        std::memcpy(out, a.values.data(), a.values.size() * sizeof(double));
+    });
+}
+
+kindred_status kindred_model_predict_dense(const kindred_model *model, const double *x, int64_t n, int64_t d,
+                                           int layout, int64_t ld, int32_t *labels, int64_t capacity) {
+    return capi::guarded([&] {
+        fitted_result(model);
+        predict(model, capi::dense_arg(x, n, d, layout, ld), labels, capacity);
+    });
+}
+
+kindred_status kindred_model_predict_csr(const kindred_model *model, int64_t n, int64_t d, const int64_t *indptr,
+                                         const int64_t *indices, const double *values, int32_t *labels,
+                                         int64_t capacity) {
+    return capi::guarded([&] {
+        fitted_result(model);
+        if (!(model->spec->uses & KINDRED_USES_SPARSE))
+            fail(KINDRED_E_INVALID, model->spec->name, " does not accept sparse (CSR) data; pass dense data");
+        predict(model, capi::csr_arg(n, d, indptr, indices, values), labels, capacity);
+    });
+}
+
+kindred_status kindred_model_transform_dim(const kindred_model *model, int64_t *dim) {
+    return capi::guarded([&] {
+        const FitResult &r = fitted_result(model);
+        capi::require_pointer(dim, "dim");
+        if (!model->spec->transform_dim) fail(KINDRED_E_STATE, model->spec->name, " learns no transformation");
+        *dim = model->spec->transform_dim(r);
+    });
+}
+
+kindred_status kindred_model_transform_dense(const kindred_model *model, const double *x, int64_t n, int64_t d,
+                                             int layout, int64_t ld, double *out, int64_t capacity) {
+    return capi::guarded([&] {
+        const FitResult &r = fitted_result(model);
+        if (!model->spec->transform) fail(KINDRED_E_STATE, model->spec->name, " learns no transformation");
+        const DataView data = capi::dense_arg(x, n, d, layout, ld);
+        if (d != r.d) fail(KINDRED_E_DIMENSION, "transform: the model was fitted on d = ", r.d, ", the new points have d = ", d);
+        capi::require_pointer(out, "out");
+        capi::require_capacity(capacity, n * model->spec->transform_dim(r), "transform output");
+        PredictContext ctx{r, model->options, data, resolve_threads(model->options.get_int("threads"))};
+        model->spec->transform(ctx, out);
+    });
+}
+
+kindred_status kindred_model_save(const kindred_model *model, const char *path) {
+    return capi::guarded([&] {
+        const FitResult &r = fitted_result(model);
+        capi::require_pointer(path, "path");
+        ModelRecord rec;
+        rec.algorithm = model->spec->name;
+        for (const OptionSpec &s : model->spec->options) rec.options.emplace_back(s.name, model->options.text(s.name));
+        rec.result = r;
+        write_model_file(path, rec);
+    });
+}
+
+kindred_status kindred_model_load(kindred_model **out, const char *path) {
+    return capi::guarded([&] {
+        capi::require_pointer(out, "out");
+        *out = nullptr;
+        capi::require_pointer(path, "path");
+        ModelRecord rec = read_model_file(path);
+        const AlgorithmSpec *spec = find_algorithm(rec.algorithm);
+        if (!spec) fail(KINDRED_E_CORRUPT, "'", path, "' names an algorithm this library does not have: '", rec.algorithm, "'");
+        std::unique_ptr<kindred_model> m(new kindred_model(spec));
+        for (const auto &o : rec.options) {
+            if (o.second.empty()) continue;
+            try {
+                m->options.set_text(o.first, o.second);
+            } catch (const Error &e) {
+                fail(KINDRED_E_CORRUPT, "'", path, "': ", e.what());
+            }
+        }
+        m->result = std::move(rec.result);
+        m->fitted = true;
+        *out = m.release();
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,61 @@
+// Introspection of algorithms and their option tables.
+#include "algorithms/registry.hpp"
+#include "capi/guard.hpp"
+
+using namespace kindred;
+
+extern "C" {
+
+int64_t kindred_algorithm_count(void) {
+    capi::clear_error();
+    return static_cast<int64_t>(all_algorithms().size());
+}
+
+const char *kindred_algorithm_name(int64_t index) {
+    capi::clear_error();
+    const auto &list = all_algorithms();
+    if (index < 0 || index >= static_cast<int64_t>(list.size())) return nullptr;
+    return list[index]->name.c_str();
+}
+
+kindred_status kindred_algorithm_summary(const char *algorithm, const char **summary) {
+    return capi::guarded([&] {
+        capi::require_pointer(algorithm, "algorithm");
+        capi::require_pointer(summary, "summary");
+        *summary = get_algorithm(algorithm).summary.c_str();
+    });
+}
+
+kindred_status kindred_algorithm_uses(const char *algorithm, int *flags) {
+    return capi::guarded([&] {
+        capi::require_pointer(algorithm, "algorithm");
+        capi::require_pointer(flags, "flags");
+        *flags = get_algorithm(algorithm).uses;
+    });
+}
+
+kindred_status kindred_option_count(const char *algorithm, int64_t *count) {
+    return capi::guarded([&] {
+        capi::require_pointer(algorithm, "algorithm");
+        capi::require_pointer(count, "count");
+        *count = static_cast<int64_t>(get_algorithm(algorithm).options.size());
+    });
+}
+
+kindred_status kindred_option_info(const char *algorithm, int64_t index, const char **name, int *type,
+                                   const char **default_value, const char **range, const char **doc) {
+    return capi::guarded([&] {
+        capi::require_pointer(algorithm, "algorithm");
+        const AlgorithmSpec &a = get_algorithm(algorithm);
+        if (index < 0 || index >= static_cast<int64_t>(a.options.size()))
+            fail(KINDRED_E_INDEX, "option index ", index, " out of range: ", algorithm, " has ", a.options.size(), " options");
+        const OptionSpec &s = a.options[index];
+        if (name) *name = s.name.c_str();
+        if (type) *type = static_cast<int>(s.type);
+        if (default_value) *default_value = s.default_text.c_str();
+        if (range) *range = s.range_text.c_str();
+        if (doc) *doc = s.doc.c_str();
+    });
+}
+
+}  // extern "C"

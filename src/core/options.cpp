@@ -1,0 +1,181 @@
+#include "core/options.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+#include "core/error.hpp"
+
+namespace kindred {
+
+std::string format_number(double v) {
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    if (v == std::floor(v) && std::fabs(v) < 1e15) return cat(static_cast<int64_t>(v));
+    // Shortest of 15 or 17 significant digits that reads back exactly.
+    std::ostringstream out;
+    out.precision(15);
+    out << v;
+    if (std::strtod(out.str().c_str(), nullptr) == v) return out.str();
+    out.str("");
+    out.precision(17);
+    out << v;
+    return out.str();
+}
+
+OptionSpec OptionSpec::integer(const char *name, int64_t def, int64_t lo, int64_t hi, const char *doc) {
+    OptionSpec s;
+    s.name = name; s.type = OptionType::Int; s.default_text = cat(def);
+    s.lo = static_cast<double>(lo); s.hi = static_cast<double>(hi); s.doc = doc;
+    s.finish();
+    return s;
+}
+
+OptionSpec OptionSpec::real(const char *name, double def, double lo, double hi, const char *doc) {
+    OptionSpec s;
+    s.name = name; s.type = OptionType::Double; s.default_text = format_number(def);
+    s.lo = lo; s.hi = hi; s.doc = doc;
+    s.finish();
+    return s;
+}
+
+OptionSpec OptionSpec::boolean(const char *name, bool def, const char *doc) {
+    OptionSpec s;
+    s.name = name; s.type = OptionType::Bool; s.default_text = def ? "1" : "0";
+    s.lo = 0; s.hi = 1; s.doc = doc;
+    s.finish();
+    return s;
+}
+
+OptionSpec OptionSpec::choice(const char *name, const char *def, const char *choices, const char *doc) {
+    OptionSpec s;
+    s.name = name; s.type = OptionType::Choice; s.default_text = def;
+    s.choices = choices; s.doc = doc;
+    s.finish();
+    return s;
+}
+
+OptionSpec &OptionSpec::finish() {
+    if (type == OptionType::Choice) {
+        range_text = choices;
+    } else if (type == OptionType::Bool) {
+        range_text = "0|1";
+    } else {
+        range_text = cat(lo_open ? "(" : "[", format_number(lo), ", ", format_number(hi), hi_open ? ")" : "]");
+    }
+    return *this;
+}
+
+bool OptionSpec::in_range(double v) const {
+    if (std::isnan(v)) return false;
+    if (lo_open ? !(v > lo) : !(v >= lo)) return false;
+    if (hi_open ? !(v < hi) : !(v <= hi)) return false;
+    if ((type == OptionType::Int || type == OptionType::Bool) && v != std::floor(v)) return false;
+    return true;
+}
+
+bool OptionSpec::is_choice(const std::string &word) const {
+    size_t start = 0;
+    while (start <= choices.size()) {
+        size_t bar = choices.find('|', start);
+        if (bar == std::string::npos) bar = choices.size();
+        if (choices.compare(start, bar - start, word) == 0 && bar - start == word.size()) return true;
+        start = bar + 1;
+    }
+    return false;
+}
+
+void append_common_options(OptionTable &table) {
+    table.push_back(OptionSpec::integer("seed", 0, 0, INT64_MAX, "seed of the random generator; equal seeds give equal results"));
+    table.push_back(OptionSpec::integer("threads", 0, 0, 1024, "threads of the library's own loops (0 = all cores); results do not depend on it"));
+}
+
+OptionValues::OptionValues(const OptionTable *table) : table_(table), values_(table->size()) {
+    for (size_t k = 0; k < table->size(); ++k) {
+        const OptionSpec &s = (*table)[k];
+        if (!s.default_text.empty()) set_text(s.name, s.default_text);
+    }
+}
+
+int64_t OptionValues::index_of(const std::string &name) const {
+    for (size_t k = 0; k < table_->size(); ++k)
+        if ((*table_)[k].name == name) return static_cast<int64_t>(k);
+    std::string names;
+    for (const auto &s : *table_) names += (names.empty() ? "" : ", ") + s.name;
+    fail(KINDRED_E_UNKNOWN_OPTION, "unknown option '", name, "'; valid options: ", names);
+}
+
+void OptionValues::set_number(const std::string &name, double value) {
+    const int64_t k = index_of(name);
+    const OptionSpec &s = (*table_)[k];
+    if (s.type == OptionType::Choice)
+        fail(KINDRED_E_INVALID, "option '", name, "' takes one of ", s.choices, ", not a number");
+    if (!s.in_range(value)) {
+        const char *what = s.type == OptionType::Double ? "a number" : (s.type == OptionType::Bool ? "0 or 1" : "an integer");
+        fail(KINDRED_E_INVALID, "option '", name, "' must be ", what, " in ", s.range_text, "; got ", format_number(value));
+    }
+    values_[k].set = true;
+    values_[k].number = value;
+}
+
+void OptionValues::set_text(const std::string &name, const std::string &text) {
+    const int64_t k = index_of(name);
+    const OptionSpec &s = (*table_)[k];
+    if (s.type == OptionType::Choice) {
+        if (!s.is_choice(text))
+            fail(KINDRED_E_INVALID, "option '", name, "' must be one of ", s.choices, "; got '", text, "'");
+        values_[k].set = true;
+        values_[k].word = text;
+        return;
+    }
+    if (s.type == OptionType::Bool) {
+        if (text == "1" || text == "true" || text == "yes" || text == "on") return set_number(name, 1);
+        if (text == "0" || text == "false" || text == "no" || text == "off") return set_number(name, 0);
+        fail(KINDRED_E_INVALID, "option '", name, "' must be 0 or 1 (or true / false); got '", text, "'");
+    }
+    const char *begin = text.c_str();
+    char *end = nullptr;
+    errno = 0;
+    const double v = std::strtod(begin, &end);
+    if (text.empty() || end == begin || *end != '\0' || errno == ERANGE)
+        fail(KINDRED_E_INVALID, "option '", name, "' must be a number in ", s.range_text, "; got '", text, "'");
+    set_number(name, v);
+}
+
+bool OptionValues::is_set(const std::string &name) const { return values_[index_of(name)].set; }
+
+const OptionValues::Value &OptionValues::checked(const std::string &name, OptionType a, OptionType b) const {
+    const int64_t k = index_of(name);
+    const OptionSpec &s = (*table_)[k];
+    if (s.type != a && s.type != b) fail(KINDRED_E_INTERNAL, "option '", name, "' read with the wrong type");
+    if (!values_[k].set) fail(KINDRED_E_INTERNAL, "option '", name, "' read while unset");
+    return values_[k];
+}
+
+int64_t OptionValues::get_int(const std::string &name) const {
+    return static_cast<int64_t>(checked(name, OptionType::Int, OptionType::Bool).number);
+}
+double OptionValues::get_double(const std::string &name) const {
+    return checked(name, OptionType::Double, OptionType::Int).number;
+}
+bool OptionValues::get_bool(const std::string &name) const {
+    return checked(name, OptionType::Bool, OptionType::Bool).number != 0.0;
+}
+const std::string &OptionValues::get_choice(const std::string &name) const {
+    return checked(name, OptionType::Choice, OptionType::Choice).word;
+}
+
+std::string OptionValues::text(const std::string &name) const {
+    const int64_t k = index_of(name);
+    const Value &v = values_[k];
+    if (!v.set) return "";
+    if ((*table_)[k].type == OptionType::Choice) return v.word;
+    return format_number(v.number);
+}
+
+std::vector<std::string> OptionValues::all_texts() const {
+    std::vector<std::string> out;
+    for (const auto &s : *table_) out.push_back(text(s.name));
+    return out;
+}
+
+}  // namespace kindred

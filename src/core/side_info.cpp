@@ -1,0 +1,133 @@
+#include "core/side_info.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.hpp"
+
+namespace kindred {
+
+DisjointSets::DisjointSets(int64_t n) : parent_(n), size_(n, 1) {
+    for (int64_t k = 0; k < n; ++k) parent_[k] = k;
+}
+
+int64_t DisjointSets::find(int64_t x) {
+    while (parent_[x] != x) {
+        parent_[x] = parent_[parent_[x]];
+        x = parent_[x];
+    }
+    return x;
+}
+
+void DisjointSets::unite(int64_t a, int64_t b) {
+    a = find(a);
+    b = find(b);
+    if (a == b) return;
+    if (size_[a] < size_[b]) std::swap(a, b);
+    parent_[b] = a;
+    size_[a] += size_[b];
+}
+
+SideInfo::SideInfo(int64_t n) : n_(n) {
+    if (n <= 0) fail(KINDRED_E_INVALID, "side information: n must be > 0, got ", n);
+    rebuild();
+}
+
+void SideInfo::add_pairs(const int64_t *i, const int64_t *j, const double *value, int64_t count) {
+    if (count < 0) fail(KINDRED_E_INVALID, "pairs: count must be >= 0, got ", count);
+    if (count > 0 && (!i || !j || !value)) fail(KINDRED_E_INVALID, "pairs: i, j and value must not be NULL");
+    for (int64_t e = 0; e < count; ++e) {
+        if (i[e] < 0 || i[e] >= n_)
+            fail(KINDRED_E_INDEX, "pairs: index ", i[e], " out of range for n = ", n_, " at entry ", e, " (i)");
+        if (j[e] < 0 || j[e] >= n_)
+            fail(KINDRED_E_INDEX, "pairs: index ", j[e], " out of range for n = ", n_, " at entry ", e, " (j)");
+        if (i[e] == j[e]) fail(KINDRED_E_INVALID, "pairs: entry ", e, " joins point ", i[e], " to itself");
+        if (!std::isfinite(value[e]))
+            fail(KINDRED_E_INVALID, "pairs: value at entry ", e, " (", i[e], ", ", j[e], ") is not finite");
+    }
+    std::vector<Pair> all = pairs_;
+    all.reserve(all.size() + static_cast<size_t>(count));
+    for (int64_t e = 0; e < count; ++e)
+        all.push_back({std::min(i[e], j[e]), std::max(i[e], j[e]), value[e]});
+    std::stable_sort(all.begin(), all.end(), [](const Pair &x, const Pair &y) {
+        return x.i != y.i ? x.i < y.i : x.j < y.j;
+    });
+    std::vector<Pair> merged;
+    for (const Pair &p : all) {
+        if (!merged.empty() && merged.back().i == p.i && merged.back().j == p.j)
+            merged.back().value += p.value;
+        else
+            merged.push_back(p);
+    }
+    merged.erase(std::remove_if(merged.begin(), merged.end(), [](const Pair &p) { return p.value == 0.0; }), merged.end());
+    pairs_.swap(merged);
+    rebuild();
+}
+
+void SideInfo::add_triplets(const int64_t *a, const int64_t *b, const int64_t *c, const int32_t *answer, int64_t count) {
+    if (count < 0) fail(KINDRED_E_INVALID, "triplets: count must be >= 0, got ", count);
+    if (count > 0 && (!a || !b || !c || !answer)) fail(KINDRED_E_INVALID, "triplets: a, b, c and answer must not be NULL");
+    for (int64_t e = 0; e < count; ++e) {
+        const int64_t idx[3] = {a[e], b[e], c[e]};
+        const char *names[3] = {"a", "b", "c"};
+        for (int k = 0; k < 3; ++k)
+            if (idx[k] < 0 || idx[k] >= n_)
+                fail(KINDRED_E_INDEX, "triplets: index ", idx[k], " out of range for n = ", n_, " at entry ", e, " (", names[k], ")");
+        if (a[e] == b[e] || a[e] == c[e] || b[e] == c[e])
+            fail(KINDRED_E_INVALID, "triplets: entry ", e, " (", a[e], ", ", b[e], ", ", c[e], ") repeats an index");
+        if (answer[e] < -1 || answer[e] > 1)
+            fail(KINDRED_E_INVALID, "triplets: answer at entry ", e, " is ", answer[e], "; must be 1 (yes), -1 (no) or 0 (don't know)");
+    }
+    for (int64_t e = 0; e < count; ++e) triplets_.push_back({a[e], b[e], c[e], answer[e]});
+}
+
+void SideInfo::set_partial_labels(const int32_t *labels, int64_t n) {
+    if (!labels) fail(KINDRED_E_INVALID, "partial labels: labels must not be NULL");
+    if (n != n_) fail(KINDRED_E_DIMENSION, "partial labels: got ", n, " labels for n = ", n_, " points");
+    for (int64_t p = 0; p < n; ++p)
+        if (labels[p] < -1)
+            fail(KINDRED_E_INVALID, "partial labels: label ", labels[p], " at point ", p, " (use -1 for unknown, else >= 0)");
+    labels_.assign(labels, labels + n);
+}
+
+int64_t SideInfo::labelled_count() const {
+    int64_t c = 0;
+    for (int32_t l : labels_) c += l >= 0;
+    return c;
+}
+
+void SideInfo::rebuild() {
+    // Symmetric CSR adjacency by counting sort on the first end.
+    adjacency_.indptr.assign(n_ + 1, 0);
+    for (const Pair &p : pairs_) {
+        ++adjacency_.indptr[p.i + 1];
+        ++adjacency_.indptr[p.j + 1];
+    }
+    for (int64_t k = 0; k < n_; ++k) adjacency_.indptr[k + 1] += adjacency_.indptr[k];
+    adjacency_.neighbor.resize(2 * pairs_.size());
+    adjacency_.value.resize(2 * pairs_.size());
+    std::vector<int64_t> fill(adjacency_.indptr.begin(), adjacency_.indptr.end() - 1);
+    for (const Pair &p : pairs_) {
+        adjacency_.neighbor[fill[p.i]] = p.j;
+        adjacency_.value[fill[p.i]++] = p.value;
+        adjacency_.neighbor[fill[p.j]] = p.i;
+        adjacency_.value[fill[p.j]++] = p.value;
+    }
+
+    DisjointSets sets(n_);
+    for (const Pair &p : pairs_)
+        if (p.value > 0) sets.unite(p.i, p.j);
+    component_.assign(n_, -1);
+    std::vector<int64_t> id_of_root(n_, -1);
+    component_count_ = 0;
+    for (int64_t k = 0; k < n_; ++k) {
+        const int64_t r = sets.find(k);
+        if (id_of_root[r] < 0) id_of_root[r] = component_count_++;
+        component_[k] = id_of_root[r];
+    }
+    inconsistent_.clear();
+    for (const Pair &p : pairs_)
+        if (p.value < 0 && component_[p.i] == component_[p.j]) inconsistent_.push_back(p);
+}
+
+}  // namespace kindred

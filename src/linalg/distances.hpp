@@ -1,0 +1,27 @@
+// Squared Euclidean point-to-centre distances in blocks, by GEMM:
+// |x - c|^2 = |x|^2 - 2 x.c + |c|^2 (clamped at 0 against rounding).
+#ifndef KINDRED_LINALG_DISTANCES_HPP
+#define KINDRED_LINALG_DISTANCES_HPP
+
+#include <cstdint>
+#include <vector>
+
+#include "core/data_view.hpp"
+
+namespace kindred {
+namespace linalg {
+
+// |x_i|^2 for every point.
+std::vector<double> row_sqnorms(const DataView &x);
+// |c|^2 for each of k rows of a row-major k x d matrix.
+std::vector<double> center_sqnorms(const double *centers, int64_t k, int64_t d);
+
+// out[(i - begin) * k + c] = |x_i - center_c|^2 for i in [begin, end).
+// centers: k x d row-major; x_sqnorm: |x_i|^2 for all points (indexed by i).
+void sq_distances(const DataView &x, int64_t begin, int64_t end, const double *centers,
+                  const double *c_sqnorm, int64_t k, const double *x_sqnorm, double *out);
+
+}  // namespace linalg
+}  // namespace kindred
+
+#endif
