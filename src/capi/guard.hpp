@@ -5,6 +5,7 @@
 #define KINDRED_CAPI_GUARD_HPP
 
 #include <new>
+#include <stdexcept>
 #include <string>
 
 #include "core/error.hpp"
@@ -26,6 +27,10 @@ kindred_status guarded(Body &&body) noexcept {
         return set_error(e.code(), e.what());
     } catch (const std::bad_alloc &) {
         return set_error(KINDRED_E_NOMEM, "out of memory");
+    } catch (const std::length_error &) {
+        // A container asked for more than it can ever hold (e.g. a size near
+        // INT64_MAX): the same failure for the caller as a refused allocation.
+        return set_error(KINDRED_E_NOMEM, "out of memory: the requested size exceeds what can be allocated");
     } catch (const std::exception &e) {
         return set_error(KINDRED_E_INTERNAL, e.what());
     } catch (...) {

@@ -1,0 +1,75 @@
+/* Helpers shared by the C tests: deterministic synthetic data and checks on
+ * the thread-local error message. Header-only (static inline), C99. */
+#ifndef KINDRED_TESTS_TESTING_H
+#define KINDRED_TESTS_TESTING_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kindred.h"
+
+/* The call must fail with `code` and its message must contain `needle`. */
+#define assert_fails_with(call, code, needle)                                  \
+    do {                                                                      \
+        assert_int_equal((call), (code));                                     \
+        assert_non_null(strstr(kindred_last_error(), (needle)));              \
+    } while (0)
+
+/* The call must succeed and leave an empty message. */
+#define assert_ok(call)                                                       \
+    do {                                                                      \
+        int status_ = (int)(call);                                            \
+        if (status_ != KINDRED_OK) print_error("%s\n", kindred_last_error()); \
+        assert_int_equal(status_, KINDRED_OK);                                \
+        assert_string_equal(kindred_last_error(), "");                        \
+    } while (0)
+
+/* A small generator of our own (splitmix64), so that test data is the same
+ * everywhere and does not depend on the library under test. */
+typedef struct test_rng {
+    uint64_t state;
+} test_rng;
+
+static inline uint64_t test_rng_next(test_rng *r) {
+    uint64_t z = (r->state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [0, 1). */
+static inline double test_rng_uniform(test_rng *r) {
+    return (double)(test_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* Uniform in [-1, 1): a bounded noise, so that blobs stay separated. */
+static inline double test_rng_symmetric(test_rng *r) { return 2.0 * test_rng_uniform(r) - 1.0; }
+
+/* n points in d dimensions, row-major, in k blobs: point i belongs to blob
+ * i % k, whose centre has coordinate `spread` * (c + 1) in dimension c % d and
+ * 0 elsewhere (plus `spread` * c in dimension 0 so that centres are distinct
+ * even when k > d); each coordinate gets uniform noise in [-noise, noise). */
+static inline void make_blobs(double *x, int32_t *truth, int64_t n, int64_t d, int64_t k, double spread,
+                              double noise, uint64_t seed) {
+    test_rng r = {seed};
+    for (int64_t i = 0; i < n; ++i) {
+        const int64_t c = i % k;
+        for (int64_t j = 0; j < d; ++j) {
+            double centre = 0.0;
+            if (j == c % d) centre += spread * (double)(c + 1);
+            if (j == 0) centre += spread * (double)c;
+            x[i * d + j] = centre + noise * test_rng_symmetric(&r);
+        }
+        if (truth) truth[i] = (int32_t)c;
+    }
+}
+
+/* 1 when two labelings are the same partition (equal up to renaming). */
+static inline int same_partition(const int32_t *a, const int32_t *b, int64_t n) {
+    double ari = 0.0;
+    if (kindred_metric("ari", a, b, n, &ari) != KINDRED_OK) return 0;
+    return ari == 1.0;
+}
+
+#endif
