@@ -39,8 +39,12 @@ extern "C" {
 /** @brief Patch version. */
 #define KINDRED_VERSION_PATCH 0
 
+/**
+ * @def KINDRED_API
+ * @brief Marks a function exported from the shared library (default visibility;
+ *        everything else in the library is hidden).
+ */
 #if defined(_WIN32) && defined(KINDRED_BUILDING_LIBRARY)
-/** @brief Marks an exported function. */
 #define KINDRED_API __declspec(dllexport)
 #elif defined(__GNUC__)
 #define KINDRED_API __attribute__((visibility("default")))
@@ -126,7 +130,10 @@ KINDRED_API const char *kindred_version(void);
  * All are thread-safe; returned strings are static and never NULL on success. */
 /** @{ */
 
-/** @brief Number of algorithms the library has. Thread-safe. */
+/**
+ * @brief Number of algorithms the library has. Thread-safe.
+ * @return The count, >= 1.
+ */
 KINDRED_API int64_t kindred_algorithm_count(void);
 
 /**
@@ -201,7 +208,10 @@ typedef struct kindred_side kindred_side;
  */
 KINDRED_API kindred_status kindred_side_new(kindred_side **out, int64_t n);
 
-/** @brief Release a handle; NULL is accepted and ignored. */
+/**
+ * @brief Release a side-information handle.
+ * @param side handle from kindred_side_new(), or NULL (ignored).
+ */
 KINDRED_API void kindred_side_free(kindred_side *side);
 
 /**
@@ -335,6 +345,7 @@ typedef void (*kindred_log_fn)(void *user, int level, const char *message);
 /**
  * @brief Oracle callback for active selection: are points i and j in the same cluster?
  * @param user the pointer given with the callback.
+ * @param i,j the two points (0-based indices).
  * @return +1 same cluster, -1 different clusters, 0 don't know.
  */
 typedef int (*kindred_oracle_fn)(void *user, int64_t i, int64_t j);
@@ -347,11 +358,15 @@ typedef int (*kindred_oracle_fn)(void *user, int64_t i, int64_t j);
  */
 KINDRED_API kindred_status kindred_model_new(kindred_model **out, const char *algorithm);
 
-/** @brief Release a model; NULL is accepted and ignored. */
+/**
+ * @brief Release a model.
+ * @param model handle from kindred_model_new() or kindred_model_load(), or NULL (ignored).
+ */
 KINDRED_API void kindred_model_free(kindred_model *model);
 
 /**
  * @brief The model's algorithm name.
+ * @param model handle, may be NULL.
  * @return A static string, or NULL when @p model is NULL.
  */
 KINDRED_API const char *kindred_model_algorithm(const kindred_model *model);
@@ -359,6 +374,9 @@ KINDRED_API const char *kindred_model_algorithm(const kindred_model *model);
 /**
  * @brief Set an integer or boolean option.
  * Setting an option after a fit keeps the fitted results; they are replaced by the next fit.
+ * @param model handle.
+ * @param name option name (borrowed).
+ * @param value the value; booleans are 0 or 1.
  * @return ::KINDRED_OK; ::KINDRED_E_UNKNOWN_OPTION (no such option, the message
  *         lists the valid names); ::KINDRED_E_INVALID (value out of range or
  *         wrong type, the message gives the range).
@@ -368,6 +386,9 @@ KINDRED_API kindred_status kindred_model_set_int(kindred_model *model, const cha
 
 /**
  * @brief Set a real option (integer options accept integral values too).
+ * @param model handle.
+ * @param name option name (borrowed).
+ * @param value the value.
  * @return as kindred_model_set_int().
  */
 KINDRED_API kindred_status kindred_model_set_double(kindred_model *model, const char *name,
@@ -375,6 +396,8 @@ KINDRED_API kindred_status kindred_model_set_double(kindred_model *model, const 
 
 /**
  * @brief Set a choice option, or any option from its text form ("0.5", "10", "cosine").
+ * @param model handle.
+ * @param name option name (borrowed).
  * @param value NUL-terminated text (borrowed).
  * @return as kindred_model_set_int().
  */
@@ -382,8 +405,11 @@ KINDRED_API kindred_status kindred_model_set_string(kindred_model *model, const 
                                                     const char *value);
 
 /**
- * @brief Read an option's current value in text form.
- * @param[out] buffer caller buffer of @p capacity bytes; receives a NUL-terminated string.
+ * @brief Read an option's current value in text form ("" when unset).
+ * @param model handle.
+ * @param name option name (borrowed).
+ * @param[out] buffer caller buffer; receives a NUL-terminated string.
+ * @param capacity size of @p buffer in bytes.
  * @return ::KINDRED_OK; ::KINDRED_E_UNKNOWN_OPTION; ::KINDRED_E_DIMENSION
  *         (buffer too small; the message gives the size needed); ::KINDRED_E_INVALID.
  */
@@ -393,6 +419,7 @@ KINDRED_API kindred_status kindred_model_get_option(const kindred_model *model,
 
 /**
  * @brief Install (or remove, with NULL) the progress callback.
+ * @param model handle.
  * @param fn callback, may be NULL; @param user passed back to @p fn (not owned).
  * @return ::KINDRED_OK, ::KINDRED_E_INVALID.
  */
@@ -401,6 +428,9 @@ KINDRED_API kindred_status kindred_model_set_progress(kindred_model *model,
 
 /**
  * @brief Install (or remove, with NULL) the log callback.
+ * @param model handle.
+ * @param fn callback, may be NULL.
+ * @param user passed back to @p fn (not owned).
  * @return ::KINDRED_OK, ::KINDRED_E_INVALID.
  */
 KINDRED_API kindred_status kindred_model_set_log(kindred_model *model, kindred_log_fn fn,
@@ -411,6 +441,7 @@ KINDRED_API kindred_status kindred_model_set_log(kindred_model *model, kindred_l
  *
  * The points are read in place (no copy). On failure the model is left
  * unfitted (any earlier results are discarded).
+ * @param model handle.
  * @param x matrix of n rows (points) and d columns (borrowed).
  * @param n number of points, > 0; @param d dimension, > 0.
  * @param layout ::KINDRED_ROW_MAJOR or ::KINDRED_COL_MAJOR.
@@ -428,9 +459,13 @@ KINDRED_API kindred_status kindred_model_fit_dense(kindred_model *model, const d
 
 /**
  * @brief Fit the model on CSR sparse data (n rows, d columns).
+ * @param model handle.
+ * @param n number of points (rows), > 0.
+ * @param d dimension (columns), > 0.
  * @param indptr array of n + 1 offsets, non-decreasing, indptr[0] == 0.
  * @param indices column indices in [0, d), indptr[n] entries.
  * @param values the entries, indptr[n] of them.
+ * @param side side information about the n points, or NULL (borrowed).
  * @return as kindred_model_fit_dense(); ::KINDRED_E_INVALID also when the
  *         algorithm does not accept sparse data.
  */
@@ -441,6 +476,7 @@ KINDRED_API kindred_status kindred_model_fit_csr(kindred_model *model, int64_t n
 
 /**
  * @brief Summary of a fitted model. Any output pointer may be NULL.
+ * @param model handle.
  * @param[out] n number of points fitted; @param[out] d their dimension;
  * @param[out] clusters number of clusters found;
  * @param[out] iterations iterations of the best run;
@@ -455,7 +491,9 @@ KINDRED_API kindred_status kindred_model_summary(const kindred_model *model, int
 
 /**
  * @brief Copy the labels of the fitted points.
- * @param[out] labels caller array of @p capacity >= n entries.
+ * @param model handle.
+ * @param[out] labels caller array of @p capacity entries.
+ * @param capacity length of @p labels, >= n.
  * @return ::KINDRED_OK, ::KINDRED_E_STATE, ::KINDRED_E_DIMENSION, ::KINDRED_E_INVALID.
  */
 KINDRED_API kindred_status kindred_model_labels(const kindred_model *model, int32_t *labels,
@@ -466,6 +504,7 @@ KINDRED_API kindred_status kindred_model_labels(const kindred_model *model, int3
  * Names include "centers" (k x d), "memberships" (n x k soft assignments),
  * "objective_trace" (iterations x 1) and algorithm-specific ones (a learned
  * "metric", "transform", ...); see the algorithm's documentation.
+ * @param model handle.
  * @param[out] count number of arrays.
  * @return ::KINDRED_OK, ::KINDRED_E_STATE, ::KINDRED_E_INVALID.
  */
@@ -473,6 +512,8 @@ KINDRED_API kindred_status kindred_model_array_count(const kindred_model *model,
 
 /**
  * @brief Name and shape of the result array at @p index.
+ * @param model handle.
+ * @param index in [0, count) as given by kindred_model_array_count().
  * @param[out] name static-for-the-model's-life string (valid until the next
  *             fit, load or free). May be NULL.
  * @param[out] rows,cols shape. May be NULL.
@@ -484,6 +525,9 @@ KINDRED_API kindred_status kindred_model_array_info(const kindred_model *model, 
 
 /**
  * @brief Shape of the result array called @p name.
+ * @param model handle.
+ * @param name array name (borrowed).
+ * @param[out] rows,cols shape. May be NULL.
  * @return ::KINDRED_OK; ::KINDRED_E_UNKNOWN_OPTION (the model has no such
  *         array; the message lists those it has); ::KINDRED_E_STATE.
  */
@@ -493,7 +537,10 @@ KINDRED_API kindred_status kindred_model_array_shape(const kindred_model *model,
 
 /**
  * @brief Copy the result array called @p name, row-major.
- * @param[out] out caller array of @p capacity >= rows * cols entries.
+ * @param model handle.
+ * @param name array name (borrowed).
+ * @param[out] out caller array of @p capacity entries.
+ * @param capacity length of @p out, >= rows * cols.
  * @return ::KINDRED_OK, ::KINDRED_E_UNKNOWN_OPTION, ::KINDRED_E_STATE,
  *         ::KINDRED_E_DIMENSION, ::KINDRED_E_INVALID.
  */
@@ -502,8 +549,10 @@ KINDRED_API kindred_status kindred_model_get_array(const kindred_model *model, c
 
 /**
  * @brief Assign new dense points to the fitted clusters.
+ * @param model a fitted handle.
  * @param x,n,d,layout,ld as in kindred_model_fit_dense(); d must equal the fitted d.
- * @param[out] labels caller array of @p capacity >= n entries.
+ * @param[out] labels caller array of @p capacity entries.
+ * @param capacity length of @p labels, >= n.
  * @return ::KINDRED_OK; ::KINDRED_E_STATE (not fitted, or the algorithm
  *         cannot predict); ::KINDRED_E_DIMENSION; ::KINDRED_E_INVALID.
  */
@@ -514,6 +563,10 @@ KINDRED_API kindred_status kindred_model_predict_dense(const kindred_model *mode
 
 /**
  * @brief Assign new CSR points to the fitted clusters.
+ * @param model a fitted handle.
+ * @param n,d,indptr,indices,values as in kindred_model_fit_csr().
+ * @param[out] labels caller array of @p capacity entries.
+ * @param capacity length of @p labels, >= n.
  * @return as kindred_model_predict_dense().
  */
 KINDRED_API kindred_status kindred_model_predict_csr(const kindred_model *model, int64_t n,
@@ -524,6 +577,7 @@ KINDRED_API kindred_status kindred_model_predict_csr(const kindred_model *model,
 
 /**
  * @brief Dimension of the output of kindred_model_transform_dense().
+ * @param model a fitted handle.
  * @param[out] dim receives it.
  * @return ::KINDRED_OK; ::KINDRED_E_STATE (not fitted, or the algorithm has
  *         no transformation); ::KINDRED_E_INVALID.
@@ -532,7 +586,10 @@ KINDRED_API kindred_status kindred_model_transform_dim(const kindred_model *mode
 
 /**
  * @brief Map new dense points through the learned transformation.
- * @param[out] out caller array, row-major n x dim, @p capacity >= n * dim.
+ * @param model a fitted handle.
+ * @param x,n,d,layout,ld as in kindred_model_fit_dense(); d must equal the fitted d.
+ * @param[out] out caller array, row-major n x dim.
+ * @param capacity length of @p out, >= n * dim.
  * @return as kindred_model_predict_dense().
  */
 KINDRED_API kindred_status kindred_model_transform_dense(const kindred_model *model,
@@ -543,6 +600,7 @@ KINDRED_API kindred_status kindred_model_transform_dense(const kindred_model *mo
 /**
  * @brief Save a fitted model (options and results) to a file.
  * The file has a magic number, a format version and a checksum.
+ * @param model a fitted handle.
  * @param path file name (borrowed); an existing file is replaced.
  * @return ::KINDRED_OK, ::KINDRED_E_STATE, ::KINDRED_E_IO, ::KINDRED_E_INVALID.
  */
@@ -579,10 +637,17 @@ KINDRED_API kindred_status kindred_model_load(kindred_model **out, const char *p
 KINDRED_API kindred_status kindred_metric(const char *metric, const int32_t *truth,
                                           const int32_t *predicted, int64_t n, double *value);
 
-/** @brief Number of metrics known to kindred_metric(). Thread-safe. */
+/**
+ * @brief Number of metrics known to kindred_metric(). Thread-safe.
+ * @return The count.
+ */
 KINDRED_API int64_t kindred_metric_count(void);
 
-/** @brief Name of the metric at @p index, or NULL when out of range. Thread-safe. */
+/**
+ * @brief Name of a metric known to kindred_metric(). Thread-safe.
+ * @param index in [0, kindred_metric_count()).
+ * @return A static string, or NULL when @p index is out of range.
+ */
 KINDRED_API const char *kindred_metric_name(int64_t index);
 
 /**
@@ -593,6 +658,7 @@ KINDRED_API const char *kindred_metric_name(int64_t index);
  * Points whose label is negative are never drawn.
  * @param side handle about n points; pairs are added to it.
  * @param labels array of length @p n (borrowed).
+ * @param n number of points; must equal the handle's.
  * @param count number of pairs; pass -1 to use @p rate instead.
  * @param rate fraction of all n(n-1)/2 pairs, in [0, 1] (used when count is -1).
  * @param noise probability of flipping an answer, in [0, 1].
@@ -610,6 +676,12 @@ KINDRED_API kindred_status kindred_sample_pairs(kindred_side *side, const int32_
  * answer is +1 if a shares b's class but not c's, -1 if a shares c's class
  * but not b's, 0 (don't know) otherwise; a yes/no answer is flipped with
  * probability @p noise.
+ * @param side handle about n points; triplets are added to it.
+ * @param labels array of length @p n (borrowed).
+ * @param n number of points; must equal the handle's.
+ * @param count number of triplets, >= 0.
+ * @param noise probability of flipping a yes / no answer, in [0, 1].
+ * @param seed random seed; equal seeds give equal samples.
  * @return as kindred_sample_pairs().
  */
 KINDRED_API kindred_status kindred_sample_triplets(kindred_side *side, const int32_t *labels,

@@ -1,0 +1,64 @@
+/* Writes the reference of every algorithm's options, in Markdown, from the
+ * option registry (the single source of names, defaults, ranges and docs).
+ * docs/options.md is its output; the `options-doc` test fails when the
+ * committed page and the registry disagree. */
+#include <stdio.h>
+#include <string.h>
+
+#include "kindred.h"
+
+static const char *type_name(int type) {
+    switch (type) {
+    case KINDRED_OPTION_INT: return "int";
+    case KINDRED_OPTION_DOUBLE: return "real";
+    case KINDRED_OPTION_BOOL: return "bool";
+    case KINDRED_OPTION_CHOICE: return "choice";
+    default: return "?";
+    }
+}
+
+static void uses_text(int flags, char *out, size_t size) {
+    out[0] = '\0';
+    const struct { int flag; const char *word; } words[] = {
+        {KINDRED_USES_PAIRS, "pairs"}, {KINDRED_USES_TRIPLETS, "triplets"},
+        {KINDRED_USES_PARTIAL_LABELS, "partial labels"}, {KINDRED_USES_SPARSE, "sparse (CSR) data"},
+        {KINDRED_USES_NO_K, "finds k itself"}};
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; ++w) {
+        if (!(flags & words[w].flag)) continue;
+        if (out[0]) strncat(out, ", ", size - strlen(out) - 1);
+        strncat(out, words[w].word, size - strlen(out) - 1);
+    }
+    if (!out[0]) strncat(out, "points only", size - 1);
+}
+
+int main(void) {
+    printf("# Algorithm options\n\n");
+    printf("Generated from the option registry by `docs/gen_options` (do not edit by hand; the\n"
+           "`options-doc` test checks that this page and the library agree). The same table drives\n"
+           "`kindred_model_set_*`, the CLI flags (`--NAME VALUE`) and the bindings' keyword arguments.\n");
+    for (int64_t a = 0; a < kindred_algorithm_count(); ++a) {
+        const char *alg = kindred_algorithm_name(a);
+        const char *summary = "";
+        int flags = 0;
+        int64_t count = 0;
+        char uses[256];
+        if (kindred_algorithm_summary(alg, &summary) != KINDRED_OK || kindred_algorithm_uses(alg, &flags) != KINDRED_OK ||
+            kindred_option_count(alg, &count) != KINDRED_OK) {
+            fprintf(stderr, "gen_options: %s\n", kindred_last_error());
+            return 1;
+        }
+        uses_text(flags, uses, sizeof uses);
+        printf("\n## %s\n\n%s. Uses: %s.\n\n", alg, summary, uses);
+        printf("| option | type | default | range | meaning |\n|---|---|---|---|---|\n");
+        for (int64_t o = 0; o < count; ++o) {
+            const char *name, *def, *range, *doc;
+            int type;
+            if (kindred_option_info(alg, o, &name, &type, &def, &range, &doc) != KINDRED_OK) {
+                fprintf(stderr, "gen_options: %s\n", kindred_last_error());
+                return 1;
+            }
+            printf("| `%s` | %s | %s | %s | %s |\n", name, type_name(type), def[0] ? def : "(unset)", range, doc);
+        }
+    }
+    return 0;
+}

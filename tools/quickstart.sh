@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The README's Quick start, for a fresh Debian 12 machine (as root, or with sudo):
+#   bash tools/quickstart.sh demo   install what is missing, build, run `kindred demo`
+#   bash tools/quickstart.sh test   install what is missing, build, run every test
+# Packages come from Debian's archive only; nothing is downloaded from elsewhere.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-}
+case "$mode" in demo|test) ;; *) echo "usage: bash tools/quickstart.sh demo|test" >&2; exit 2 ;; esac
+
+# What building needs, and what the tests add (why each is there: README.md, "Dependencies").
+build_pkgs=(meson ninja-build pkg-config g++ python3 libopenblas-dev liblapacke-dev liblbfgs-dev)
+test_pkgs=(libcmocka-dev doxygen python3-numpy python3-sklearn python3-pytest python3-cffi
+           r-base-dev r-cran-testthat)
+pkgs=("${build_pkgs[@]}")
+[ "$mode" = test ] && pkgs+=("${test_pkgs[@]}")
+# cargo for the Rust binding: Debian's, unless a Rust toolchain is already there.
+[ "$mode" = test ] && ! command -v cargo >/dev/null 2>&1 && pkgs+=(cargo)
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  echo "installing: ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ -d build ]; then meson setup --reconfigure build >/dev/null; else meson setup build; fi
+ninja -C build
+
+if [ "$mode" = demo ]; then
+  exec build/tools/kindred/kindred demo
+fi
+
+meson test -C build --print-errorlogs
+
+# The bindings are tested against an installed copy of the library, as users get it:
+# install into a staging directory and point pkg-config, the loader and PATH at it.
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+meson install -C build --destdir "$stage" --no-rebuild --quiet >/dev/null
+mkdir -p "$stage/pkgconfig"
+sed "s|^prefix=|prefix=$stage|" build/meson-private/kindred.pc > "$stage/pkgconfig/kindred.pc"
+export PKG_CONFIG_PATH="$stage/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+export LD_LIBRARY_PATH="$(pkg-config --variable=libdir kindred)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export PATH="$(pkg-config --variable=prefix kindred)/bin:$PATH"
+bash bindings/run_tests.sh
