@@ -50,6 +50,11 @@ public:
     void need(uint64_t size, const char *what) const {
         if (size > left_) fail(KINDRED_E_CORRUPT, "model file: truncated or corrupt while reading ", what);
     }
+    // count items of item_size bytes, without forming count * item_size
+    // (a corrupt count could make the product wrap around).
+    void need_items(uint64_t count, size_t item_size, const char *what) const {
+        if (count > left_ / item_size) fail(KINDRED_E_CORRUPT, "model file: truncated or corrupt while reading ", what);
+    }
     size_t left() const { return left_; }
 
 private:
@@ -145,7 +150,7 @@ ModelRecord read_model_file(const std::string &path) {
     f.converged = r.get<uint8_t>("the converged flag") != 0;
     f.objective = r.get<double>("the objective");
     const uint64_t n_labels = r.get<uint64_t>("the label count");
-    r.need(n_labels * sizeof(int32_t), "the labels");
+    r.need_items(n_labels, sizeof(int32_t), "the labels");
     f.labels.resize(n_labels);
     for (auto &l : f.labels) l = r.get<int32_t>("a label");
     const uint64_t n_arrays = r.get<uint64_t>("the array count");

@@ -1,0 +1,328 @@
+/* Model files: save / load round trip for every algorithm of the foundation,
+ * and rejection (KINDRED_E_CORRUPT, never a crash) of corrupted, truncated,
+ * foreign and wrong-version files. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kindred.h"
+#include "testing.h"
+
+enum { N = 60, D = 3, K = 3 };
+
+/* Layout of the file (src/core/model_file.cpp): magic (8), version (4),
+ * payload length (8), payload, checksum (8). */
+enum { HEADER = 8 + 4 + 8, CHECKSUM = 8 };
+
+static void temp_path(char *out, size_t size, const char *name) {
+    const char *dir = getenv("TMPDIR");
+    snprintf(out, size, "%s/kindred_test_io_%ld_%s", dir ? dir : "/tmp", (long)getpid(), name);
+}
+
+static unsigned char *read_all(const char *path, long *size) {
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    *size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *bytes = malloc((size_t)*size + 1);
+    assert_non_null(bytes);
+    assert_int_equal(fread(bytes, 1, (size_t)*size, f), (size_t)*size);
+    fclose(f);
+    return bytes;
+}
+
+static void write_all(const char *path, const unsigned char *bytes, long size) {
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    if (size > 0) assert_int_equal(fwrite(bytes, 1, (size_t)size, f), (size_t)size);
+    fclose(f);
+}
+
+/* FNV-1a 64, as the file format documents, to forge files whose checksum is right. */
+static uint64_t fnv1a(const unsigned char *p, size_t size) {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t k = 0; k < size; ++k) {
+        h ^= p[k];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+static void fix_checksum(unsigned char *bytes, long size) {
+    const uint64_t h = fnv1a(bytes + HEADER, (size_t)(size - HEADER - CHECKSUM));
+    memcpy(bytes + size - CHECKSUM, &h, sizeof h);
+}
+
+static kindred_model *fit(const char *algorithm, const double *x) {
+    kindred_model *m = NULL;
+    assert_ok(kindred_model_new(&m, algorithm));
+    assert_ok(kindred_model_set_int(m, "k", K));
+    assert_ok(kindred_model_set_int(m, "seed", 42));
+    if (strcmp(algorithm, "gmm") == 0) assert_ok(kindred_model_set_string(m, "covariance", "full"));
+    if (strcmp(algorithm, "kmeans") == 0) assert_ok(kindred_model_set_double(m, "tol", 1e-7));
+    assert_ok(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, NULL));
+    return m;
+}
+
+static void assert_same_models(const kindred_model *a, const kindred_model *b, const double *x) {
+    assert_string_equal(kindred_model_algorithm(a), kindred_model_algorithm(b));
+    int64_t n[2], d[2], k[2], it[2];
+    int conv[2];
+    double obj[2];
+    assert_ok(kindred_model_summary(a, &n[0], &d[0], &k[0], &it[0], &conv[0], &obj[0]));
+    assert_ok(kindred_model_summary(b, &n[1], &d[1], &k[1], &it[1], &conv[1], &obj[1]));
+    assert_int_equal(n[0], n[1]);
+    assert_int_equal(d[0], d[1]);
+    assert_int_equal(k[0], k[1]);
+    assert_int_equal(it[0], it[1]);
+    assert_int_equal(conv[0], conv[1]);
+    assert_memory_equal(&obj[0], &obj[1], sizeof(double));
+    int32_t la[N], lb[N];
+    assert_ok(kindred_model_labels(a, la, N));
+    assert_ok(kindred_model_labels(b, lb, N));
+    assert_memory_equal(la, lb, sizeof la);
+    /* Every array, by index and by name, bit for bit. */
+    int64_t count_a = 0, count_b = 0;
+    assert_ok(kindred_model_array_count(a, &count_a));
+    assert_ok(kindred_model_array_count(b, &count_b));
+    assert_int_equal(count_a, count_b);
+    assert_true(count_a >= 2);
+    for (int64_t e = 0; e < count_a; ++e) {
+        const char *name_a = NULL, *name_b = NULL;
+        int64_t ra = 0, ca = 0, rb = 0, cb = 0;
+        assert_ok(kindred_model_array_info(a, e, &name_a, &ra, &ca));
+        assert_ok(kindred_model_array_info(b, e, &name_b, &rb, &cb));
+        assert_string_equal(name_a, name_b);
+        assert_int_equal(ra, rb);
+        assert_int_equal(ca, cb);
+        double *va = malloc(sizeof(double) * (size_t)(ra * ca + 1));
+        double *vb = malloc(sizeof(double) * (size_t)(rb * cb + 1));
+        assert_ok(kindred_model_get_array(a, name_a, va, ra * ca));
+        assert_ok(kindred_model_get_array(b, name_b, vb, rb * cb));
+        assert_memory_equal(va, vb, sizeof(double) * (size_t)(ra * ca));
+        free(va);
+        free(vb);
+    }
+    /* Every option's text. */
+    int64_t options = 0;
+    assert_ok(kindred_option_count(kindred_model_algorithm(a), &options));
+    for (int64_t o = 0; o < options; ++o) {
+        const char *name = NULL;
+        assert_ok(kindred_option_info(kindred_model_algorithm(a), o, &name, NULL, NULL, NULL, NULL));
+        char ta[64], tb[64];
+        assert_ok(kindred_model_get_option(a, name, ta, sizeof ta));
+        assert_ok(kindred_model_get_option(b, name, tb, sizeof tb));
+        assert_string_equal(ta, tb);
+    }
+    /* Predictions on the training points and on shifted ones. */
+    double y[N * D];
+    for (int v = 0; v < N * D; ++v) y[v] = x[v] + 0.3 * ((v % 7) - 3);
+    assert_ok(kindred_model_predict_dense(a, y, N, D, KINDRED_ROW_MAJOR, D, la, N));
+    assert_ok(kindred_model_predict_dense(b, y, N, D, KINDRED_ROW_MAJOR, D, lb, N));
+    assert_memory_equal(la, lb, sizeof la);
+}
+
+static void round_trip(const char *algorithm) {
+    double x[N * D];
+    make_blobs(x, NULL, N, D, K, 6.0, 2.0, 17);
+    kindred_model *m = fit(algorithm, x);
+    char path[512];
+    temp_path(path, sizeof path, algorithm);
+    assert_ok(kindred_model_save(m, path));
+    kindred_model *loaded = NULL;
+    assert_ok(kindred_model_load(&loaded, path));
+    assert_non_null(loaded);
+    assert_same_models(m, loaded, x);
+    /* A loaded model saves to the same bytes, and can be refitted. */
+    char path2[512];
+    temp_path(path2, sizeof path2, "resaved");
+    assert_ok(kindred_model_save(loaded, path2));
+    long s1 = 0, s2 = 0;
+    unsigned char *b1 = read_all(path, &s1), *b2 = read_all(path2, &s2);
+    assert_int_equal(s1, s2);
+    assert_memory_equal(b1, b2, (size_t)s1);
+    free(b1);
+    free(b2);
+    assert_ok(kindred_model_fit_dense(loaded, x, N, D, KINDRED_ROW_MAJOR, D, NULL));
+    assert_same_models(m, loaded, x);
+    /* Saving over an existing file replaces it. */
+    assert_ok(kindred_model_save(m, path2));
+    remove(path);
+    remove(path2);
+    kindred_model_free(loaded);
+    kindred_model_free(m);
+}
+
+static void round_trip_kmeans(void **state) { (void)state; round_trip("kmeans"); }
+static void round_trip_dpmeans(void **state) { (void)state; round_trip("dpmeans"); }
+static void round_trip_gmm(void **state) { (void)state; round_trip("gmm"); }
+
+/* A small saved model and its bytes. */
+typedef struct saved_model {
+    char path[512];
+    unsigned char *bytes;
+    long size;
+} saved_model;
+
+static int setup_saved(void **state) {
+    saved_model *s = calloc(1, sizeof *s);
+    double x[N * D];
+    make_blobs(x, NULL, N, D, K, 6.0, 0.5, 5);
+    kindred_model *m = NULL;
+    if (kindred_model_new(&m, "kmeans") != KINDRED_OK) return -1;
+    kindred_model_set_int(m, "k", 2);
+    kindred_model_set_int(m, "n_init", 1);
+    if (kindred_model_fit_dense(m, x, 8, D, KINDRED_ROW_MAJOR, D, NULL) != KINDRED_OK) return -1;
+    temp_path(s->path, sizeof s->path, "small.kdm");
+    if (kindred_model_save(m, s->path) != KINDRED_OK) return -1;
+    kindred_model_free(m);
+    s->bytes = read_all(s->path, &s->size);
+    *state = s;
+    return 0;
+}
+
+static int teardown_saved(void **state) {
+    saved_model *s = *state;
+    remove(s->path);
+    free(s->bytes);
+    free(s);
+    return 0;
+}
+
+static void load_expect(const char *path, kindred_status code, const char *needle) {
+    kindred_model *m = (kindred_model *)&m; /* not NULL: load must reset it */
+    assert_fails_with(kindred_model_load(&m, path), code, needle);
+    assert_null(m);
+}
+
+static void flipped_payload_byte_is_corrupt(void **state) {
+    saved_model *s = *state;
+    unsigned char *copy = malloc((size_t)s->size);
+    /* Every byte of the payload and of the checksum, one at a time. */
+    for (long at = HEADER; at < s->size; ++at) {
+        memcpy(copy, s->bytes, (size_t)s->size);
+        copy[at] ^= 0x20;
+        write_all(s->path, copy, s->size);
+        load_expect(s->path, KINDRED_E_CORRUPT, "checksum mismatch");
+    }
+    free(copy);
+}
+
+static void every_truncation_is_corrupt(void **state) {
+    saved_model *s = *state;
+    for (long len = 0; len < s->size; ++len) {
+        write_all(s->path, s->bytes, len);
+        kindred_model *m = NULL;
+        assert_int_equal(kindred_model_load(&m, s->path), KINDRED_E_CORRUPT);
+        assert_null(m);
+        assert_string_not_equal(kindred_last_error(), "");
+    }
+    /* Extra bytes at the end are rejected too. */
+    unsigned char *longer = malloc((size_t)s->size + 1);
+    memcpy(longer, s->bytes, (size_t)s->size);
+    longer[s->size] = 0;
+    write_all(s->path, longer, s->size + 1);
+    load_expect(s->path, KINDRED_E_CORRUPT, "unexpected bytes");
+    free(longer);
+}
+
+static void foreign_files_are_corrupt(void **state) {
+    saved_model *s = *state;
+    const char *texts[] = {"", "KINDRED", "kindred model\n", "1,2,3\n4,5,6\n",
+                           "KINDREDM", "\x7f" "ELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00"};
+    for (size_t t = 0; t < sizeof texts / sizeof texts[0]; ++t) {
+        write_all(s->path, (const unsigned char *)texts[t], (long)strlen(texts[t]));
+        kindred_model *m = NULL;
+        assert_int_equal(kindred_model_load(&m, s->path), KINDRED_E_CORRUPT);
+        assert_null(m);
+    }
+    /* Random bytes of various lengths. */
+    test_rng r = {99};
+    unsigned char junk[300];
+    for (int len = 1; len <= 300; len += 13) {
+        for (int b = 0; b < len; ++b) junk[b] = (unsigned char)test_rng_next(&r);
+        write_all(s->path, junk, len);
+        load_expect(s->path, KINDRED_E_CORRUPT, "not a kindred model file");
+    }
+    /* The right magic followed by random bytes. */
+    for (int len = 8; len <= 300; len += 11) {
+        memcpy(junk, "KINDREDM", 8);
+        for (int b = 8; b < len; ++b) junk[b] = (unsigned char)test_rng_next(&r);
+        write_all(s->path, junk, len);
+        kindred_model *m = NULL;
+        assert_int_equal(kindred_model_load(&m, s->path), KINDRED_E_CORRUPT);
+        assert_null(m);
+    }
+}
+
+static void wrong_format_version_is_corrupt(void **state) {
+    saved_model *s = *state;
+    unsigned char *copy = malloc((size_t)s->size);
+    memcpy(copy, s->bytes, (size_t)s->size);
+    const uint32_t versions[] = {0, 2, 0xffffffffu};
+    for (size_t v = 0; v < 3; ++v) {
+        memcpy(copy + 8, &versions[v], 4);
+        write_all(s->path, copy, s->size);
+        load_expect(s->path, KINDRED_E_CORRUPT, "model format version");
+        assert_non_null(strstr(kindred_last_error(), "reads version 1"));
+    }
+    free(copy);
+}
+
+/* A file whose checksum is right but whose content was changed (a bug in a
+ * writer, or tampering): every single-byte change is loaded or rejected with
+ * KINDRED_E_CORRUPT, never a crash; a loaded one answers queries safely. */
+static void forged_payloads_never_crash(void **state) {
+    saved_model *s = *state;
+    unsigned char *copy = malloc((size_t)s->size);
+    double x[8 * D];
+    make_blobs(x, NULL, 8, D, K, 6.0, 0.5, 5);
+    const unsigned char changes[] = {0x01, 0x80, 0xff};
+    for (long at = HEADER; at < s->size - CHECKSUM; ++at) {
+        for (size_t c = 0; c < sizeof changes; ++c) {
+            memcpy(copy, s->bytes, (size_t)s->size);
+            copy[at] ^= changes[c];
+            fix_checksum(copy, s->size);
+            write_all(s->path, copy, s->size);
+            kindred_model *m = NULL;
+            const kindred_status st = kindred_model_load(&m, s->path);
+            if (st != KINDRED_OK) {
+                if (st != KINDRED_E_CORRUPT) print_error("byte %ld ^ 0x%x: %s\n", at, changes[c], kindred_last_error());
+                assert_int_equal(st, KINDRED_E_CORRUPT);
+                assert_null(m);
+                continue;
+            }
+            int64_t n = 0, d = 0;
+            assert_ok(kindred_model_summary(m, &n, &d, NULL, NULL, NULL, NULL));
+            assert_int_equal(n, 8); /* n is checked against the label count */
+            int32_t labels[8];
+            const kindred_status p = kindred_model_predict_dense(m, x, 8, D, KINDRED_ROW_MAJOR, D, labels, 8);
+            assert_true(p == KINDRED_OK || p == KINDRED_E_DIMENSION || p == KINDRED_E_UNKNOWN_OPTION ||
+                        p == KINDRED_E_CORRUPT);
+            kindred_model_free(m);
+        }
+    }
+    free(copy);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(round_trip_kmeans),
+        cmocka_unit_test(round_trip_dpmeans),
+        cmocka_unit_test(round_trip_gmm),
+        cmocka_unit_test_setup_teardown(flipped_payload_byte_is_corrupt, setup_saved, teardown_saved),
+        cmocka_unit_test_setup_teardown(every_truncation_is_corrupt, setup_saved, teardown_saved),
+        cmocka_unit_test_setup_teardown(foreign_files_are_corrupt, setup_saved, teardown_saved),
+        cmocka_unit_test_setup_teardown(wrong_format_version_is_corrupt, setup_saved, teardown_saved),
+        cmocka_unit_test_setup_teardown(forged_payloads_never_crash, setup_saved, teardown_saved),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
