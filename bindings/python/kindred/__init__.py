@@ -1,0 +1,37 @@
+"""kindred: clustering with side information (must-link / cannot-link pairs, triplets, partial labels).
+
+Python binding over the libkindred C library. The estimators are generated from the library's
+algorithm registry, so every algorithm of the installed library is here:
+
+    >>> import kindred
+    >>> kindred.algorithms()                  # names, e.g. ['kmeans', 'dpmeans', 'gmm', ...]
+    >>> km = kindred.KMeans(k=3, seed=1).fit(X, pairs=P)
+    >>> km.labels_, km.cluster_centers_, km.predict(X_new)
+    >>> kindred.Clusterer("kmeans", k=3)      # the same through the generic class
+
+The library is found through KINDRED_LIB (the file or its folder), KINDRED_PREFIX (install prefix),
+pkg-config, or the system's loader, in that order.
+"""
+import numpy as _np
+
+from . import _registry
+from ._estimator import Clusterer, estimator_classes, load
+from ._eval import metric, sample_pairs, sample_triplets
+from ._lib import (CancelledError, CorruptFileError, DimensionError, IndexOutOfRangeError, InfeasibleError,
+                   InvalidArgumentError, KindredError, KindredIOError, KindredMemoryError, NumericalError,
+                   StateError, UnknownOptionError, has_function, lib as _lib, library_path, text as _text)
+from ._registry import Option, algorithm_summary, algorithm_uses, algorithms, metrics, options
+from ._side import SideInfo
+
+__version__ = _text(_lib.kindred_version())
+
+__all__ = ["Clusterer", "SideInfo", "Option", "load", "metric", "metrics", "sample_pairs", "sample_triplets",
+           "algorithms", "algorithm_summary", "algorithm_uses", "options", "has_function", "library_path",
+           "KindredError", "InvalidArgumentError", "DimensionError", "IndexOutOfRangeError", "InfeasibleError",
+           "NumericalError", "CancelledError", "UnknownOptionError", "StateError", "CorruptFileError",
+           "KindredIOError", "KindredMemoryError"]
+
+for _algorithm, _cls in estimator_classes().items():
+    globals()[_cls.__name__] = _cls
+    __all__.append(_cls.__name__)
+del _algorithm, _cls
