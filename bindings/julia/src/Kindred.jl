@@ -403,7 +403,15 @@ end
 # (n x d); `dims = 2`: points are columns (d x n). Float64 strided matrices are passed in place.
 function _dense(X::AbstractMatrix, dims::Integer)
     dims in (1, 2) || throw(_argerror("dims must be 1 (points are rows) or 2 (points are columns)"))
-    A = X isa StridedMatrix{Float64} && stride(X, 1) == 1 && stride(X, 2) >= max(size(X, 1), 1) ? X : Matrix{Float64}(X)
+    A = if X isa StridedMatrix{Float64} && stride(X, 1) == 1 && stride(X, 2) >= max(size(X, 1), 1)
+        X
+    else
+        try
+            Matrix{Float64}(X)
+        catch
+            throw(_argerror("cannot convert a $(typeof(X)) to a Float64 matrix"))
+        end
+    end
     rows, cols = size(A)
     (rows == 0 || cols == 0) && throw(_argerror("empty matrix of size $(size(A))"))
     ld = Int64(max(stride(A, 2), rows))
@@ -411,7 +419,7 @@ function _dense(X::AbstractMatrix, dims::Integer)
                        (A, Int64(cols), Int64(rows), KINDRED_ROW_MAJOR, ld)
 end
 
-_dense(X::AbstractVector, dims) = throw(_argerror("expected a matrix, got a vector of length $(length(X)); use reshape(x, :, 1)"))
+_dense(X::AbstractArray, dims) = throw(_argerror("expected a matrix (points x features), got an array of size $(size(X)); use reshape(x, :, 1) for one feature"))
 
 # Progress trampoline: never lets a Julia exception unwind through C.
 mutable struct _ProgressState
@@ -438,7 +446,7 @@ information as in [`SideInfo`](@ref), or `side = SideInfo(...)`. `progress(itera
 message)` is called after each iteration; returning `true` stops the fit (a KindredError
 "cancelled"). Exceptions thrown by `progress` are rethrown after the library returns.
 """
-function fit!(m::Model, X::AbstractMatrix; dims::Integer = 1, pairs = nothing, triplets = nothing,
+function fit!(m::Model, X::AbstractArray; dims::Integer = 1, pairs = nothing, triplets = nothing,
               partial_labels = nothing, side::Union{Nothing,SideInfo} = nothing, progress = nothing)
     A, n, d, layout, ld = _dense(X, dims)
     if side === nothing && (pairs !== nothing || triplets !== nothing || partial_labels !== nothing)
@@ -471,7 +479,7 @@ end
 
 Create a [`Model`](@ref) with the given options and [`fit!`](@ref) it.
 """
-function fit(algorithm::AbstractString, X::AbstractMatrix; dims::Integer = 1, pairs = nothing, triplets = nothing,
+function fit(algorithm::AbstractString, X::AbstractArray; dims::Integer = 1, pairs = nothing, triplets = nothing,
              partial_labels = nothing, side = nothing, progress = nothing, opts...)
     return fit!(Model(algorithm; opts...), X; dims = dims, pairs = pairs, triplets = triplets,
                 partial_labels = partial_labels, side = side, progress = progress)
@@ -524,7 +532,7 @@ end
 centers(m::Model) = getarray(m, "centers")
 
 """Assign new points (rows by default) to the fitted clusters: 1, 2, ... (0 for none)."""
-function predict(m::Model, X::AbstractMatrix; dims::Integer = 1)
+function predict(m::Model, X::AbstractArray; dims::Integer = 1)
     A, n, d, layout, ld = _dense(X, dims)
     out = Vector{Int32}(undef, n)
     status = GC.@preserve A ccall((:kindred_model_predict_dense, libkindred), Cint,
@@ -535,7 +543,7 @@ function predict(m::Model, X::AbstractMatrix; dims::Integer = 1)
 end
 
 """Map new points through the learned transformation: an n x dim matrix."""
-function transform(m::Model, X::AbstractMatrix; dims::Integer = 1)
+function transform(m::Model, X::AbstractArray; dims::Integer = 1)
     A, n, d, layout, ld = _dense(X, dims)
     dim = Ref{Int64}(0)
     _check(ccall((:kindred_model_transform_dim, libkindred), Cint, (Ptr{Cvoid}, Ref{Int64}), m.ptr, dim))
