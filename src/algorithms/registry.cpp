@@ -7,12 +7,14 @@ namespace kindred {
 const AlgorithmSpec &kmeans_spec();
 const AlgorithmSpec &dpmeans_spec();
 const AlgorithmSpec &gmm_spec();
+const AlgorithmSpec &dcrc_spec();
 
 const std::vector<const AlgorithmSpec *> &all_algorithms() {
     static const std::vector<const AlgorithmSpec *> list = {
         &kmeans_spec(),
         &dpmeans_spec(),
         &gmm_spec(),
+        &dcrc_spec(),
     };
     return list;
 }

@@ -1,0 +1,218 @@
+// DCRC: discriminative clustering with relative constraints (Pei, Fern,
+// Rosales, Tjahja). A multinomial logistic model P(y | x; W) (eq. (6)) is
+// fitted by variational EM to triplets "is a closer to b than to c?" answered
+// yes / no / don't know, through the noisy answer model of Table I:
+// - E-step: mean field on the constrained points (eq. (13); eq. (14) when
+//   epsilon = 0), at most mf_max_iter sweeps, tolerance mf_tol (mean_field.cpp);
+// - M-step: L-BFGS on J(W) (section IV-B; m_step.cpp), objective (8), or (9)
+//   with the balance option;
+// - initialisation (section IV-C): k-means, then a logistic classifier trained
+//   on its labels.
+// EM stops when the variational lower bound (10) changes by less than
+// tol x max(1, |LB|), or at max_iter. With no triplets, the constraint term is
+// absent (I is empty, U is every point): plain discriminative clustering by
+// entropy minimisation (and balance), started from the k-means classifier.
+// Labels are argmax_k P(y = k | x; W) for every point; "memberships" are P;
+// "weights" is W (K x (d+1), bias last) on the caller's (raw) features.
+#include <algorithm>
+#include <cmath>
+
+#include "algorithms/dcrc/design.hpp"
+#include "algorithms/dcrc/m_step.hpp"
+#include "algorithms/dcrc/mean_field.hpp"
+#include "algorithms/registry.hpp"
+#include "core/error.hpp"
+
+namespace kindred {
+
+const AlgorithmSpec &kmeans_spec();
+
+namespace {
+
+using dcrc::Design;
+using dcrc::LbfgsOutcome;
+using dcrc::MeanField;
+using dcrc::MeanFieldOutcome;
+using dcrc::MStepProblem;
+using dcrc::MStepWorkspace;
+using dcrc::log_probabilities;
+using dcrc::make_design;
+using dcrc::maximize;
+using dcrc::raw_feature_weights;
+
+// Section IV-C: k-means labels, by the library's kmeans algorithm itself.
+std::vector<int32_t> kmeans_labels(const FitContext &ctx, const Design &des, int64_t k) {
+    const AlgorithmSpec &kmeans = kmeans_spec();
+    OptionValues opts(&kmeans.options);
+    opts.set_number("k", static_cast<double>(k));
+    opts.set_number("n_init", static_cast<double>(ctx.options.get_int("init_restarts")));
+    opts.set_number("seed", static_cast<double>(ctx.options.get_int("seed")));
+    const DataView features = des.features();
+    const FitContext sub{features, nullptr, opts, ctx.progress, ctx.log, ctx.threads};
+    return kmeans.fit(sub).labels;
+}
+
+// Section IV-C: the logistic classifier of eq. (6) trained on hard labels,
+// with the same L2 penalty: J = (1/N) sum_i log p_{i, label_i} - lambda R(W).
+void train_classifier(const Design &des, int64_t k, const std::vector<int32_t> &labels, double lambda,
+                      int64_t max_iter, std::vector<double> &w, MStepWorkspace &ws) {
+    const int64_t n = des.n;
+    std::vector<double> onehot(static_cast<size_t>(n * k), 0.0);
+    std::vector<int64_t> target_of(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+        onehot[i * k + labels[i]] = 1.0;
+        target_of[i] = i;
+    }
+    MStepProblem pb;
+    pb.design = &des;
+    pb.k = k;
+    pb.target_of = &target_of;
+    pb.targets = onehot.data();
+    pb.target_weight = 1.0 / static_cast<double>(n);
+    pb.lambda = lambda;
+    maximize(pb, w, max_iter, ws);
+}
+
+// -sum q log q over the constrained points (the entropy of the factorised Q).
+double entropy_of(const std::vector<double> &q) {
+    double h = 0.0;
+    for (double v : q)
+        if (v > 0.0) h -= v * std::log(v);
+    return h;
+}
+
+FitResult fit_dcrc(const FitContext &ctx) {
+    const DataView &data = ctx.data;
+    require_dense(data, "dcrc");
+    const OptionValues &o = ctx.options;
+    const int64_t n = data.n(), d = data.d();
+    const int64_t k = o.get_int("k");
+    if (k > n) fail(KINDRED_E_DIMENSION, "dcrc: k = ", k, " is larger than the number of points n = ", n);
+    const double epsilon = o.get_double("epsilon"), tau = o.get_double("tau"), lambda = o.get_double("lambda");
+    const bool balance = o.get_bool("balance");
+    const int64_t max_iter = o.get_int("max_iter"), mf_max_iter = o.get_int("mf_max_iter");
+    const int64_t lbfgs_max_iter = o.get_int("lbfgs_max_iter");
+    const double tol = o.get_double("tol"), mf_tol = o.get_double("mf_tol");
+
+    static const std::vector<Triplet> no_triplets;
+    const std::vector<Triplet> &triplets = ctx.side ? ctx.side->triplets() : no_triplets;
+    if (ctx.side && (!ctx.side->pairs().empty() || ctx.side->has_partial_labels()))
+        ctx.log.warning("dcrc: uses triplets only; the pairs and partial labels given are ignored");
+
+    const Design des = make_design(data, o.get_bool("standardize"));
+    const int64_t cols = des.cols();
+    MStepWorkspace ws(n, k);
+
+    // Initialisation (section IV-C).
+    std::vector<double> w(static_cast<size_t>(k * cols), 0.0);
+    train_classifier(des, k, kmeans_labels(ctx, des, k), lambda, lbfgs_max_iter, w, ws);
+
+    const MeanField mf(triplets, n, k);
+    const int64_t m = mf.triplet_count();
+    ctx.log.debug(cat("dcrc: ", m, " triplets on ", mf.constrained_count(), " points; ", n - mf.constrained_count(),
+                      " unconstrained"));
+    std::vector<double> q, logp(static_cast<size_t>(n * k));
+    MStepProblem pb;
+    pb.design = &des;
+    pb.k = k;
+    pb.target_of = &mf.slot_of();
+    pb.target_weight = m > 0 ? 1.0 / static_cast<double>(m) : 0.0;
+    pb.tau = tau;
+    pb.balance = balance;
+    pb.lambda = lambda;
+
+    std::vector<double> trace;
+    bool converged = false;
+    int64_t it = 0;
+    double lb = 0.0;
+    while (it < max_iter) {
+        ++it;
+        // E-step (section IV-A).
+        double q_terms = 0.0;
+        if (m > 0) {
+            log_probabilities(des.xa.data(), n, cols, w.data(), k, logp.data());
+            if (q.empty()) mf.start_from(logp.data(), q);
+            const MeanFieldOutcome e = mf.run(logp.data(), epsilon, mf_max_iter, mf_tol, q);
+            if (!e.converged)
+                ctx.log.debug(cat("dcrc: mean field stopped after ", e.sweeps, " sweeps, change ", e.max_change));
+            // The Q-only terms of the lower bound (10): (1/M)(sum_t E_Q log P(l_t | Y_t) + H(Q)).
+            // With hard constraints (epsilon = 0) the first is 0 or -inf and is left out.
+            const double expected = epsilon > 0.0 ? mf.expected_log_likelihood(q, epsilon) : 0.0;
+            q_terms = (expected + entropy_of(q)) / static_cast<double>(m);
+        }
+        pb.targets = q.data();
+        // M-step (section IV-B).
+        const LbfgsOutcome mo = maximize(pb, w, lbfgs_max_iter, ws);
+        const double next = mo.objective + q_terms;
+        trace.push_back(next);
+        ctx.progress.report(it, next, "dcrc: EM iteration");
+        const bool small_change = it > 1 && std::fabs(next - lb) <= tol * std::max(1.0, std::fabs(next));
+        lb = next;
+        if (!std::isfinite(lb)) fail(KINDRED_E_NUMERICAL, "dcrc: the objective is not finite at EM iteration ", it);
+        if (small_change) {
+            converged = true;
+            break;
+        }
+    }
+
+    FitResult result;
+    result.clusters = k;
+    result.iterations = it;
+    result.converged = converged;
+    result.objective = lb;
+    log_probabilities(des.xa.data(), n, cols, w.data(), k, logp.data());
+    result.labels.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+        double *row = logp.data() + i * k;
+        result.labels[i] = static_cast<int32_t>(std::max_element(row, row + k) - row);
+        for (int64_t c = 0; c < k; ++c) row[c] = std::exp(row[c]);
+    }
+    result.set_array("memberships", n, k, logp);
+    result.set_array("weights", k, d + 1, raw_feature_weights(des, w, k));
+    result.set_array("objective_trace", static_cast<int64_t>(trace.size()), 1, trace);
+    return result;
+}
+
+void predict_dcrc(const PredictContext &ctx, int32_t *labels) {
+    const NamedArray &w = ctx.model.get("weights");
+    dcrc::predict_classes(ctx.data, w.values.data(), w.rows, labels);
+}
+
+OptionTable dcrc_options() {
+    OptionTable t = {
+        OptionSpec::integer("k", 8, 2, INT32_MAX, "number of clusters K (at least 2)"),
+        OptionSpec::real("epsilon", 0.05, 0.0, 2.0 / 3.0,
+                         "answer noise of Table I; 0 = hard constraints (eq. 14); 2/3 and above would ignore or invert them")
+            .open_high(),
+        OptionSpec::real("tau", 1.0, 0.0, kInf, "weight of the entropy terms (cluster separation and balance)"),
+        OptionSpec::real("lambda", 0.015625, 0.0, kInf, "L2 penalty on W without the biases"),
+        OptionSpec::boolean("balance", true, "maximise the entropy of the cluster marginal too (objective 9 instead of 8)"),
+        OptionSpec::boolean("standardize", true, "fit on features scaled to zero mean and unit deviation (weights reported on the raw features)"),
+        OptionSpec::integer("max_iter", 100, 1, 100000000, "maximum EM iterations"),
+        OptionSpec::real("tol", 1e-5, 0.0, kInf, "stop when the lower bound (10) changes by less than tol x max(1, abs(bound))"),
+        OptionSpec::integer("mf_max_iter", 100, 1, 100000000, "maximum mean-field sweeps per E-step"),
+        OptionSpec::real("mf_tol", 1e-6, 0.0, kInf, "stop the mean field when no q changes by more than this in a sweep"),
+        OptionSpec::integer("lbfgs_max_iter", 100, 1, 100000000, "maximum L-BFGS iterations per M-step"),
+        OptionSpec::integer("init_restarts", 10, 1, 100000, "k-means++ restarts of the k-means initialisation"),
+    };
+    append_common_options(t);
+    return t;
+}
+
+}  // namespace
+
+const AlgorithmSpec &dcrc_spec() {
+    static const AlgorithmSpec spec = [] {
+        AlgorithmSpec s;
+        s.name = "dcrc";
+        s.summary = "discriminative clustering with relative constraints (triplets with yes / no / don't know)";
+        s.uses = KINDRED_USES_TRIPLETS;
+        s.options = dcrc_options();
+        s.fit = fit_dcrc;
+        s.predict = predict_dcrc;
+        return s;
+    }();
+    return spec;
+}
+
+}  // namespace kindred

@@ -1,0 +1,148 @@
+#include "algorithms/dcrc/m_step.hpp"
+
+#include <lbfgs.h>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <limits>
+
+#include "core/error.hpp"
+#include "linalg/blas.hpp"
+
+namespace kindred {
+namespace dcrc {
+
+double objective_and_gradient(const MStepProblem &pb, const double *w, double *grad, MStepWorkspace &ws) {
+    const Design &des = *pb.design;
+    const int64_t n = des.n, k = pb.k, cols = des.cols(), d = des.d;
+    const std::vector<int64_t> &target_of = *pb.target_of;
+    double *logp = ws.logp.data(), *g = ws.g.data();
+    log_probabilities(des.xa.data(), n, cols, w, k, logp);
+    std::fill(ws.g.begin(), ws.g.end(), 0.0);
+
+    int64_t u_count = 0;
+    for (int64_t i = 0; i < n; ++i) u_count += target_of[i] < 0;
+
+    // Likelihood part: target_weight * sum_i sum_k q_ik log p_ik; its gradient
+    // with respect to z_i = W x_i is target_weight (Q_i - P_i).
+    double fit = 0.0, entropy_u = 0.0;
+    const double tau_u = u_count > 0 ? pb.tau / static_cast<double>(u_count) : 0.0;
+    for (int64_t i = 0; i < n; ++i) {
+        const double *lp = logp + i * k;
+        double *gi = g + i * k;
+        if (target_of[i] >= 0) {
+            const double *q = pb.targets + target_of[i] * k;
+            for (int64_t c = 0; c < k; ++c) {
+                fit += q[c] * lp[c];
+                gi[c] += pb.target_weight * (q[c] - std::exp(lp[c]));
+            }
+        } else if (tau_u > 0.0) {
+            // -tau H(Y_U | X_U): d/dz_jm = tau/|U| p_jm (log p_jm - sum_k p_jk log p_jk)
+            // (the second line of the gradient in section IV-B).
+            double plogp = 0.0;
+            for (int64_t c = 0; c < k; ++c) plogp += std::exp(lp[c]) * lp[c];
+            entropy_u -= plogp;
+            for (int64_t c = 0; c < k; ++c) gi[c] += tau_u * std::exp(lp[c]) * (lp[c] - plogp);
+        }
+    }
+    double objective = pb.target_weight * fit - tau_u * entropy_u;
+
+    if (pb.balance && pb.tau > 0.0) {
+        // +tau H(p-hat): d/dz_nm = -tau/N p_nm (log p-hat_m - sum_k p_nk log p-hat_k)
+        // (third line of the gradient). p-hat is floored at 1e-300 so that an
+        // empty cluster gives a finite log (deviation for numerical safety).
+        std::vector<double> log_phat(static_cast<size_t>(k), 0.0);
+        for (int64_t i = 0; i < n; ++i)
+            for (int64_t c = 0; c < k; ++c) log_phat[c] += std::exp(logp[i * k + c]);
+        double h = 0.0;
+        for (int64_t c = 0; c < k; ++c) {
+            const double phat = std::max(log_phat[c] / static_cast<double>(n), 1e-300);
+            log_phat[c] = std::log(phat);
+            h -= phat * log_phat[c];
+        }
+        objective += pb.tau * h;
+        const double tau_n = pb.tau / static_cast<double>(n);
+        for (int64_t i = 0; i < n; ++i) {
+            const double *lp = logp + i * k;
+            double avg = 0.0;
+            for (int64_t c = 0; c < k; ++c) avg += std::exp(lp[c]) * log_phat[c];
+            for (int64_t c = 0; c < k; ++c) g[i * k + c] -= tau_n * std::exp(lp[c]) * (log_phat[c] - avg);
+        }
+    }
+
+    // -lambda R(W), R = sum_k |w~_k|^2 without the biases.
+    double r = 0.0;
+    for (int64_t c = 0; c < k; ++c)
+        for (int64_t j = 0; j < d; ++j) r += w[c * cols + j] * w[c * cols + j];
+    objective -= pb.lambda * r;
+
+    if (grad) {
+        // dJ/dW = G^T Xa - 2 lambda W~ (first line of the gradient), G = dJ/dZ (n x k).
+        linalg::gemm(true, false, k, cols, n, 1.0, g, k, des.xa.data(), cols, 0.0, grad, cols);
+        for (int64_t c = 0; c < k; ++c)
+            for (int64_t j = 0; j < d; ++j) grad[c * cols + j] -= 2.0 * pb.lambda * w[c * cols + j];
+    }
+    return objective;
+}
+
+namespace {
+
+struct Instance {
+    const MStepProblem *problem = nullptr;
+    MStepWorkspace *ws = nullptr;
+    int64_t iterations = 0;
+    std::exception_ptr error;
+};
+
+// liblbfgs minimises: f = -J, g = -dJ/dW. No exception may cross liblbfgs's
+// C frames: one is stored and rethrown after lbfgs() returns.
+lbfgsfloatval_t evaluate(void *instance, const lbfgsfloatval_t *x, lbfgsfloatval_t *g, const int n,
+                         const lbfgsfloatval_t) {
+    Instance *in = static_cast<Instance *>(instance);
+    try {
+        const double j = objective_and_gradient(*in->problem, x, g, *in->ws);
+        for (int v = 0; v < n; ++v) g[v] = -g[v];
+        return std::isfinite(j) ? -j : std::numeric_limits<double>::max();
+    } catch (...) {
+        if (!in->error) in->error = std::current_exception();
+        for (int v = 0; v < n; ++v) g[v] = 0.0;
+        return std::numeric_limits<double>::max();
+    }
+}
+
+int progress(void *instance, const lbfgsfloatval_t *, const lbfgsfloatval_t *, const lbfgsfloatval_t,
+             const lbfgsfloatval_t, const lbfgsfloatval_t, const lbfgsfloatval_t, int, int k, int) {
+    Instance *in = static_cast<Instance *>(instance);
+    in->iterations = k;
+    return in->error ? 1 : 0;
+}
+
+}  // namespace
+
+LbfgsOutcome maximize(const MStepProblem &pb, std::vector<double> &w, int64_t max_iter, MStepWorkspace &ws) {
+    const int nvar = linalg::blas_int(static_cast<int64_t>(w.size()), "dcrc: number of weights");
+    linalg::blas_int(pb.design->n * pb.k, "dcrc: n x k");
+    lbfgs_parameter_t param;
+    lbfgs_parameter_init(&param);
+    param.max_iterations = static_cast<int>(std::min<int64_t>(max_iter, std::numeric_limits<int>::max()));
+    Instance in;
+    in.problem = &pb;
+    in.ws = &ws;
+    lbfgsfloatval_t fx = 0.0;
+    const int status = lbfgs(nvar, w.data(), &fx, evaluate, progress, &in, &param);
+    if (in.error) std::rethrow_exception(in.error);
+    if (status == LBFGSERR_OUTOFMEMORY) fail(KINDRED_E_NOMEM, "dcrc: L-BFGS could not allocate its memory");
+    if (status == LBFGSERR_UNKNOWNERROR || status == LBFGSERR_LOGICERROR || status == LBFGSERR_INCORRECT_TMINMAX ||
+        (status >= LBFGSERR_INVALID_N && status <= LBFGSERR_INVALID_ORTHANTWISE_END))
+        fail(KINDRED_E_INTERNAL, "dcrc: L-BFGS refused its parameters (liblbfgs status ", status, ")");
+    LbfgsOutcome out;
+    out.status = status;
+    out.iterations = in.iterations;
+    // fx is f at the returned point (also after a reverted line search).
+    out.objective = objective_and_gradient(pb, w.data(), nullptr, ws);
+    return out;
+}
+
+}  // namespace dcrc
+}  // namespace kindred

@@ -1,0 +1,57 @@
+// DCRC's M-step (Pei et al., section IV-B): the objective J(W) and its
+// gradient, maximised by L-BFGS (liblbfgs). The same objective with one-hot
+// targets on every point and tau = 0 is the logistic classifier that
+// section IV-C trains on the k-means labels for the initialisation.
+#ifndef KINDRED_ALGORITHMS_DCRC_M_STEP_HPP
+#define KINDRED_ALGORITHMS_DCRC_M_STEP_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "algorithms/dcrc/design.hpp"
+
+namespace kindred {
+namespace dcrc {
+
+// J(W) = target_weight * sum_{i in I} sum_k q_ik log p_ik - lambda R(W)
+//        + tau [H(p-hat) (only with balance) - H(Y_U | X_U; W)],
+// R(W) = sum_k |w~_k|^2 (biases excluded), H(Y_U | X_U) = mean entropy of
+// P(y | x_j) over the points j in U, p-hat_k = mean_n p_nk.
+// In DCRC, I are the constrained points, target_weight = 1 / M and targets = Q.
+struct MStepProblem {
+    const Design *design = nullptr;
+    int64_t k = 0;
+    const std::vector<int64_t> *target_of = nullptr;  // n entries: row of `targets`, or -1 for a point of U
+    const double *targets = nullptr;                  // rows of k probabilities
+    double target_weight = 0.0;
+    double tau = 0.0;
+    bool balance = false;
+    double lambda = 0.0;
+};
+
+// Scratch of one fit (n x k twice), so that evaluations do not allocate.
+class MStepWorkspace {
+public:
+    MStepWorkspace(int64_t n, int64_t k) : logp(static_cast<size_t>(n * k)), g(static_cast<size_t>(n * k)) {}
+    std::vector<double> logp, g;
+};
+
+// Returns J(W); grad (k x cols) receives dJ/dW (section IV-B; may be null).
+double objective_and_gradient(const MStepProblem &problem, const double *w, double *grad, MStepWorkspace &ws);
+
+struct LbfgsOutcome {
+    double objective = 0.0;  // J at the returned W
+    int64_t iterations = 0;
+    int status = 0;          // liblbfgs return code (for the log)
+};
+
+// Maximises J from W (k x cols, updated in place) with at most max_iter
+// L-BFGS iterations. Line-search failures keep the best W found (liblbfgs
+// reverts to the last accepted point); only out-of-memory is an error.
+LbfgsOutcome maximize(const MStepProblem &problem, std::vector<double> &w, int64_t max_iter, MStepWorkspace &ws);
+
+}  // namespace dcrc
+}  // namespace kindred
+
+#endif
