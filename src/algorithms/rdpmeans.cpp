@@ -1,0 +1,229 @@
+// RDP-means (Khashabi, Wieting, Liu, Liang 2015, Algorithm 1): the
+// small-variance limit of TVClust. DP-means with noisy may-links and
+// may-not-links: point i goes to the cluster k minimising the augmented
+// distance of section 4.3,
+//     D(x_i, mu_k) - xi_1 f_ki + xi_2 s_ik,
+// or opens a new cluster at x_i when every augmented distance exceeds lambda.
+// Centres are the cluster means (section 4.4, the Bregman mean); empty
+// clusters are removed and the labels compacted. xi starts at xi_0 and is
+// multiplied by xi_rate after every iteration (section 4.5); the paper's
+// stopping rule: no assignment changed during 20 consecutive iterations.
+//
+// Objective reported per iteration ("objective_trace"): eq. (20),
+//     sum_i D(x_i, mu_zi) - xi_1 (may-links inside clusters)
+//                         + xi_2 (may-not-links inside clusters) + lambda K,
+// with each pair counted ONCE. Eq. (20) read literally sums f_ki over both
+// ends of a pair (twice); with that double count the assignment rule above is
+// not a descent step (moving i changes i's term and its neighbours'), while
+// with the single count it is, so that for fixed xi (xi_rate = 1) the
+// objective never increases, as Theorem 4 states. Deviation, documented in
+// docs/algorithms/rdpmeans-tvclust.md.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+
+#include "algorithms/centroid_steps.hpp"
+#include "algorithms/link_counts.hpp"
+#include "core/error.hpp"
+#include "divergence/bregman.hpp"
+
+namespace kindred {
+namespace {
+
+constexpr int64_t kBlockRows = 2048;
+
+double resolve_lambda(const FitContext &ctx, divergence::Bregman &div) {
+    if (ctx.options.is_set("lambda")) return ctx.options.get_double("lambda");
+    if (!ctx.options.is_set("k"))
+        fail(KINDRED_E_INVALID, "rdpmeans: set lambda, or k (a hint from which lambda is derived)");
+    const int64_t k = ctx.options.get_int("k");
+    if (k > ctx.data.n()) fail(KINDRED_E_DIMENSION, "rdpmeans: k = ", k, " is larger than the number of points n = ", ctx.data.n());
+    // The Euclidean case uses the core heuristic, so that dpmeans and rdpmeans
+    // given the same k get the same lambda.
+    if (ctx.options.get_choice("divergence") == "euclidean") return farthest_first_lambda(ctx.data, k);
+    return divergence::farthest_first_lambda(div, k);
+}
+
+struct PassState {
+    std::vector<double> centers;  // k x d, mean space
+    std::vector<int32_t> labels;
+    std::vector<double> block, aug, row;
+};
+
+// One sequential pass of Algorithm 1. Divergences to the centres existing at
+// the start of a block of rows come from one matrix product; the few centres
+// opened inside the block are evaluated directly. Link counts are gathered
+// from the adjacency against the current labels (O(deg i)). Returns the
+// number of changed assignments.
+int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi_1, double xi_2, LinkCounts &links,
+                        PassState &st) {
+    const DataView &data = div.data();
+    const int64_t n = data.n(), d = data.d();
+    int64_t changed = 0;
+    st.row.resize(static_cast<size_t>(d));
+    for (int64_t begin = 0; begin < n; begin += kBlockRows) {
+        const int64_t end = std::min(n, begin + kBlockRows);
+        const int64_t k0 = static_cast<int64_t>(st.centers.size()) / d;
+        st.block.resize(static_cast<size_t>((end - begin) * k0));
+        div.distances(begin, end, st.centers.data(), k0, st.block.data());
+        for (int64_t i = begin; i < end; ++i) {
+            const int64_t k_now = static_cast<int64_t>(st.centers.size()) / d;
+            st.aug.assign(st.block.begin() + (i - begin) * k0, st.block.begin() + (i - begin + 1) * k0);
+            for (int64_t c = k0; c < k_now; ++c) st.aug.push_back(div.distance(i, st.centers.data() + c * d));
+            links.gather(i, st.labels.data());
+            for (int32_t c : links.touched()) st.aug[c] += -xi_1 * links.may(c) + xi_2 * links.may_not(c);
+            int64_t best = 0;  // ties to the smaller index
+            for (int64_t c = 1; c < k_now; ++c)
+                if (st.aug[c] < st.aug[best]) best = c;
+            if (st.aug[best] > lambda) {
+                div.point(i, st.row.data());
+                st.centers.insert(st.centers.end(), st.row.begin(), st.row.end());
+                best = k_now;
+            }
+            if (st.labels[i] != best) ++changed;
+            st.labels[i] = static_cast<int32_t>(best);
+        }
+    }
+    return changed;
+}
+
+// Means of the non-empty clusters, relabelled 0..K'-1 in order (Algorithm 1's
+// removal of empty clusters). Returns K'.
+int64_t update_centers(divergence::Bregman &div, int threads, PassState &st) {
+    const int64_t d = div.d();
+    const int64_t k = static_cast<int64_t>(st.centers.size()) / d;
+    std::vector<double> means;
+    std::vector<int64_t> counts;
+    div.cluster_means(st.labels.data(), k, threads, means, counts);
+    std::vector<int32_t> new_id(static_cast<size_t>(k), -1);
+    st.centers.clear();
+    int32_t kept = 0;
+    for (int64_t c = 0; c < k; ++c) {
+        if (counts[c] == 0) continue;
+        new_id[c] = kept++;
+        st.centers.insert(st.centers.end(), means.begin() + c * d, means.begin() + (c + 1) * d);
+    }
+    for (auto &l : st.labels) l = new_id[l];
+    return kept;
+}
+
+// Eq. (20), each pair counted once (see the file comment).
+double objective(divergence::Bregman &div, const PassState &st, const LinkCounts &links, double lambda, double xi_1,
+                 double xi_2, int64_t k) {
+    const int64_t n = div.data().n(), d = div.d();
+    double total = lambda * static_cast<double>(k);
+    for (int64_t i = 0; i < n; ++i) total += div.distance(i, st.centers.data() + st.labels[i] * d);
+    const LinkCounts::PairTotals t = links.pair_totals(st.labels.data());
+    return total - xi_1 * t.may_within + xi_2 * t.may_not_within;
+}
+
+FitResult fit_rdpmeans(const FitContext &ctx) {
+    const DataView &data = ctx.data;
+    const int64_t n = data.n(), d = data.d();
+    std::unique_ptr<divergence::Bregman> div =
+        divergence::make_bregman(ctx.options.get_choice("divergence"), data, ctx.options.get_double("smoothing"));
+    const double lambda = resolve_lambda(ctx, *div);
+    if (!(lambda > 0.0))
+        ctx.log.info(cat("rdpmeans: lambda = ", lambda,
+                         " (the farthest-first heuristic found fewer than k distinct points); every distinct point "
+                         "whose augmented distance is > 0 opens a cluster"));
+    const int64_t max_iter = ctx.options.get_int("max_iter");
+    const int64_t stable_needed = ctx.options.get_int("stable_iterations");
+    const double xi_rate = ctx.options.get_double("xi_rate");
+    const double w_may = ctx.options.get_double("xi_1"), w_may_not = ctx.options.get_double("xi_2");
+    double xi = ctx.options.get_double("xi_0");
+    const double xi_max = ctx.options.get_double("xi_max");
+
+    LinkCounts links(ctx.side ? &ctx.side->adjacency() : nullptr);
+    PassState st;
+    st.labels.assign(static_cast<size_t>(n), 0);  // Algorithm 1: all points in one cluster
+    st.centers.assign(static_cast<size_t>(d), 0.0);
+    update_centers(*div, ctx.threads, st);
+
+    std::vector<double> trace, xi_trace, k_trace;
+    FitResult result;
+    int64_t stable = 0, k = 1;
+    for (int64_t it = 1; it <= max_iter; ++it) {
+        const double xi_1 = w_may * xi, xi_2 = w_may_not * xi;
+        const int64_t changed = assignment_pass(*div, lambda, xi_1, xi_2, links, st);
+        k = update_centers(*div, ctx.threads, st);
+        const double obj = objective(*div, st, links, lambda, xi_1, xi_2, k);
+        trace.push_back(obj);
+        xi_trace.push_back(xi);
+        k_trace.push_back(static_cast<double>(k));
+        result.iterations = it;
+        ctx.progress.report(it, obj, "rdpmeans: assignment pass");
+        stable = changed == 0 ? stable + 1 : 0;
+        if (stable >= stable_needed) {
+            result.converged = true;
+            break;
+        }
+        xi = std::min(xi * xi_rate, xi_max);  // section 4.5: tighten the constraints every iteration
+    }
+    result.clusters = k;
+    result.objective = trace.back();
+    result.labels = std::move(st.labels);
+    result.set_array("centers", k, d, st.centers);
+    result.set_array("objective_trace", static_cast<int64_t>(trace.size()), 1, trace);
+    result.set_array("xi_trace", static_cast<int64_t>(xi_trace.size()), 1, xi_trace);
+    result.set_array("clusters_trace", static_cast<int64_t>(k_trace.size()), 1, k_trace);
+    result.set_array("lambda", 1, 1, {lambda});
+    return result;
+}
+
+// Nearest centre under the fitted divergence (the RDP-means assignment
+// without links, which new points do not have).
+void predict_rdpmeans(const PredictContext &ctx, int32_t *labels) {
+    const NamedArray &c = ctx.model.get("centers");
+    std::unique_ptr<divergence::Bregman> div =
+        divergence::make_bregman(ctx.options.get_choice("divergence"), ctx.data, ctx.options.get_double("smoothing"));
+    const int64_t n = ctx.data.n(), k = c.rows;
+    std::vector<double> block;
+    for (int64_t begin = 0; begin < n; begin += kBlockRows) {
+        const int64_t end = std::min(n, begin + kBlockRows);
+        block.resize(static_cast<size_t>((end - begin) * k));
+        div->distances(begin, end, c.values.data(), k, block.data());
+        for (int64_t i = begin; i < end; ++i) {
+            const double *row = block.data() + (i - begin) * k;
+            labels[i] = static_cast<int32_t>(std::min_element(row, row + k) - row);
+        }
+    }
+}
+
+OptionTable rdpmeans_options() {
+    OptionTable t = {
+        OptionSpec::real("lambda", 0, 0, kInf, "cost of a new cluster, in units of the divergence; unset: derived from k").open_low().unset(),
+        OptionSpec::integer("k", 0, 1, INT32_MAX, "hint: lambda by the k-th farthest-first heuristic when lambda is unset").unset(),
+        OptionSpec::real("xi_0", 0.001, 0, kInf, "initial constraint weight xi (section 4.5)"),
+        OptionSpec::real("xi_rate", 2, 1, kInf, "xi is multiplied by this after every iteration (1 = fixed xi)"),
+        OptionSpec::real("xi_max", kInf, 0, kInf, "upper bound on the annealed xi"),
+        OptionSpec::real("xi_1", 1, 0, kInf, "weight of may-links: xi_1 * xi multiplies f_ki"),
+        OptionSpec::real("xi_2", 1, 0, kInf, "weight of may-not-links: xi_2 * xi multiplies s_ik"),
+        OptionSpec::choice("divergence", "euclidean", divergence::kBregmanChoices,
+                           "Bregman divergence: squared Euclidean, multinomial KL or I-divergence (counts >= 0)"),
+        OptionSpec::real("smoothing", 0.3, 0, kInf, "Laplace smoothing of counts for kl / idiv").open_low(),
+        OptionSpec::integer("stable_iterations", 20, 1, 100000000, "stop after this many iterations without a change"),
+        OptionSpec::integer("max_iter", 300, 1, 100000000, "maximum assignment passes"),
+    };
+    append_common_options(t);
+    return t;
+}
+
+}  // namespace
+
+const AlgorithmSpec &rdpmeans_spec() {
+    static const AlgorithmSpec spec = [] {
+        AlgorithmSpec s;
+        s.name = "rdpmeans";
+        s.summary = "RDP-means (Khashabi et al.): DP-means with noisy may-link / may-not-link pairs, Bregman divergences";
+        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_NO_K;
+        s.options = rdpmeans_options();
+        s.fit = fit_rdpmeans;
+        s.predict = predict_rdpmeans;
+        return s;
+    }();
+    return spec;
+}
+
+}  // namespace kindred

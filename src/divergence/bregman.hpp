@@ -1,0 +1,77 @@
+// Bregman divergences D_phi(x, mu) for the k-means-type methods (Banerjee et
+// al. 2005, "Clustering with Bregman divergences", Table 1; used by RDP-means,
+// Khashabi et al. section 4.1). Every Bregman divergence shares the two facts
+// these methods need: the best representative of a set of points is their
+// arithmetic mean (in the divergence's mean space), and point-to-centre
+// divergences of a block of points are one matrix product plus per-row and
+// per-centre terms. So one interface serves k-means, DP-means and RDP-means:
+//
+//   "euclidean"  phi(x) = |x|^2           D = |x - mu|^2 (dense or CSR)
+//   "kl"         multinomial: x is a row of counts, mapped to the probability
+//                vector x~ = (x + s) / (sum(x) + d s) (Laplace smoothing s,
+//                0.3 by default as in the paper's section 5.3);
+//                D = KL(x~ || mu) = sum_j x~_j log(x~_j / mu_j)
+//   "idiv"       Poisson / generalised I-divergence on x~ = x + s (no
+//                normalisation): D = sum_j x~_j log(x~_j / mu_j) - x~_j + mu_j
+//
+// The smoothed rows are never materialised: for CSR counts a row's terms are
+// computed from its non-zeros plus closed forms for the zeros, so the cost is
+// O(nnz k) per pass, as for the Euclidean case.
+//
+// The view is borrowed: a Bregman object lives for one fit.
+#ifndef KINDRED_DIVERGENCE_BREGMAN_HPP
+#define KINDRED_DIVERGENCE_BREGMAN_HPP
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/data_view.hpp"
+
+namespace kindred {
+namespace divergence {
+
+// The names accepted by make_bregman(), as an option's choice list.
+extern const char *const kBregmanChoices;  // "euclidean|kl|idiv"
+
+class Bregman {
+public:
+    virtual ~Bregman() = default;
+    const DataView &data() const { return data_; }
+    int64_t d() const { return data_.d(); }
+
+    // out[(i - begin) * k + c] = D(x_i, mu_c) for i in [begin, end); centres
+    // are k rows of d values (row-major) in the mean space. Uses the object's
+    // scratch: not safe to call from two threads at once.
+    virtual void distances(int64_t begin, int64_t end, const double *centers, int64_t k, double *out) = 0;
+    // D(x_i, mu) for one centre.
+    virtual double distance(int64_t i, const double *center) const = 0;
+    // The point x_i in the mean space (the centre of a cluster holding only x_i).
+    virtual void point(int64_t i, double *out) const = 0;
+    // centres (k x d) = mean of the mapped points of each label in [0, k);
+    // counts[c] = their number (a centre of an empty cluster is left 0).
+    // Chunked with fixed boundaries: identical for any number of threads.
+    virtual void cluster_means(const int32_t *labels, int64_t k, int threads, std::vector<double> &centers,
+                               std::vector<int64_t> &counts) const = 0;
+
+protected:
+    explicit Bregman(const DataView &data) : data_(data) {}
+    const DataView &data_;
+};
+
+// name: "euclidean", "kl" or "idiv"; smoothing: Laplace smoothing for kl and
+// idiv (> 0). Throws KINDRED_E_INVALID for an unknown name, a smoothing <= 0,
+// or (kl, idiv) a negative entry, naming row and column.
+std::unique_ptr<Bregman> make_bregman(const std::string &name, const DataView &data, double smoothing);
+
+// The k-th farthest-first heuristic of Kulis & Jordan under divergence D:
+// first centre the mean of all points, each next one the point farthest (in D)
+// from the centres so far; returns the divergence at which the k-th centre
+// was picked. For "euclidean" it equals kindred::farthest_first_lambda.
+double farthest_first_lambda(Bregman &div, int64_t k);
+
+}  // namespace divergence
+}  // namespace kindred
+
+#endif

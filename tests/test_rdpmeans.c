@@ -1,0 +1,337 @@
+/* RDP-means through the public header: known answers with pairs, agreement
+ * with DP-means without pairs, the objective (20) with fixed xi never
+ * increases, the multinomial (KL) divergence on dense and CSR counts,
+ * predict, determinism, and every bad-input path of the issue. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "kindred.h"
+
+#define OK(call) assert_int_equal((call), KINDRED_OK)
+
+/* Iris from the bundled CSV (150 x 4) and its labels 0, 1, 2. */
+static int load_iris(double *x, int32_t *y) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/iris.csv", KINDRED_TEST_DATA);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    char line[256];
+    if (!fgets(line, sizeof line, f)) { fclose(f); return 0; }
+    int n = 0;
+    while (n < 150 && fgets(line, sizeof line, f)) {
+        char name[64];
+        if (sscanf(line, "%lf,%lf,%lf,%lf,%63s", &x[4 * n], &x[4 * n + 1], &x[4 * n + 2], &x[4 * n + 3], name) != 5) break;
+        y[n] = strstr(name, "setosa") ? 0 : strstr(name, "versicolor") ? 1 : 2;
+        ++n;
+    }
+    fclose(f);
+    return n;
+}
+
+static kindred_model *new_rdp(void) {
+    kindred_model *m = NULL;
+    OK(kindred_model_new(&m, "rdpmeans"));
+    return m;
+}
+
+/* Two groups that are one blob for DP-means (lambda larger than the whole
+ * spread) are split by may-links inside and may-not-links across, and the
+ * split is exactly the groups. */
+static void links_split_one_blob(void **state) {
+    (void)state;
+    enum { N = 20 };
+    double x[N];
+    for (int i = 0; i < N; ++i) x[i] = 0.1 * i;  /* 0 .. 1.9: one blob */
+    kindred_side *side = NULL;
+    OK(kindred_side_new(&side, N));
+    int64_t pi[80], pj[80];
+    double pv[80];
+    int np = 0;
+    for (int i = 0; i < 9; ++i) { pi[np] = i; pj[np] = i + 1; pv[np++] = 1.0; }            /* chain in A */
+    for (int i = 10; i < 19; ++i) { pi[np] = i; pj[np] = i + 1; pv[np++] = 1.0; }          /* chain in B */
+    for (int i = 0; i < 10; ++i) /* across: each point has 4 may-not-links, at most 2 may-links */
+        for (int t = 0; t < 4; ++t) { pi[np] = i; pj[np] = 10 + (i + t) % 10; pv[np++] = -1.0; }
+    OK(kindred_side_add_pairs(side, pi, pj, pv, np));
+
+    kindred_model *m = new_rdp();
+    OK(kindred_model_set_double(m, "lambda", 4.0));
+    OK(kindred_model_fit_dense(m, x, N, 1, KINDRED_ROW_MAJOR, 1, NULL));
+    int64_t k = 0;
+    OK(kindred_model_summary(m, NULL, NULL, &k, NULL, NULL, NULL));
+    assert_int_equal(k, 1); /* without pairs: DP-means, one cluster */
+
+    OK(kindred_model_fit_dense(m, x, N, 1, KINDRED_ROW_MAJOR, 1, side));
+    int converged = 0;
+    OK(kindred_model_summary(m, NULL, NULL, &k, NULL, &converged, NULL));
+    assert_int_equal(k, 2);
+    assert_true(converged);
+    int32_t labels[N];
+    OK(kindred_model_labels(m, labels, N));
+    for (int i = 0; i < 10; ++i) assert_int_equal(labels[i], labels[0]);
+    for (int i = 10; i < N; ++i) assert_int_equal(labels[i], labels[10]);
+    assert_int_not_equal(labels[0], labels[10]);
+
+    /* centres are the group means; predict takes the nearest. */
+    double centers[2];
+    OK(kindred_model_get_array(m, "centers", centers, 2));
+    assert_true(fabs(centers[labels[0]] - 0.45) < 1e-12);
+    assert_true(fabs(centers[labels[10]] - 1.45) < 1e-12);
+    double fresh[2] = {-3.0, 5.0};
+    int32_t pred[2];
+    OK(kindred_model_predict_dense(m, fresh, 2, 1, KINDRED_ROW_MAJOR, 1, pred, 2));
+    assert_int_equal(pred[0], labels[0]);
+    assert_int_equal(pred[1], labels[10]);
+    kindred_model_free(m);
+    kindred_side_free(side);
+}
+
+/* Separated blobs with correct pairs: the known partition, found with lambda
+ * from the k hint. */
+static void separated_blobs_with_pairs(void **state) {
+    (void)state;
+    enum { N = 60 };
+    double x[2 * N];
+    int32_t truth[N];
+    srand(7);
+    for (int i = 0; i < N; ++i) {
+        truth[i] = i % 3;
+        x[2 * i] = 10.0 * truth[i] + (rand() / (double)RAND_MAX - 0.5);
+        x[2 * i + 1] = -5.0 * truth[i] + (rand() / (double)RAND_MAX - 0.5);
+    }
+    kindred_side *side = NULL;
+    OK(kindred_side_new(&side, N));
+    OK(kindred_sample_pairs(side, truth, N, 40, 0.0, 0.0, 3));
+    kindred_model *m = new_rdp();
+    OK(kindred_model_set_int(m, "k", 3));
+    OK(kindred_model_fit_dense(m, x, N, 2, KINDRED_ROW_MAJOR, 2, side));
+    int32_t labels[N];
+    OK(kindred_model_labels(m, labels, N));
+    double ari = 0;
+    OK(kindred_metric("ari", truth, labels, N, &ari));
+    assert_true(ari == 1.0);
+    kindred_model_free(m);
+    kindred_side_free(side);
+}
+
+/* No side information: RDP-means is DP-means (section 4.5, xi irrelevant). */
+static void without_pairs_equals_dpmeans(void **state) {
+    (void)state;
+    double x[600];
+    int32_t y[150];
+    assert_int_equal(load_iris(x, y), 150);
+    int32_t a[150], b[150];
+    kindred_model *dp = NULL, *rdp = new_rdp();
+    OK(kindred_model_new(&dp, "dpmeans"));
+    OK(kindred_model_set_int(dp, "k", 3));
+    OK(kindred_model_set_int(rdp, "k", 3));
+    OK(kindred_model_fit_dense(dp, x, 150, 4, KINDRED_ROW_MAJOR, 4, NULL));
+    OK(kindred_model_fit_dense(rdp, x, 150, 4, KINDRED_ROW_MAJOR, 4, NULL));
+    OK(kindred_model_labels(dp, a, 150));
+    OK(kindred_model_labels(rdp, b, 150));
+    double ari = 0;
+    OK(kindred_metric("ari", a, b, 150, &ari));
+    assert_true(ari == 1.0);
+    double l1 = 0, l2 = 0;
+    OK(kindred_model_get_array(dp, "lambda", &l1, 1));
+    OK(kindred_model_get_array(rdp, "lambda", &l2, 1));
+    assert_true(l1 == l2);
+    kindred_model_free(dp);
+    kindred_model_free(rdp);
+}
+
+/* Theorem 4: for fixed xi (xi_rate = 1) no iteration increases objective
+ * (20); checked with noisy pairs, where links and distances disagree. */
+static void objective_never_increases_for_fixed_xi(void **state) {
+    (void)state;
+    double x[600];
+    int32_t y[150];
+    assert_int_equal(load_iris(x, y), 150);
+    const double xis[3] = {0.05, 0.5, 5.0};
+    for (int t = 0; t < 3; ++t) {
+        kindred_side *side = NULL;
+        OK(kindred_side_new(&side, 150));
+        OK(kindred_sample_pairs(side, y, 150, -1, 0.05, 0.2, 11 + t));
+        kindred_model *m = new_rdp();
+        OK(kindred_model_set_int(m, "k", 3));
+        OK(kindred_model_set_double(m, "xi_0", xis[t]));
+        OK(kindred_model_set_double(m, "xi_rate", 1.0));
+        OK(kindred_model_set_int(m, "stable_iterations", 2));
+        OK(kindred_model_fit_dense(m, x, 150, 4, KINDRED_ROW_MAJOR, 4, side));
+        int64_t rows = 0, cols = 0;
+        OK(kindred_model_array_shape(m, "objective_trace", &rows, &cols));
+        assert_true(rows >= 2);
+        double trace[400];
+        assert_true(rows <= 400);
+        OK(kindred_model_get_array(m, "objective_trace", trace, 400));
+        for (int64_t i = 1; i < rows; ++i) assert_true(trace[i] <= trace[i - 1] + 1e-9 * fabs(trace[i - 1]));
+        double objective = 0;
+        OK(kindred_model_summary(m, NULL, NULL, NULL, NULL, NULL, &objective));
+        assert_true(objective == trace[rows - 1]);
+        kindred_model_free(m);
+        kindred_side_free(side);
+    }
+}
+
+/* The annealed xi doubles every iteration from xi_0 (section 4.5). */
+static void xi_is_annealed(void **state) {
+    (void)state;
+    double x[600];
+    int32_t y[150];
+    assert_int_equal(load_iris(x, y), 150);
+    kindred_model *m = new_rdp();
+    OK(kindred_model_set_int(m, "k", 3));
+    OK(kindred_model_set_int(m, "max_iter", 5));
+    OK(kindred_model_fit_dense(m, x, 150, 4, KINDRED_ROW_MAJOR, 4, NULL));
+    double xi[5];
+    OK(kindred_model_get_array(m, "xi_trace", xi, 5));
+    for (int i = 0; i < 5; ++i) assert_true(fabs(xi[i] - 0.001 * pow(2.0, i)) < 1e-15);
+    int converged = 1;
+    int64_t it = 0;
+    OK(kindred_model_summary(m, NULL, NULL, NULL, &it, &converged, NULL));
+    assert_int_equal(it, 5); /* 20 stable iterations were not reached */
+    assert_false(converged);
+    kindred_model_free(m);
+}
+
+/* Counts from two "topics": KL with smoothing separates them; the CSR form
+ * gives the same labels as the dense one; negative counts are refused. */
+static void kl_on_counts_dense_and_csr(void **state) {
+    (void)state;
+    enum { N = 40, D = 6 };
+    double x[N * D];
+    memset(x, 0, sizeof x);
+    srand(3);
+    for (int i = 0; i < N; ++i)
+        for (int t = 0; t < 60; ++t) {
+            const int word = (i < N / 2 ? 0 : 3) + rand() % 3;
+            x[i * D + word] += 1.0;
+        }
+    kindred_model *m = new_rdp();
+    OK(kindred_model_set_string(m, "divergence", "kl"));
+    OK(kindred_model_set_double(m, "lambda", 0.4));
+    OK(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, NULL));
+    int32_t dense[N], sparse[N];
+    OK(kindred_model_labels(m, dense, N));
+    int64_t k = 0;
+    OK(kindred_model_summary(m, NULL, NULL, &k, NULL, NULL, NULL));
+    assert_int_equal(k, 2);
+    for (int i = 1; i < N; ++i) assert_int_equal(dense[i], dense[i < N / 2 ? 0 : N / 2]);
+    assert_int_not_equal(dense[0], dense[N / 2]);
+
+    int64_t indptr[N + 1], indices[N * D];
+    double values[N * D];
+    int64_t nnz = 0;
+    for (int i = 0; i < N; ++i) {
+        indptr[i] = nnz;
+        for (int j = 0; j < D; ++j)
+            if (x[i * D + j] != 0) { indices[nnz] = j; values[nnz++] = x[i * D + j]; }
+    }
+    indptr[N] = nnz;
+    OK(kindred_model_fit_csr(m, N, D, indptr, indices, values, NULL));
+    OK(kindred_model_labels(m, sparse, N));
+    for (int i = 0; i < N; ++i) assert_int_equal(sparse[i], dense[i]);
+    int32_t pred[N];
+    OK(kindred_model_predict_csr(m, N, D, indptr, indices, values, pred, N));
+    for (int i = 0; i < N; ++i) assert_int_equal(pred[i], dense[i]);
+
+    x[5] = -1.0;
+    assert_int_equal(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, NULL), KINDRED_E_INVALID);
+    assert_non_null(strstr(kindred_last_error(), "counts must be >= 0"));
+    OK(kindred_model_set_string(m, "divergence", "idiv"));
+    assert_int_equal(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, NULL), KINDRED_E_INVALID);
+    kindred_model_free(m);
+}
+
+/* All points identical: documented behaviour is one cluster, objective 0
+ * with lambda from k (the heuristic gives lambda = 0), lambda * 1 otherwise. */
+static void identical_points_give_one_cluster(void **state) {
+    (void)state;
+    double x[30];
+    for (int i = 0; i < 30; ++i) x[i] = 2.5;
+    kindred_side *side = NULL;
+    OK(kindred_side_new(&side, 15));
+    int64_t a[2] = {0, 3}, b[2] = {1, 4};
+    double v[2] = {1.0, -1.0};
+    OK(kindred_side_add_pairs(side, a, b, v, 2));
+    kindred_model *m = new_rdp();
+    OK(kindred_model_set_int(m, "k", 3));
+    OK(kindred_model_fit_dense(m, x, 15, 2, KINDRED_ROW_MAJOR, 2, NULL));
+    int64_t k = 0;
+    double obj = -1;
+    OK(kindred_model_summary(m, NULL, NULL, &k, NULL, NULL, &obj));
+    assert_int_equal(k, 1);
+    assert_true(obj == 0.0);
+    kindred_model_free(m);
+    m = new_rdp();
+    OK(kindred_model_set_double(m, "lambda", 2.0));
+    OK(kindred_model_fit_dense(m, x, 15, 2, KINDRED_ROW_MAJOR, 2, NULL));
+    OK(kindred_model_summary(m, NULL, NULL, &k, NULL, NULL, &obj));
+    assert_int_equal(k, 1);
+    assert_true(obj == 2.0);
+    kindred_model_free(m);
+    kindred_side_free(side);
+}
+
+static void same_result_for_any_threads(void **state) {
+    (void)state;
+    double x[600];
+    int32_t y[150];
+    assert_int_equal(load_iris(x, y), 150);
+    kindred_side *side = NULL;
+    OK(kindred_side_new(&side, 150));
+    OK(kindred_sample_pairs(side, y, 150, -1, 0.03, 0.1, 5));
+    int32_t a[150], b[150];
+    for (int t = 1; t <= 2; ++t) {
+        kindred_model *m = new_rdp();
+        OK(kindred_model_set_int(m, "k", 3));
+        OK(kindred_model_set_int(m, "threads", t));
+        OK(kindred_model_fit_dense(m, x, 150, 4, KINDRED_ROW_MAJOR, 4, side));
+        OK(kindred_model_labels(m, t == 1 ? a : b, 150));
+        kindred_model_free(m);
+    }
+    assert_memory_equal(a, b, sizeof a);
+    kindred_side_free(side);
+}
+
+static void bad_options_are_refused(void **state) {
+    (void)state;
+    kindred_model *m = new_rdp();
+    assert_int_equal(kindred_model_set_double(m, "lambda", 0.0), KINDRED_E_INVALID);
+    assert_int_equal(kindred_model_set_double(m, "lambda", -1.0), KINDRED_E_INVALID);
+    assert_int_equal(kindred_model_set_double(m, "xi_0", -0.1), KINDRED_E_INVALID);
+    assert_int_equal(kindred_model_set_double(m, "xi_rate", 0.5), KINDRED_E_INVALID);
+    assert_int_equal(kindred_model_set_double(m, "xi_1", -1.0), KINDRED_E_INVALID);
+    assert_int_equal(kindred_model_set_double(m, "xi_2", -1.0), KINDRED_E_INVALID);
+    assert_int_equal(kindred_model_set_double(m, "smoothing", 0.0), KINDRED_E_INVALID);
+    assert_int_equal(kindred_model_set_string(m, "divergence", "cosine"), KINDRED_E_INVALID);
+    assert_int_equal(kindred_model_set_int(m, "k", 0), KINDRED_E_INVALID);
+    double x[4] = {0, 1, 2, 3};
+    /* neither lambda nor k */
+    assert_int_equal(kindred_model_fit_dense(m, x, 4, 1, KINDRED_ROW_MAJOR, 1, NULL), KINDRED_E_INVALID);
+    assert_non_null(strstr(kindred_last_error(), "lambda"));
+    OK(kindred_model_set_int(m, "k", 5));
+    assert_int_equal(kindred_model_fit_dense(m, x, 4, 1, KINDRED_ROW_MAJOR, 1, NULL), KINDRED_E_DIMENSION);
+    kindred_model_free(m);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(links_split_one_blob),
+        cmocka_unit_test(separated_blobs_with_pairs),
+        cmocka_unit_test(without_pairs_equals_dpmeans),
+        cmocka_unit_test(objective_never_increases_for_fixed_xi),
+        cmocka_unit_test(xi_is_annealed),
+        cmocka_unit_test(kl_on_counts_dense_and_csr),
+        cmocka_unit_test(identical_points_give_one_cluster),
+        cmocka_unit_test(same_result_for_any_threads),
+        cmocka_unit_test(bad_options_are_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,162 @@
+// Internals of RDP-means / TVClust: the link counts f_ki, s_ik (eq. 12)
+// gathered from the adjacency equal a brute-force recount over the pair list
+// for random labels; pair totals likewise; the Bregman layer's blocked
+// divergences equal the direct formulas (dense, column-major and CSR); the
+// farthest-first heuristic under "euclidean" equals the core one.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+extern "C" {
+#include <cmocka.h>
+}
+
+#include <cmath>
+#include <map>
+#include <vector>
+
+#include "algorithms/centroid_steps.hpp"
+#include "algorithms/link_counts.hpp"
+#include "core/rng.hpp"
+#include "core/side_info.hpp"
+#include "divergence/bregman.hpp"
+
+using namespace kindred;
+
+static void link_counts_equal_brute_force(void **) {
+    Rng rng(42);
+    const int64_t n = 200;
+    for (int trial = 0; trial < 5; ++trial) {
+        SideInfo side(n);
+        std::vector<int64_t> a, b;
+        std::vector<double> v;
+        for (int e = 0; e < 900; ++e) {
+            int64_t i = rng.below(n), j = rng.below(n);
+            if (i == j) continue;
+            a.push_back(i);
+            b.push_back(j);
+            v.push_back(rng.uniform() < 0.5 ? 1.0 : -1.0 * (1 + rng.below(3)));
+        }
+        side.add_pairs(a.data(), b.data(), v.data(), static_cast<int64_t>(a.size()));
+        const int32_t K = 3 + trial * 4;
+        std::vector<int32_t> labels(n);
+        for (auto &l : labels) l = static_cast<int32_t>(rng.below(K + 1)) - 1;  // some -1
+        LinkCounts links(&side.adjacency());
+        for (int64_t i = 0; i < n; ++i) {
+            links.gather(i, labels.data());
+            std::map<int32_t, std::pair<double, double>> brute;
+            for (const Pair &p : side.pairs()) {
+                int64_t other = p.i == i ? p.j : p.j == i ? p.i : -1;
+                if (other < 0 || labels[other] < 0) continue;
+                auto &fs = brute[labels[other]];
+                (p.value > 0 ? fs.first : fs.second) += std::fabs(p.value);
+            }
+            for (int32_t k = 0; k < K + 2; ++k) {
+                const auto it = brute.find(k);
+                const double f = it == brute.end() ? 0.0 : it->second.first;
+                const double s = it == brute.end() ? 0.0 : it->second.second;
+                assert_true(links.may(k) == f);
+                assert_true(links.may_not(k) == s);
+            }
+            assert_int_equal(links.touched().size(), brute.size());
+        }
+        // Pair totals (each pair once), labels < 0 count as their own value.
+        for (auto &l : labels) if (l < 0) l = 0;
+        LinkCounts::PairTotals t = links.pair_totals(labels.data());
+        double mw = 0, nw = 0, ma = 0, na = 0;
+        for (const Pair &p : side.pairs()) {
+            const bool within = labels[p.i] == labels[p.j];
+            if (p.value > 0) (within ? mw : ma) += p.value;
+            else (within ? nw : na) -= p.value;
+        }
+        assert_true(t.may_within == mw && t.may_not_within == nw && t.may_across == ma && t.may_not_across == na);
+    }
+}
+
+static void no_side_information_gives_zero_counts(void **) {
+    LinkCounts links(nullptr);
+    std::vector<int32_t> labels(4, 0);
+    links.gather(2, labels.data());
+    assert_true(links.touched().empty());
+    assert_true(links.may(0) == 0.0 && links.may_not(5) == 0.0);
+}
+
+static double direct_kl(const double *x, const double *mu, int64_t d, double s, bool normalise) {
+    double total = 0;
+    for (int64_t j = 0; j < d; ++j) total += x[j];
+    const double z = normalise ? total + d * s : 1.0;
+    double v = 0;
+    for (int64_t j = 0; j < d; ++j) {
+        const double t = (x[j] + s) / z;
+        v += t * std::log(t / mu[j]);
+        if (!normalise) v += mu[j] - t;
+    }
+    return v;
+}
+
+static void bregman_blocks_equal_direct_formulas(void **) {
+    Rng rng(7);
+    const int64_t n = 37, d = 5, k = 4;
+    std::vector<double> x(n * d), xt(n * d);
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < d; ++j) {
+            const double v = rng.uniform() < 0.4 ? 0.0 : static_cast<double>(rng.below(7));
+            x[i * d + j] = v;
+            xt[j * n + i] = v;
+        }
+    std::vector<int64_t> indptr(1, 0), indices;
+    std::vector<double> values;
+    for (int64_t i = 0; i < n; ++i) {
+        for (int64_t j = 0; j < d; ++j)
+            if (x[i * d + j] != 0) { indices.push_back(j); values.push_back(x[i * d + j]); }
+        indptr.push_back(static_cast<int64_t>(indices.size()));
+    }
+    DenseView rm{x.data(), n, d, d, true}, cm{xt.data(), n, d, n, false};
+    CsrView cs{indptr.data(), indices.data(), values.data(), n, d};
+    const DataView views[3] = {DataView::dense(rm), DataView::dense(cm), DataView::csr(cs)};
+    std::vector<int32_t> labels(n);
+    for (int64_t i = 0; i < n; ++i) labels[i] = static_cast<int32_t>(i % k);
+    for (const char *name : {"euclidean", "kl", "idiv"}) {
+        std::vector<double> first_centers;
+        for (const DataView &view : views) {
+            auto div = divergence::make_bregman(name, view, 0.3);
+            std::vector<double> centers;
+            std::vector<int64_t> counts;
+            div->cluster_means(labels.data(), k, 2, centers, counts);
+            if (first_centers.empty()) first_centers = centers;
+            for (size_t v = 0; v < centers.size(); ++v) assert_true(std::fabs(centers[v] - first_centers[v]) < 1e-12);
+            std::vector<double> block(n * k);
+            div->distances(0, n, centers.data(), k, block.data());
+            for (int64_t i = 0; i < n; ++i)
+                for (int64_t c = 0; c < k; ++c) {
+                    double expect;
+                    if (std::string(name) == "euclidean") {
+                        expect = 0;
+                        for (int64_t j = 0; j < d; ++j) expect += std::pow(x[i * d + j] - centers[c * d + j], 2);
+                    } else {
+                        expect = direct_kl(&x[i * d], &centers[c * d], d, 0.3, std::string(name) == "kl");
+                    }
+                    assert_true(std::fabs(block[i * k + c] - expect) < 1e-9 * (1 + expect));
+                    assert_true(std::fabs(div->distance(i, &centers[c * d]) - expect) < 1e-9 * (1 + expect));
+                }
+            // A point is at divergence 0 from itself.
+            std::vector<double> p(d);
+            div->point(3, p.data());
+            assert_true(div->distance(3, p.data()) < 1e-12);
+        }
+    }
+    auto e = divergence::make_bregman("euclidean", views[0], 0.3);
+    for (int64_t kk = 1; kk <= 5; ++kk) {
+        const double a = divergence::farthest_first_lambda(*e, kk), b = farthest_first_lambda(views[0], kk);
+        assert_true(std::fabs(a - b) <= 1e-9 * b);
+    }
+}
+
+int main() {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(link_counts_equal_brute_force),
+        cmocka_unit_test(no_side_information_gives_zero_counts),
+        cmocka_unit_test(bregman_blocks_equal_direct_formulas),
+    };
+    return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
