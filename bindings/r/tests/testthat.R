@@ -1,0 +1,3 @@
+library(testthat)
+library(kindred)
+test_check("kindred")
