@@ -40,6 +40,8 @@ static unsigned char *read_all(const char *path, long *size) {
 }
 
 static void write_all(const char *path, const unsigned char *bytes, long size) {
+    /* A new file each time: rewriting a truncated one makes ext4 flush it to disk on close. */
+    remove(path);
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
     if (size > 0) assert_int_equal(fwrite(bytes, 1, (size_t)size, f), (size_t)size);
