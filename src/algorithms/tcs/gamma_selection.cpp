@@ -1,0 +1,72 @@
+#include "algorithms/tcs/gamma_selection.hpp"
+
+#include <cmath>
+
+#include "algorithms/tcs/transform.hpp"
+#include "core/error.hpp"
+#include "eval/metrics.hpp"
+
+namespace kindred {
+namespace tcs {
+
+void append_gamma_options(OptionTable &t) {
+    t.push_back(OptionSpec::integer("validation_classes", 0, 0, INT32_MAX,
+                                    "choose gamma on a grid: hold out this many labelled classes and keep the gamma whose "
+                                    "clustering of them has the best NMI (0: use gamma as given)"));
+    t.push_back(OptionSpec::real("gamma_min", 1e-4, 0, kInf, "smallest gamma of the selection grid").open_low());
+    t.push_back(OptionSpec::real("gamma_max", 1e2, 0, kInf, "largest gamma of the selection grid").open_low());
+    t.push_back(OptionSpec::integer("gamma_grid", 7, 1, 1000, "number of log-spaced gammas in the selection grid"));
+}
+
+std::vector<double> GammaChoice::table() const {
+    std::vector<double> out;
+    for (size_t g = 0; g < grid.size(); ++g) {
+        out.push_back(grid[g]);
+        out.push_back(nmi[g]);
+    }
+    return out;
+}
+
+GammaChoice select_gamma(const char *algorithm, const WorkingData &w, const LabelledClasses &cls,
+                         const OptionValues &o, bool normalise, const GammaLearner &learner,
+                         const GammaClusterer &clusterer) {
+    const int64_t n_val = o.get_int("validation_classes"), big_k = cls.k();
+    if (n_val < 2 || big_k - n_val < 2)
+        fail(KINDRED_E_INVALID, algorithm, ": validation_classes = ", n_val, " with ", big_k,
+             " labelled classes; gamma selection needs at least 2 held-out and 2 remaining labelled classes");
+    const double lo = o.get_double("gamma_min"), hi = o.get_double("gamma_max");
+    if (lo > hi) fail(KINDRED_E_INVALID, algorithm, ": gamma_min = ", lo, " is larger than gamma_max = ", hi);
+    const int64_t size = o.get_int("gamma_grid");
+
+    // Which classes are held out: a random subset, from its own stream of the seed.
+    Rng rng = Rng(static_cast<uint64_t>(o.get_int("seed"))).derive(0x9a3ull);
+    std::vector<int32_t> order(static_cast<size_t>(big_k));
+    for (int64_t c = 0; c < big_k; ++c) order[c] = static_cast<int32_t>(c);
+    rng.shuffle(order);
+    const std::vector<int32_t> val_classes(order.begin(), order.begin() + n_val);
+    const std::vector<int32_t> train_classes(order.begin() + n_val, order.end());
+    const LabelledClasses train = subset_classes(cls, train_classes);
+    const LabelledClasses val = subset_classes(cls, val_classes);
+    const std::vector<double> xv = gather_rows(w, val.labelled);
+    const int64_t nv = static_cast<int64_t>(val.labelled.size());
+
+    GammaChoice choice;
+    double best = -1.0;
+    for (int64_t g = 0; g < size; ++g) {
+        const double gamma = size == 1 ? lo : lo * std::pow(hi / lo, static_cast<double>(g) / (size - 1));
+        const std::vector<double> l = learner(train, gamma);
+        const std::vector<double> z = apply_linear(xv, nv, w.d, l, normalise);
+        const std::vector<int32_t> labels = clusterer(z, nv, n_val);
+        const double score = eval::nmi(eval::contingency(val.class_of.data(), labels.data(), nv));
+        choice.grid.push_back(gamma);
+        choice.nmi.push_back(score);
+        if (score >= best) {
+            best = score;
+            choice.gamma = gamma;
+        }
+    }
+    return choice;
+}
+
+}  // namespace tcs
+}  // namespace kindred

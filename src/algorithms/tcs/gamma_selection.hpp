@@ -1,0 +1,39 @@
+// Choice of gamma by the protocol of Gopal & Yang 2014 (section 4.3): some of
+// the labelled classes are held out as validation; for each gamma of a
+// log-spaced grid the transformation is learned on the remaining labelled
+// classes, the held-out points are transformed and clustered (k = number of
+// held-out classes), and the gamma whose clustering has the highest NMI
+// against the held-out labels wins (ties: the larger gamma).
+#ifndef KINDRED_ALGORITHMS_TCS_GAMMA_SELECTION_HPP
+#define KINDRED_ALGORITHMS_TCS_GAMMA_SELECTION_HPP
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "algorithms/tcs/working_data.hpp"
+
+namespace kindred {
+namespace tcs {
+
+void append_gamma_options(OptionTable &t);
+
+// L (p x p) learned from the labelled classes `train` with weight gamma.
+using GammaLearner = std::function<std::vector<double>(const LabelledClasses &train, double gamma)>;
+// Labels in [0, k) of n points z (n x p).
+using GammaClusterer = std::function<std::vector<int32_t>(const std::vector<double> &z, int64_t n, int64_t k)>;
+
+struct GammaChoice {
+    double gamma = 0.0;
+    std::vector<double> grid, nmi;
+    std::vector<double> table() const;  // rows (gamma, nmi)
+};
+
+GammaChoice select_gamma(const char *algorithm, const WorkingData &w, const LabelledClasses &cls,
+                         const OptionValues &o, bool normalise, const GammaLearner &learner,
+                         const GammaClusterer &clusterer);
+
+}  // namespace tcs
+}  // namespace kindred
+
+#endif

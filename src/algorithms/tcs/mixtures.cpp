@@ -1,0 +1,162 @@
+#include "algorithms/tcs/mixtures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "algorithms/centroid_steps.hpp"
+#include "core/error.hpp"
+#include "linalg/blas.hpp"
+
+namespace kindred {
+
+const AlgorithmSpec &gmm_spec();
+
+namespace tcs {
+
+void append_mixture_options(OptionTable &t) {
+    t.push_back(OptionSpec::integer("k", 8, 1, INT32_MAX, "number of clusters among the unlabelled points"));
+    t.push_back(OptionSpec::integer("n_init", 10, 1, 100000, "k-means++ restarts of the mixture; the highest likelihood is kept"));
+    t.push_back(OptionSpec::integer("em_max_iter", 100, 1, 100000000, "maximum EM iterations of the mixture per restart"));
+    t.push_back(OptionSpec::real("em_tol", 1e-3, 0, kInf, "EM stops when the mean log-likelihood per point changes less than this"));
+}
+
+MixtureSettings mixture_settings(const OptionValues &o, int64_t k) {
+    MixtureSettings s;
+    s.k = k;
+    s.n_init = o.get_int("n_init");
+    s.max_iter = o.get_int("em_max_iter");
+    s.tol = o.get_double("em_tol");
+    s.seed = static_cast<uint64_t>(o.get_int("seed"));
+    return s;
+}
+
+MixtureFit gaussian_mixture(const std::vector<double> &z, int64_t n, int64_t p, const MixtureSettings &s,
+                            const FitContext &ctx) {
+    const AlgorithmSpec &gmm = gmm_spec();
+    OptionValues o(&gmm.options);
+    o.set_number("k", static_cast<double>(s.k));
+    o.set_text("covariance", "shared-spherical");
+    o.set_number("n_init", static_cast<double>(s.n_init));
+    o.set_number("max_iter", static_cast<double>(s.max_iter));
+    o.set_number("tol", s.tol);
+    o.set_number("reg_covar", s.reg_covar);
+    o.set_number("seed", static_cast<double>(s.seed));
+    o.set_number("threads", ctx.threads);
+    DenseView v;
+    v.x = z.data();
+    v.n = n;
+    v.d = p;
+    v.ld = p;
+    v.row_major = true;
+    const DataView data = DataView::dense(v);
+    FitContext sub{data, nullptr, o, ctx.progress, ctx.log, ctx.threads};
+    FitResult r = gmm.fit(sub);
+    MixtureFit out;
+    out.labels = std::move(r.labels);
+    out.means = r.get("centers").values;
+    out.log_likelihood = r.objective;
+    out.iterations = r.iterations;
+    return out;
+}
+
+double vmf_concentration(double rbar, int64_t p) {
+    const double r = std::min(std::max(rbar, 0.0), 1.0 - 1e-12);
+    return r * (static_cast<double>(p) - r * r) / (1.0 - r * r);
+}
+
+double vmf_log_normaliser(double kappa, int64_t p) {
+    const double nu = 0.5 * static_cast<double>(p) - 1.0;
+    const double log2pi = std::log(2.0 * M_PI);
+    if (kappa <= 0.0) {
+        // Uniform density on the sphere: 1 / area = Gamma(p/2) / (2 pi^{p/2}).
+        return std::lgamma(0.5 * p) - std::log(2.0) - 0.5 * p * std::log(M_PI);
+    }
+    double log_i;
+    if (nu < 0.5) {
+        // p <= 2: I_0 / I_{-1/2}-like orders; the large-argument form is enough to rank restarts.
+        log_i = kappa - 0.5 * std::log(2.0 * M_PI * kappa);
+    } else {
+        const double x = kappa / nu, root = std::sqrt(1.0 + x * x);
+        const double eta = root + std::log(x / (1.0 + root));
+        log_i = -0.5 * std::log(2.0 * M_PI * nu) + nu * eta - 0.5 * std::log(root);
+    }
+    return nu * std::log(kappa) - 0.5 * p * log2pi - log_i;
+}
+
+MixtureFit vmf_mixture(const std::vector<double> &z, int64_t n, int64_t p, const MixtureSettings &s,
+                       const FitContext &ctx) {
+    const int64_t k = s.k;
+    DenseView v;
+    v.x = z.data();
+    v.n = n;
+    v.d = p;
+    v.ld = p;
+    const DataView data = DataView::dense(v);
+    NearestCenter nearest(data, ctx.threads);
+    const Rng base(s.seed);
+    MixtureFit best;
+    best.log_likelihood = -std::numeric_limits<double>::infinity();
+    std::vector<double> resp(static_cast<size_t>(n * k)), dots(static_cast<size_t>(n * k));
+    for (int64_t r = 0; r < s.n_init; ++r) {
+        Rng rng = base.derive(static_cast<uint64_t>(r));
+        std::vector<double> mu = kmeanspp_centers(data, k, rng, nearest.x_sqnorm());
+        std::vector<int32_t> lab(static_cast<size_t>(n));
+        nearest.assign(mu.data(), k, lab.data(), nullptr);
+        std::fill(resp.begin(), resp.end(), 0.0);
+        for (int64_t i = 0; i < n; ++i) resp[i * k + lab[i]] = 1.0;
+        std::vector<double> weights(static_cast<size_t>(k)), sums(static_cast<size_t>(k * p));
+        double kappa = 0.0, ll = -std::numeric_limits<double>::infinity(), ll_prev = ll;
+        int64_t it = 0;
+        for (;;) {
+            // M-step (Banerjee et al. 2005, section 4.1): mu_k = R_k / |R_k|, one kappa from rbar.
+            linalg::gemm(true, false, k, p, n, 1.0, resp.data(), k, z.data(), p, 0.0, sums.data(), p);
+            double rsum = 0.0;
+            for (int64_t c = 0; c < k; ++c) {
+                double w = 0.0;
+                for (int64_t i = 0; i < n; ++i) w += resp[i * k + c];
+                weights[c] = (w + 1e-10) / (static_cast<double>(n) + k * 1e-10);
+                double norm = 0.0;
+                for (int64_t j = 0; j < p; ++j) norm += sums[c * p + j] * sums[c * p + j];
+                norm = std::sqrt(norm);
+                rsum += norm;
+                for (int64_t j = 0; j < p; ++j) mu[c * p + j] = norm > 0.0 ? sums[c * p + j] / norm : 0.0;
+            }
+            kappa = vmf_concentration(rsum / static_cast<double>(n), p);
+            if (it >= s.max_iter) break;
+            ++it;
+            // E-step in log space: log pi_k + kappa mu_k^T z_i (the shared C_p(kappa) cancels).
+            linalg::gemm(false, true, n, k, p, 1.0, z.data(), p, mu.data(), p, 0.0, dots.data(), k);
+            const double log_c = vmf_log_normaliser(kappa, p);
+            ll = 0.0;
+            for (int64_t i = 0; i < n; ++i) {
+                double *row = resp.data() + i * k;
+                const double *dr = dots.data() + i * k;
+                double top = -std::numeric_limits<double>::infinity();
+                for (int64_t c = 0; c < k; ++c) top = std::max(top, row[c] = std::log(weights[c]) + kappa * dr[c]);
+                double sum = 0.0;
+                for (int64_t c = 0; c < k; ++c) sum += (row[c] = std::exp(row[c] - top));
+                for (int64_t c = 0; c < k; ++c) row[c] /= sum;
+                ll += top + std::log(sum) + log_c;
+            }
+            ctx.progress.report(it, ll, "tcs-vmf: vMF mixture EM iteration");
+            if (std::fabs(ll - ll_prev) / static_cast<double>(n) < s.tol) break;
+            ll_prev = ll;
+        }
+        if (!std::isfinite(ll)) fail(KINDRED_E_NUMERICAL, "tcs-vmf: the vMF mixture log-likelihood is not finite");
+        if (ll > best.log_likelihood) {
+            best.log_likelihood = ll;
+            best.means = mu;
+            best.iterations = it;
+            best.labels.resize(static_cast<size_t>(n));
+            for (int64_t i = 0; i < n; ++i) {
+                const double *row = resp.data() + i * k;
+                best.labels[i] = static_cast<int32_t>(std::max_element(row, row + k) - row);
+            }
+        }
+    }
+    return best;
+}
+
+}  // namespace tcs
+}  // namespace kindred

@@ -1,0 +1,169 @@
+// TCS-GM: transformation-based clustering with supervision, Gaussian mixtures
+// (Gopal & Yang 2014, section 3.1, Algorithm 1). From the labels of some
+// known clusters, learn A = L^T L (PSD) so that the labelled points are best
+// explained by unit-variance Gaussians around their class means in the space
+// of G(x) = L x; then cluster the unlabelled points with a Gaussian mixture
+// (shared spherical variance) in that space. Options and deviations from the
+// paper: docs/algorithms/tcs.md.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "algorithms/tcs/gamma_selection.hpp"
+#include "algorithms/tcs/learn_metric.hpp"
+#include "algorithms/tcs/mixtures.hpp"
+#include "algorithms/tcs/transform.hpp"
+#include "algorithms/tcs/working_data.hpp"
+#include "core/error.hpp"
+
+namespace kindred {
+namespace tcs {
+namespace {
+
+const char *const kName = "tcs-gm";
+
+struct Learned {
+    std::vector<double> a, l;
+    FistaRun fista;
+};
+
+Learned learn(const WorkingData &w, const LabelledClasses &cls, const OptionValues &o, double gamma,
+              const Progress *progress) {
+    Learned out;
+    const int64_t p = w.d;
+    if (!o.get_bool("learn_transform")) {
+        // The paper's unsupervised GM baseline on the same (reduced) data.
+        out.a.assign(static_cast<size_t>(p * p), 0.0);
+        for (int64_t j = 0; j < p; ++j) out.a[j * p + j] = 1.0;
+        out.l = out.a;
+        return out;
+    }
+    const std::vector<double> x = gather_rows(w, cls.labelled);
+    FistaSettings fs;
+    fs.max_iter = o.get_int("max_iter");
+    fs.tol = o.get_double("tol");
+    const IterationFn report = [progress](int64_t it, double f) {
+        if (progress) progress->report(it, f, "tcs-gm: FISTA iteration (learning A)");
+    };
+    MetricRun run = learn_metric(x.data(), static_cast<int64_t>(cls.labelled.size()), p, cls.class_of.data(), cls.k(),
+                                 parse_regularizer(o.get_choice("regularizer")), gamma, fs, report);
+    out.a = run.fista.a;
+    out.l = transform_from_metric(out.a, p);
+    out.fista = std::move(run.fista);
+    return out;
+}
+
+FitResult fit_tcs_gm(const FitContext &ctx) {
+    const OptionValues &o = ctx.options;
+    const LabelledClasses cls = read_partial_labels(ctx, kName);
+    const WorkingData w = make_working_data(ctx, kName);
+    const int64_t p = w.d, n_u = static_cast<int64_t>(cls.unlabelled.size());
+    const int64_t k = o.get_int("k");
+    if (n_u > 0 && k > n_u)
+        fail(KINDRED_E_DIMENSION, kName, ": k = ", k, " clusters asked for ", n_u, " unlabelled points");
+
+    FitResult r;
+    double gamma = o.get_double("gamma");
+    const int64_t n_val = o.get_int("validation_classes");
+    if (n_val > 0 && o.get_bool("learn_transform")) {
+        const GammaLearner learner = [&](const LabelledClasses &train, double g) {
+            return learn(w, train, o, g, nullptr).l;
+        };
+        const GammaClusterer clusterer = [&](const std::vector<double> &z, int64_t n, int64_t kk) {
+            return gaussian_mixture(z, n, p, mixture_settings(o, kk), ctx).labels;
+        };
+        const GammaChoice choice = select_gamma(kName, w, cls, o, false, learner, clusterer);
+        gamma = choice.gamma;
+        r.set_array("gamma_scores", static_cast<int64_t>(choice.grid.size()), 2, choice.table());
+    }
+    r.set_array("gamma", 1, 1, {gamma});
+
+    Learned learned = learn(w, cls, o, gamma, &ctx.progress);
+    const std::vector<double> z = apply_linear(w.x, w.n, p, learned.l, false);
+    const int64_t big_k = cls.k();
+
+    // Centres in the transformed space: the labelled classes' means L m_k ...
+    std::vector<double> centers(static_cast<size_t>(big_k * p), 0.0);
+    std::vector<int64_t> count(static_cast<size_t>(big_k), 0);
+    for (size_t q = 0; q < cls.labelled.size(); ++q) {
+        const int32_t c = cls.class_of[q];
+        for (int64_t j = 0; j < p; ++j) centers[c * p + j] += z[cls.labelled[q] * p + j];
+        ++count[c];
+    }
+    for (int64_t c = 0; c < big_k; ++c)
+        for (int64_t j = 0; j < p; ++j) centers[c * p + j] /= static_cast<double>(count[c]);
+    std::vector<double> ids(cls.class_ids.begin(), cls.class_ids.end());
+    const int32_t first_new = cls.class_ids.back() + 1;
+
+    r.labels.assign(static_cast<size_t>(w.n), -1);
+    for (size_t q = 0; q < cls.labelled.size(); ++q) r.labels[cls.labelled[q]] = cls.class_ids[cls.class_of[q]];
+    int64_t new_clusters = 0;
+    if (n_u > 0) {
+        // ... then the k clusters of the GM on the transformed unlabelled points.
+        std::vector<double> zu(static_cast<size_t>(n_u * p));
+        for (int64_t q = 0; q < n_u; ++q)
+            std::copy(z.begin() + cls.unlabelled[q] * p, z.begin() + (cls.unlabelled[q] + 1) * p, zu.begin() + q * p);
+        const MixtureFit mix = gaussian_mixture(zu, n_u, p, mixture_settings(o, k), ctx);
+        for (int64_t q = 0; q < n_u; ++q) r.labels[cls.unlabelled[q]] = first_new + mix.labels[q];
+        centers.insert(centers.end(), mix.means.begin(), mix.means.end());
+        for (int64_t c = 0; c < k; ++c) ids.push_back(static_cast<double>(first_new + c));
+        new_clusters = k;
+        r.set_array("mixture_log_likelihood", 1, 1, {mix.log_likelihood});
+    }
+    r.clusters = big_k + new_clusters;
+    r.iterations = learned.fista.iterations;
+    r.converged = o.get_bool("learn_transform") ? learned.fista.converged : true;
+    r.objective = learned.fista.objective;
+    r.set_array("metric", p, p, learned.a);
+    r.set_array("transform", p, p, learned.l);
+    if (!w.basis.empty()) r.set_array("svd_basis", w.original_d, p, w.basis);
+    r.set_array("centers", big_k + new_clusters, p, centers);
+    r.set_array("cluster_ids", big_k + new_clusters, 1, ids);
+    r.set_array("objective_trace", static_cast<int64_t>(learned.fista.trace.size()), 1, learned.fista.trace);
+    return r;
+}
+
+void predict_tcs_gm(const PredictContext &ctx, int32_t *labels) { model_predict(ctx.model, ctx.data, false, labels); }
+
+int64_t transform_dim_tcs(const FitResult &r) { return model_transform_dim(r); }
+
+void transform_tcs_gm(const PredictContext &ctx, double *out) {
+    const std::vector<double> z = model_transform(ctx.model, ctx.data, false);
+    std::copy(z.begin(), z.end(), out);
+}
+
+OptionTable tcs_gm_options() {
+    OptionTable t;
+    append_mixture_options(t);
+    t.push_back(OptionSpec::choice("regularizer", "frobenius-identity", regularizer_choices(),
+                                   "lambda(A): ||A-I||_F^2 (TCS-GM), ||A||_F^2 (TCS-GM-L2), nuclear, trace-logdet, entrywise ||A-I||_1"));
+    t.push_back(OptionSpec::real("gamma", 0.01, 0, kInf, "regularisation weight gamma (the loss is a mean over labelled points)"));
+    append_gamma_options(t);
+    t.push_back(OptionSpec::integer("max_iter", 500, 1, 100000000, "maximum FISTA iterations when learning A"));
+    t.push_back(OptionSpec::real("tol", 1e-7, 0, kInf, "FISTA stops when the objective falls by less than tol * max(1, |F|)"));
+    t.push_back(OptionSpec::boolean("learn_transform", true, "learn A; false keeps A = I (the unsupervised GM baseline on the same data)"));
+    append_reduction_options(t);
+    append_common_options(t);
+    return t;
+}
+
+}  // namespace
+}  // namespace tcs
+
+const AlgorithmSpec &tcs_gm_spec() {
+    static const AlgorithmSpec spec = [] {
+        AlgorithmSpec s;
+        s.name = "tcs-gm";
+        s.summary = "TCS-GM: learn a linear transformation from a few labelled clusters, then a Gaussian mixture (Gopal & Yang 2014)";
+        s.uses = KINDRED_USES_PARTIAL_LABELS | KINDRED_USES_SPARSE;
+        s.options = tcs::tcs_gm_options();
+        s.fit = tcs::fit_tcs_gm;
+        s.predict = tcs::predict_tcs_gm;
+        s.transform_dim = tcs::transform_dim_tcs;
+        s.transform = tcs::transform_tcs_gm;
+        return s;
+    }();
+    return spec;
+}
+
+}  // namespace kindred

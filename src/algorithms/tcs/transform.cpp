@@ -1,0 +1,74 @@
+#include "algorithms/tcs/transform.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "algorithms/tcs/working_data.hpp"
+#include "linalg/blas.hpp"
+#include "linalg/psd_projection.hpp"
+
+namespace kindred {
+namespace tcs {
+
+std::vector<double> transform_from_metric(const std::vector<double> &a, int64_t p) {
+    linalg::SymmetricEigen eig(p);
+    eig.compute(a.data());
+    std::vector<double> l(static_cast<size_t>(p * p));
+    const std::vector<double> &v = eig.vectors();
+    for (int64_t r = 0; r < p; ++r) {
+        const double s = std::sqrt(std::max(0.0, eig.values()[r]));
+        for (int64_t c = 0; c < p; ++c) l[r * p + c] = s * v[c * p + r];  // row r of L = sqrt(lambda_r) v_r^T
+    }
+    return l;
+}
+
+std::vector<double> apply_linear(const std::vector<double> &x, int64_t n, int64_t p, const std::vector<double> &l,
+                                 bool normalise) {
+    std::vector<double> out(static_cast<size_t>(n * p));
+    linalg::gemm(false, true, n, p, p, 1.0, x.data(), p, l.data(), p, 0.0, out.data(), p);
+    if (normalise)
+        for (int64_t i = 0; i < n; ++i) {
+            double *row = out.data() + i * p;
+            double s = 0.0;
+            for (int64_t j = 0; j < p; ++j) s += row[j] * row[j];
+            s = std::sqrt(s);
+            if (s > 0.0)
+                for (int64_t j = 0; j < p; ++j) row[j] /= s;
+        }
+    return out;
+}
+
+int64_t model_transform_dim(const FitResult &model) { return model.get("transform").rows; }
+
+std::vector<double> model_transform(const FitResult &model, const DataView &data, bool normalise) {
+    const NamedArray &l = model.get("transform");
+    return apply_linear(reduce_new_points(model, data), data.n(), l.cols, l.values, normalise);
+}
+
+void model_predict(const FitResult &model, const DataView &data, bool normalise, int32_t *labels) {
+    const std::vector<double> z = model_transform(model, data, normalise);
+    const NamedArray &c = model.get("centers");
+    const NamedArray &ids = model.get("cluster_ids");
+    const int64_t p = c.cols, kc = c.rows;
+    for (int64_t i = 0; i < data.n(); ++i) {
+        const double *zi = z.data() + i * p;
+        int64_t best = 0;
+        double best_d = std::numeric_limits<double>::infinity();
+        for (int64_t j = 0; j < kc; ++j) {
+            double s = 0.0;
+            for (int64_t e = 0; e < p; ++e) {
+                const double t = zi[e] - c.values[j * p + e];
+                s += t * t;
+            }
+            if (s < best_d) {
+                best_d = s;
+                best = j;
+            }
+        }
+        labels[i] = static_cast<int32_t>(ids.values[best]);
+    }
+}
+
+}  // namespace tcs
+}  // namespace kindred

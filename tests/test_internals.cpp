@@ -1,0 +1,362 @@
+// Internals of the core with known answers: the random generator (a pinned
+// stream and the moments of its variates), the PSD projection of a known
+// matrix, the closure of a small constraint graph in SideInfo, option
+// validation against its table, and format_number round trips.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/options.hpp"
+#include "core/rng.hpp"
+#include "core/side_info.hpp"
+#include "linalg/psd_projection.hpp"
+
+// cmocka last: it defines a macro fail() that would shadow kindred::fail.
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+extern "C" {
+#include <cmocka.h>
+}
+
+using kindred::Error;
+using kindred::OptionSpec;
+using kindred::OptionTable;
+using kindred::OptionValues;
+using kindred::Rng;
+using kindred::SideInfo;
+
+namespace {
+
+// Runs f and returns the code of the kindred::Error it throws (KINDRED_OK if none).
+template <typename F>
+kindred_status code_of(F &&f) {
+    try {
+        f();
+    } catch (const Error &e) {
+        return e.code();
+    }
+    return KINDRED_OK;
+}
+
+// ---------------------------------------------------------------- Rng
+
+void rng_stream_is_pinned(void **) {
+    // xoshiro256** seeded by splitmix64, computed independently of the library:
+    // models and samples must stay reproducible across versions and platforms.
+    Rng zero(0), answer(42);
+    assert_true(zero.next_u64() == 0x99ec5f36cb75f2b4ULL);
+    assert_true(zero.next_u64() == 0xbf6e1f784956452aULL);
+    assert_true(zero.next_u64() == 0x1a5f849d4933e6e0ULL);
+    assert_true(answer.next_u64() == 0x15780b2e0c2ec716ULL);
+    assert_true(answer.next_u64() == 0x6104d9866d113a7eULL);
+}
+
+void rng_same_seed_same_stream(void **) {
+    Rng a(12345), b(12345), c(12346);
+    int differ = 0;
+    for (int k = 0; k < 1000; ++k) {
+        const uint64_t x = a.next_u64();
+        assert_true(x == b.next_u64());
+        differ += x != c.next_u64();
+    }
+    assert_true(differ > 990);
+    // derive() depends on the seed and the stream only, and does not advance the parent.
+    Rng p(7), q(7);
+    p.next_u64();
+    Rng d1 = p.derive(3), d2 = q.derive(3), d3 = q.derive(4);
+    const uint64_t v1 = d1.next_u64();
+    assert_true(v1 == d2.next_u64());
+    assert_true(v1 != d3.next_u64());
+    Rng fresh(7);
+    fresh.next_u64();
+    assert_true(p.next_u64() == fresh.next_u64());
+}
+
+void rng_below_is_in_range_and_uniform(void **) {
+    Rng rng(1);
+    const int64_t bounds[] = {1, 2, 3, 7, 1000, int64_t(1) << 40, INT64_MAX};
+    for (int64_t n : bounds)
+        for (int k = 0; k < 2000; ++k) {
+            const int64_t v = rng.below(n);
+            assert_true(v >= 0 && v < n);
+        }
+    // Chi-square over 10 cells, 100000 draws: 9 degrees of freedom, P(> 33) < 1e-4.
+    const int cells = 10, draws = 100000;
+    std::vector<int> count(cells, 0);
+    for (int k = 0; k < draws; ++k) ++count[rng.below(cells)];
+    double chi2 = 0.0;
+    for (int c : count) chi2 += (c - draws / cells) * (c - draws / cells) / double(draws / cells);
+    assert_true(chi2 < 33.0);
+    // A bound of 3 * 2^61: each half is hit half of the time (a plain modulo
+    // reduction of 64 random bits would give the lower half 9/16).
+    const int64_t big = int64_t(3) << 61;
+    int upper = 0;
+    for (int k = 0; k < 30000; ++k) upper += rng.below(big) >= big / 2;
+    assert_true(std::fabs(upper / 30000.0 - 0.5) < 0.02);
+    for (int k = 0; k < 10000; ++k) {
+        const double u = rng.uniform();
+        assert_true(u >= 0.0 && u < 1.0);
+    }
+}
+
+void moments(const std::vector<double> &v, double &mean, double &var) {
+    mean = 0.0;
+    for (double x : v) mean += x;
+    mean /= double(v.size());
+    var = 0.0;
+    for (double x : v) var += (x - mean) * (x - mean);
+    var /= double(v.size() - 1);
+}
+
+void rng_normal_gamma_beta_moments(void **) {
+    Rng rng(2);
+    const int draws = 200000;
+    std::vector<double> v(draws);
+    double mean = 0, var = 0;
+    for (double &x : v) x = rng.normal();
+    moments(v, mean, var);
+    assert_true(std::fabs(mean) < 0.012);       // sd of the mean 0.0022
+    assert_true(std::fabs(var - 1.0) < 0.02);   // sd of the variance 0.0032
+    // Gamma(shape, 1): mean = variance = shape; below 1 the boost path is used.
+    for (double shape : {0.3, 1.0, 2.5, 20.0}) {
+        for (double &x : v) x = rng.gamma(shape);
+        assert_true(*std::min_element(v.begin(), v.end()) > 0.0);
+        moments(v, mean, var);
+        const double sd_mean = std::sqrt(shape / draws);
+        assert_true(std::fabs(mean - shape) < 6 * sd_mean);
+        assert_true(std::fabs(var - shape) < 0.05 * shape);
+    }
+    // Beta(a, b): mean a / (a + b).
+    for (double &x : v) x = rng.beta(2.0, 5.0);
+    moments(v, mean, var);
+    assert_true(std::fabs(mean - 2.0 / 7.0) < 0.003);
+    assert_true(std::fabs(var - 10.0 / (49.0 * 8.0)) < 0.001);
+}
+
+void rng_categorical_and_shuffle(void **) {
+    Rng rng(3);
+    const double w[4] = {1.0, 0.0, 3.0, 0.0};
+    int count[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 40000; ++k) ++count[rng.categorical(w, 4)];
+    assert_int_equal(count[1], 0);
+    assert_int_equal(count[3], 0);
+    assert_true(std::fabs(count[2] / 40000.0 - 0.75) < 0.015);
+    std::vector<int> v(50);
+    for (int k = 0; k < 50; ++k) v[k] = k;
+    rng.shuffle(v);
+    std::vector<int> sorted(v);
+    std::sort(sorted.begin(), sorted.end());
+    for (int k = 0; k < 50; ++k) assert_int_equal(sorted[k], k);
+    int moved = 0;
+    for (int k = 0; k < 50; ++k) moved += v[k] != k;
+    assert_true(moved > 30);
+}
+
+// ---------------------------------------------------------------- PSD projection
+
+void psd_projection_of_a_rotated_diagonal(void **) {
+    // A = R diag(3, -1) R^T with R the rotation by theta; its projection onto
+    // the PSD cone keeps the eigenvalue 3 only: 3 u u^T, u = (cos, sin).
+    const double theta = 0.6, c = std::cos(theta), s = std::sin(theta);
+    double a[4] = {3 * c * c - s * s, 3 * c * s + c * s, 3 * c * s + c * s, 3 * s * s - c * c};
+    kindred::linalg::SymmetricEigen eig(2);
+    eig.compute(a);
+    assert_true(std::fabs(eig.values()[0] + 1.0) < 1e-12);
+    assert_true(std::fabs(eig.values()[1] - 3.0) < 1e-12);
+    kindred::linalg::project_psd(eig, a, 0.0);
+    const double expected[4] = {3 * c * c, 3 * c * s, 3 * c * s, 3 * s * s};
+    for (int k = 0; k < 4; ++k) assert_true(std::fabs(a[k] - expected[k]) < 1e-12);
+    // Already PSD: unchanged. With a floor of 1: eigenvalue -1 (and 0.5) raised to 1.
+    double b[9] = {2, 0, 0, 0, 0.5, 0, 0, 0, -1};
+    kindred::linalg::SymmetricEigen eig3(3);
+    double psd[9];
+    std::memcpy(psd, b, sizeof b);
+    psd[8] = 4;
+    double copy[9];
+    std::memcpy(copy, psd, sizeof psd);
+    kindred::linalg::project_psd(eig3, psd, 0.0);
+    for (int k = 0; k < 9; ++k) assert_true(std::fabs(psd[k] - copy[k]) < 1e-12);
+    kindred::linalg::project_psd(eig3, b, 1.0);
+    const double floored[9] = {2, 0, 0, 0, 1, 0, 0, 0, 1};
+    for (int k = 0; k < 9; ++k) assert_true(std::fabs(b[k] - floored[k]) < 1e-12);
+    // A non-symmetric input is symmetrised first: [[1, 4], [0, 1]] -> [[1, 2], [2, 1]],
+    // eigenvalues 3 and -1, projection 3/2 [[1, 1], [1, 1]].
+    double n[4] = {1, 4, 0, 1};
+    kindred::linalg::project_psd(eig, n, 0.0);
+    for (int k = 0; k < 4; ++k) assert_true(std::fabs(n[k] - 1.5) < 1e-12);
+}
+
+// ---------------------------------------------------------------- SideInfo
+
+void side_info_closure_of_a_small_graph(void **) {
+    // Must-links 0-1, 1-2, 4-5, 5-6, 6-4 (a cycle), cannot-links 2-4, 0-2 (inside).
+    SideInfo s(8);
+    const int64_t i[7] = {0, 2, 5, 5, 4, 4, 0}, j[7] = {1, 1, 4, 6, 6, 2, 2};
+    const double v[7] = {1, 1, 1, 1, 1, -1, -1};
+    s.add_pairs(i, j, v, 7);
+    const std::vector<int64_t> expected = {0, 0, 0, 1, 2, 2, 2, 3};
+    assert_true(s.component() == expected);
+    assert_int_equal(s.component_count(), 4);
+    assert_int_equal(s.inconsistent().size(), 1);
+    assert_int_equal(s.inconsistent()[0].i, 0);
+    assert_int_equal(s.inconsistent()[0].j, 2);
+    // Symmetric CSR adjacency: every pair appears from both ends with its value.
+    const kindred::Adjacency &adj = s.adjacency();
+    assert_int_equal(adj.indptr.size(), 9);
+    assert_int_equal(adj.indptr[8], 14);
+    for (const kindred::Pair &p : s.pairs()) {
+        for (int end = 0; end < 2; ++end) {
+            const int64_t from = end ? p.j : p.i, to = end ? p.i : p.j;
+            bool found = false;
+            for (int64_t e = adj.indptr[from]; e < adj.indptr[from + 1]; ++e)
+                found |= adj.neighbor[e] == to && adj.value[e] == p.value;
+            assert_true(found);
+        }
+    }
+    assert_int_equal(adj.indptr[3] - adj.indptr[2], 3);  // 2: neighbours 1, 4, 0
+    // Errors carry their codes; a failed batch changes nothing.
+    const int64_t bad_i[2] = {3, 9}, bad_j[2] = {7, 0};
+    assert_int_equal(code_of([&] { s.add_pairs(bad_i, bad_j, v, 2); }), KINDRED_E_INDEX);
+    assert_int_equal(s.pairs().size(), 7);
+    assert_int_equal(code_of([] { SideInfo empty(0); }), KINDRED_E_INVALID);
+}
+
+void disjoint_sets(void **) {
+    kindred::DisjointSets sets(6);
+    sets.unite(0, 1);
+    sets.unite(2, 3);
+    sets.unite(1, 3);
+    sets.unite(3, 3);
+    assert_int_equal(sets.find(0), sets.find(2));
+    assert_int_not_equal(sets.find(0), sets.find(4));
+    assert_int_not_equal(sets.find(4), sets.find(5));
+}
+
+// ---------------------------------------------------------------- options
+
+OptionTable test_table() {
+    OptionTable t = {
+        OptionSpec::integer("k", 3, 1, 10, "clusters"),
+        OptionSpec::real("lambda", 0, 0, kindred::kInf, "penalty").open_low().unset(),
+        OptionSpec::real("rate", 0.5, 0, 1, "a rate").open_high(),
+        OptionSpec::boolean("verbose", false, "talk"),
+        OptionSpec::choice("metric", "euclidean", "euclidean|cosine", "distance"),
+    };
+    kindred::append_common_options(t);
+    return t;
+}
+
+void option_ranges_and_validation(void **) {
+    const OptionTable table = test_table();
+    assert_string_equal(table[0].range_text.c_str(), "[1, 10]");
+    assert_string_equal(table[1].range_text.c_str(), "(0, inf]");
+    assert_string_equal(table[2].range_text.c_str(), "[0, 1)");
+    assert_string_equal(table[3].range_text.c_str(), "0|1");
+    assert_string_equal(table[4].range_text.c_str(), "euclidean|cosine");
+    assert_string_equal(table[1].default_text.c_str(), "");
+    OptionValues o(&table);
+    // Defaults.
+    assert_int_equal(o.get_int("k"), 3);
+    assert_false(o.is_set("lambda"));
+    assert_string_equal(o.text("lambda").c_str(), "");
+    assert_true(o.get_double("rate") == 0.5);
+    assert_false(o.get_bool("verbose"));
+    assert_string_equal(o.get_choice("metric").c_str(), "euclidean");
+    assert_int_equal(o.get_int("seed"), 0);
+    // Closed and open bounds.
+    assert_int_equal(code_of([&] { o.set_number("k", 0); }), KINDRED_E_INVALID);
+    assert_int_equal(code_of([&] { o.set_number("k", 11); }), KINDRED_E_INVALID);
+    assert_int_equal(code_of([&] { o.set_number("k", 2.5); }), KINDRED_E_INVALID);
+    assert_int_equal(code_of([&] { o.set_number("k", 10); }), KINDRED_OK);
+    assert_int_equal(code_of([&] { o.set_number("lambda", 0.0); }), KINDRED_E_INVALID);
+    assert_int_equal(code_of([&] { o.set_number("lambda", 1e-300); }), KINDRED_OK);
+    assert_true(o.is_set("lambda"));
+    assert_int_equal(code_of([&] { o.set_number("lambda", kindred::kInf); }), KINDRED_OK);
+    assert_int_equal(code_of([&] { o.set_number("rate", 1.0); }), KINDRED_E_INVALID);
+    assert_int_equal(code_of([&] { o.set_number("rate", 0.0); }), KINDRED_OK);
+    assert_int_equal(code_of([&] { o.set_number("rate", NAN); }), KINDRED_E_INVALID);
+    assert_int_equal(code_of([&] { o.set_number("verbose", 2); }), KINDRED_E_INVALID);
+    assert_int_equal(code_of([&] { o.set_number("metric", 1); }), KINDRED_E_INVALID);
+    assert_int_equal(code_of([&] { o.set_number("nosuch", 1); }), KINDRED_E_UNKNOWN_OPTION);
+    assert_int_equal(code_of([&] { o.get_int("nosuch"); }), KINDRED_E_UNKNOWN_OPTION);
+    // Text forms.
+    o.set_text("k", "7");
+    assert_int_equal(o.get_int("k"), 7);
+    o.set_text("verbose", "yes");
+    assert_true(o.get_bool("verbose"));
+    o.set_text("verbose", "off");
+    assert_false(o.get_bool("verbose"));
+    o.set_text("metric", "cosine");
+    assert_string_equal(o.text("metric").c_str(), "cosine");
+    assert_int_equal(code_of([&] { o.set_text("metric", "cos"); }), KINDRED_E_INVALID);
+    assert_int_equal(code_of([&] { o.set_text("metric", "cosine|euclidean"); }), KINDRED_E_INVALID);
+    assert_int_equal(code_of([&] { o.set_text("metric", ""); }), KINDRED_E_INVALID);
+    assert_int_equal(code_of([&] { o.set_text("k", "7x"); }), KINDRED_E_INVALID);
+    assert_int_equal(code_of([&] { o.set_text("k", ""); }), KINDRED_E_INVALID);
+    assert_int_equal(code_of([&] { o.set_text("lambda", "1e999"); }), KINDRED_E_INVALID);
+    assert_int_equal(code_of([&] { o.set_text("verbose", "maybe"); }), KINDRED_E_INVALID);
+    assert_int_equal(o.get_int("k"), 7);  // failed sets leave the value
+    o.set_text("lambda", "0.25");
+    assert_string_equal(o.text("lambda").c_str(), "0.25");
+    // Reading with the wrong type or an unset value is a bug in the algorithm: INTERNAL.
+    OptionValues fresh(&table);
+    assert_int_equal(code_of([&] { fresh.get_double("lambda"); }), KINDRED_E_INTERNAL);
+    assert_int_equal(code_of([&] { fresh.get_choice("k"); }), KINDRED_E_INTERNAL);
+    const std::vector<std::string> texts = fresh.all_texts();
+    assert_int_equal(texts.size(), table.size());
+    assert_string_equal(texts[0].c_str(), "3");
+    // Every default of the table is valid for its own option.
+    for (const OptionSpec &s : table)
+        if (!s.default_text.empty()) assert_int_equal(code_of([&] { fresh.set_text(s.name, s.default_text); }), KINDRED_OK);
+}
+
+void format_number_round_trips(void **) {
+    using kindred::format_number;
+    assert_string_equal(format_number(10).c_str(), "10");
+    assert_string_equal(format_number(0.001).c_str(), "0.001");
+    assert_string_equal(format_number(1e-4).c_str(), "0.0001");
+    assert_string_equal(format_number(-3).c_str(), "-3");
+    assert_string_equal(format_number(kindred::kInf).c_str(), "inf");
+    assert_string_equal(format_number(-kindred::kInf).c_str(), "-inf");
+    assert_string_equal(format_number(0.1).c_str(), "0.1");
+    std::vector<double> values = {1.0 / 3.0, 2.0 / 3.0, 0.1 + 0.2, 1e15, 1e15 + 1, 9007199254740993.0, 1e300,
+                                  -1e-300, 4.9e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
+                                  double(INT64_MAX), -123456.789};
+    Rng rng(4);
+    for (int k = 0; k < 5000; ++k) {
+        // Random bit patterns: every finite double must read back exactly.
+        uint64_t bits = rng.next_u64();
+        double v;
+        std::memcpy(&v, &bits, sizeof v);
+        if (std::isfinite(v)) values.push_back(v);
+        values.push_back((rng.uniform() - 0.5) * std::pow(10.0, double(rng.below(40)) - 20));
+    }
+    for (double v : values) {
+        const std::string text = format_number(v);
+        assert_true(std::strtod(text.c_str(), nullptr) == v);
+    }
+}
+
+}  // namespace
+
+int main() {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(rng_stream_is_pinned),
+        cmocka_unit_test(rng_same_seed_same_stream),
+        cmocka_unit_test(rng_below_is_in_range_and_uniform),
+        cmocka_unit_test(rng_normal_gamma_beta_moments),
+        cmocka_unit_test(rng_categorical_and_shuffle),
+        cmocka_unit_test(psd_projection_of_a_rotated_diagonal),
+        cmocka_unit_test(side_info_closure_of_a_small_graph),
+        cmocka_unit_test(disjoint_sets),
+        cmocka_unit_test(option_ranges_and_validation),
+        cmocka_unit_test(format_number_round_trips),
+    };
+    return cmocka_run_group_tests(tests, nullptr, nullptr);
+}
