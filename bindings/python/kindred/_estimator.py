@@ -63,6 +63,13 @@ def _get_option(model, name):
         return ffi.string(buf).decode()
 
 
+def _same(a, b):
+    try:
+        return bool(a == b) and type(a) is type(b)
+    except Exception:
+        return a is b
+
+
 class Clusterer:
     """A kindred model with the scikit-learn conventions.
 
@@ -139,7 +146,7 @@ class Clusterer:
 
     def __repr__(self):
         table = self._table
-        changed = ["%s=%r" % (k, v) for k, v in self._params.items() if v is not table[k].default]
+        changed = ["%s=%r" % (k, v) for k, v in self._params.items() if not _same(v, table[k].default)]
         if self._algorithm is None:
             changed.insert(0, repr(self.algorithm))
         return "%s(%s)" % (type(self).__name__, ", ".join(changed))
