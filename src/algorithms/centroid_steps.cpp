@@ -10,11 +10,13 @@
 
 namespace kindred {
 namespace {
-// About 8 MB of distances per block: large enough that the GEMM is efficient
-// and our threads are started rarely, small enough to stay in memory budget.
-constexpr int64_t kBlockValues = int64_t(1) << 20;
-constexpr int64_t kRowChunk = 1024;
-constexpr int64_t kSumChunk = 8192;
+// Rows per distance block: about 64K values (512 KB), so that the block the
+// GEMM writes is still in the L2 cache when the argmin reads it back (blocks
+// of 8 MB ran the same GEMM about 25% slower and made the argmin a second pass
+// through memory). At least kMinBlockRows rows, so that the GEMM stays efficient.
+constexpr int64_t kBlockValues = int64_t(1) << 16;
+constexpr int64_t kMinBlockRows = 256;
+constexpr int64_t kSumChunk = 32768;
 }  // namespace
 
 NearestCenter::NearestCenter(const DataView &data, int threads)
@@ -23,73 +25,102 @@ NearestCenter::NearestCenter(const DataView &data, int threads)
 void NearestCenter::assign(const double *centers, int64_t k, int32_t *labels, double *dist) {
     const int64_t n = data_.n();
     const int64_t d = data_.d();
-    const int64_t rows = std::max<int64_t>(kRowChunk, kBlockValues / std::max<int64_t>(k, 1));
+    const int64_t rows = std::max<int64_t>(kMinBlockRows, kBlockValues / std::max<int64_t>(k, 1));
     block_.resize(static_cast<size_t>(std::min(rows, n) * k));
     const std::vector<double> c_sqnorm = linalg::center_sqnorms(centers, k, d);
     for (int64_t begin = 0; begin < n; begin += rows) {
         const int64_t end = std::min(n, begin + rows);
-        // BLAS runs on this thread (with its own threads); ours take the argmin.
-        linalg::sq_distances(data_, begin, end, centers, c_sqnorm.data(), k, x_sqnorm_.data(), block_.data());
-        parallel_chunks(threads_, end - begin, kRowChunk, [&](int64_t, int64_t lo, int64_t hi) {
-            for (int64_t r = lo; r < hi; ++r) {
-                const double *row = block_.data() + r * k;
-                int64_t best = 0;
-                for (int64_t c = 1; c < k; ++c)
-                    if (row[c] < row[best]) best = c;
-                labels[begin + r] = static_cast<int32_t>(best);
-                if (dist) dist[begin + r] = row[best];
+        // BLAS runs on this thread (with its own threads, which do the bulk
+        // of the work); the argmin is a cheap pass over a block still in cache,
+        // so it stays on this thread too: starting our threads for every block
+        // cost more than it saved.
+        linalg::minus_two_cross(data_, begin, end, centers, k, block_.data());
+        for (int64_t r = 0; r < end - begin; ++r) {
+            // argmin_c |x - c|^2 = argmin_c (|c|^2 - 2 x.c): |x|^2 is the same
+            // for every c, so it is added (and the result clamped at 0 against
+            // rounding) only to the minimum. Ties go to the smaller c.
+            const double *row = block_.data() + r * k;
+            int64_t best = 0;
+            double best_value = c_sqnorm[0] + row[0];
+            for (int64_t c = 1; c < k; ++c) {
+                const double v = c_sqnorm[c] + row[c];
+                if (v < best_value) {
+                    best_value = v;
+                    best = c;
+                }
             }
-        });
+            labels[begin + r] = static_cast<int32_t>(best);
+            if (dist) dist[begin + r] = std::max(0.0, x_sqnorm_[begin + r] + best_value);
+        }
     }
 }
 
 std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, const std::vector<double> &x_sqnorm) {
     const int64_t n = data.n(), d = data.d();
-    std::vector<double> centers(static_cast<size_t>(k * d), 0.0);
-    std::vector<double> closest(static_cast<size_t>(n));
-    std::vector<double> cand_row(d), trial(n), best_trial(n);
-    auto sqdist_to = [&](int64_t i, const double *c, double c_sq) {
-        return std::max(0.0, x_sqnorm[i] - 2.0 * data.dot_row(i, c) + c_sq);
-    };
-    auto norm2 = [d](const double *c) {
-        double s = 0.0;
-        for (int64_t j = 0; j < d; ++j) s += c[j] * c[j];
-        return s;
-    };
-    const int64_t first = rng.below(n);
-    data.copy_row(first, centers.data());
-    double c_sq = norm2(centers.data());
-    double potential = 0.0;
-    for (int64_t i = 0; i < n; ++i) potential += (closest[i] = sqdist_to(i, centers.data(), c_sq));
     const int64_t trials = 2 + static_cast<int64_t>(std::log(static_cast<double>(k)));
-    for (int64_t c = 1; c < k; ++c) {
-        double best_potential = std::numeric_limits<double>::infinity();
-        int64_t best_index = -1;
-        for (int64_t t = 0; t < trials; ++t) {
-            int64_t cand;
-            if (potential > 0.0) {
-                double r = rng.uniform() * potential;
-                cand = n - 1;
-                for (int64_t i = 0; i < n; ++i) {
-                    if (r < closest[i]) { cand = i; break; }
-                    r -= closest[i];
+    const int64_t rows = std::max<int64_t>(kMinBlockRows, kBlockValues / trials);
+    std::vector<double> centers(static_cast<size_t>(k * d), 0.0);
+    // closest[i] = D(x_i)^2, the squared distance to the nearest centre so far;
+    // cumulative = its prefix sums, for D^2 sampling by binary search.
+    std::vector<double> closest(static_cast<size_t>(n)), cumulative(static_cast<size_t>(n));
+    // The candidates of one step, their |c|^2, and (candidate-major)
+    // min(closest[i], |x_i - candidate|^2), whose sums are the potentials.
+    std::vector<double> cand(static_cast<size_t>(trials * d)), cand_sq(static_cast<size_t>(trials));
+    std::vector<double> cand_closest(static_cast<size_t>(trials * n)), potentials(static_cast<size_t>(trials));
+    std::vector<double> block(static_cast<size_t>(std::min(rows, n) * trials));
+    // The distances of all points to m candidates at once, by blocked GEMM
+    // (the former point-by-point dot products made seeding cost far more than
+    // the Lloyd iterations). Potentials are summed in index order: the same
+    // numbers for any number of threads.
+    auto evaluate = [&](int64_t m, const double *base) {
+        std::fill(potentials.begin(), potentials.begin() + m, 0.0);
+        for (int64_t begin = 0; begin < n; begin += rows) {
+            const int64_t end = std::min(n, begin + rows);
+            linalg::minus_two_cross(data, begin, end, cand.data(), m, block.data());
+            for (int64_t i = begin; i < end; ++i) {
+                const double *row = block.data() + (i - begin) * m;
+                for (int64_t t = 0; t < m; ++t) {
+                    double v = std::max(0.0, x_sqnorm[i] + cand_sq[t] + row[t]);
+                    if (base) v = std::min(base[i], v);
+                    cand_closest[t * n + i] = v;
+                    potentials[t] += v;
                 }
-            } else {
-                cand = rng.below(n);  // every point sits on a centre already
-            }
-            data.copy_row(cand, cand_row.data());
-            const double cs = norm2(cand_row.data());
-            double pot = 0.0;
-            for (int64_t i = 0; i < n; ++i) pot += (trial[i] = std::min(closest[i], sqdist_to(i, cand_row.data(), cs)));
-            if (pot < best_potential) {
-                best_potential = pot;
-                best_index = cand;
-                best_trial.swap(trial);
             }
         }
-        data.copy_row(best_index, centers.data() + c * d);
-        closest.swap(best_trial);
-        potential = best_potential;
+    };
+    auto take_candidate = [&](int64_t t, int64_t index) {
+        data.copy_row(index, cand.data() + t * d);
+        double sq = 0.0;
+        for (int64_t j = 0; j < d; ++j) sq += cand[t * d + j] * cand[t * d + j];
+        cand_sq[t] = sq;
+    };
+    take_candidate(0, rng.below(n));
+    std::copy(cand.begin(), cand.begin() + d, centers.begin());
+    evaluate(1, nullptr);
+    std::copy(cand_closest.begin(), cand_closest.begin() + n, closest.begin());
+    double potential = potentials[0];
+    for (int64_t c = 1; c < k; ++c) {
+        double running = 0.0;
+        for (int64_t i = 0; i < n; ++i) cumulative[i] = (running += closest[i]);
+        for (int64_t t = 0; t < trials; ++t) {
+            int64_t pick;
+            if (potential > 0.0) {
+                // The first i whose prefix sum exceeds r: probability closest[i] / potential.
+                const double r = rng.uniform() * potential;
+                pick = std::upper_bound(cumulative.begin(), cumulative.end(), r) - cumulative.begin();
+                pick = std::min(pick, n - 1);
+            } else {
+                pick = rng.below(n);  // every point sits on a centre already
+            }
+            take_candidate(t, pick);
+        }
+        evaluate(trials, closest.data());
+        int64_t best = 0;
+        for (int64_t t = 1; t < trials; ++t)
+            if (potentials[t] < potentials[best]) best = t;
+        std::copy(cand.begin() + best * d, cand.begin() + (best + 1) * d, centers.begin() + c * d);
+        std::copy(cand_closest.begin() + best * n, cand_closest.begin() + (best + 1) * n, closest.begin());
+        potential = potentials[best];
     }
     return centers;
 }
@@ -103,6 +134,19 @@ void cluster_sums(const DataView &data, const int32_t *labels, int64_t k, int th
     parallel_chunks(threads, n, kSumChunk, [&](int64_t chunk, int64_t lo, int64_t hi) {
         double *s = part.data() + chunk * k * d;
         int64_t *cnt = part_counts.data() + chunk * k;
+        if (data.is_dense() && data.as_dense().row_major) {
+            // The common case, written out so that the compiler vectorises the row sum.
+            const DenseView &v = data.as_dense();
+            for (int64_t i = lo; i < hi; ++i) {
+                const int32_t l = labels[i];
+                if (l < 0 || l >= k) continue;
+                const double *x = v.x + i * v.ld;
+                double *acc = s + l * d;
+                for (int64_t j = 0; j < d; ++j) acc[j] += x[j];
+                ++cnt[l];
+            }
+            return;
+        }
         for (int64_t i = lo; i < hi; ++i) {
             const int32_t l = labels[i];
             if (l < 0 || l >= k) continue;

@@ -20,8 +20,7 @@ std::vector<double> center_sqnorms(const double *centers, int64_t k, int64_t d) 
     return out;
 }
 
-void sq_distances(const DataView &x, int64_t begin, int64_t end, const double *centers,
-                  const double *c_sqnorm, int64_t k, const double *x_sqnorm, double *out) {
+void minus_two_cross(const DataView &x, int64_t begin, int64_t end, const double *centers, int64_t k, double *out) {
     const int64_t m = end - begin;
     const int64_t d = x.d();
     if (m <= 0 || k <= 0) return;
@@ -41,6 +40,13 @@ void sq_distances(const DataView &x, int64_t begin, int64_t end, const double *c
             }
         }
     }
+}
+
+void sq_distances(const DataView &x, int64_t begin, int64_t end, const double *centers,
+                  const double *c_sqnorm, int64_t k, const double *x_sqnorm, double *out) {
+    const int64_t m = end - begin;
+    if (m <= 0 || k <= 0) return;
+    minus_two_cross(x, begin, end, centers, k, out);
     for (int64_t r = 0; r < m; ++r) {
         double *row = out + r * k;
         const double xn = x_sqnorm[begin + r];

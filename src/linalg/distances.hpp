@@ -16,6 +16,10 @@ std::vector<double> row_sqnorms(const DataView &x);
 // |c|^2 for each of k rows of a row-major k x d matrix.
 std::vector<double> center_sqnorms(const double *centers, int64_t k, int64_t d);
 
+// out[(i - begin) * k + c] = -2 <x_i, center_c> for i in [begin, end): the
+// only part of the distance that needs a matrix product (GEMM for dense data).
+void minus_two_cross(const DataView &x, int64_t begin, int64_t end, const double *centers, int64_t k, double *out);
+
 // out[(i - begin) * k + c] = |x_i - center_c|^2 for i in [begin, end).
 // centers: k x d row-major; x_sqnorm: |x_i|^2 for all points (indexed by i).
 void sq_distances(const DataView &x, int64_t begin, int64_t end, const double *centers,
