@@ -24,6 +24,8 @@ What is timed (wall clock):
     final assignment) cancel;
   * FAISS: (time of the last iteration - time of the first) / (niter - 1),
     from faiss' own iteration statistics, same initial centres.
+  FAISS's CPU time per iteration is (CPU of a train with niter = M - CPU of
+  one with niter = 1) / (M - 1), as for scikit-learn.
 - whole fit: seeding + M Lloyd iterations + final labels, n_init = 1:
   kindred and scikit-learn seed with greedy k-means++; FAISS has no k-means++
   and seeds with k random points.
@@ -33,6 +35,11 @@ calling thread, and OpenBLAS has its own threads, set to the same number with
 OPENBLAS_NUM_THREADS in kmeans_bench's environment. scikit-learn's OpenMP and
 BLAS pools are limited with threadpoolctl; FAISS with faiss.omp_set_num_threads
 (plus threadpoolctl for its BLAS calls).
+
+Wall-clock medians for threads 1 and 2 come first; then, for threads = 1,
+process CPU times, which time-sharing with other jobs does not inflate (with 2
+threads, CPU time would hide the speed-up, and OpenMP's spinning threads add
+to it).
 
 FAISS works in float32 (it has no float64 k-means); the others in float64.
 FAISS would by default cluster a subsample of 256 points per centre: that is
@@ -92,8 +99,15 @@ def run_kindred(exe, path, n, d, k, threads, iters, seed):
     cmd = [exe, "--data", path, "--n", str(n), "--d", str(d), "--k", str(k), "--threads", str(threads),
            "--iters", str(iters), "--repeat", "1", "--seed", str(seed)]
     out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
-    fields = dict(f.split("=", 1) for f in out.strip().splitlines()[-1].split())
-    return float(fields["iter_ms"]), float(fields["fit_ms"]), int(fields["iterations"])
+    f = dict(kv.split("=", 1) for kv in out.strip().splitlines()[-1].split())
+    return (float(f["iter_ms"]), float(f["fit_ms"]), float(f["iter_cpu_ms"]), float(f["fit_cpu_ms"]))
+
+
+def timed(call):
+    """(wall ms, process CPU ms, result) of call()."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    result = call()
+    return 1e3 * (time.perf_counter() - t0), 1e3 * (time.process_time() - c0), result
 
 
 def run_sklearn(x, init, k, threads, iters, seed):
@@ -101,15 +115,17 @@ def run_sklearn(x, init, k, threads, iters, seed):
         def fit(max_iter, how):
             km = KMeans(n_clusters=k, init=how, n_init=1, max_iter=max_iter, tol=0.0, algorithm="lloyd",
                         random_state=seed)
-            t0 = time.perf_counter()
-            km.fit(x)
-            return 1e3 * (time.perf_counter() - t0), km.n_iter_
+            wall, cpu, _ = timed(lambda: km.fit(x))
+            return wall, cpu, km.n_iter_
 
-        t_m, it_m = fit(iters, init)
-        t_1, it_1 = fit(1, init)
-        per_iter = (t_m - t_1) / (it_m - it_1) if it_m > it_1 else t_m / it_m
-        t_whole, _ = fit(iters, "k-means++")
-    return per_iter, t_whole, it_m
+        w_m, c_m, it_m = fit(iters, init)
+        w_1, c_1, it_1 = fit(1, init)
+        if it_m > it_1:
+            per_iter, per_iter_cpu = (w_m - w_1) / (it_m - it_1), (c_m - c_1) / (it_m - it_1)
+        else:
+            per_iter, per_iter_cpu = w_m / it_m, c_m / it_m
+        w_whole, c_whole, _ = fit(iters, "k-means++")
+    return per_iter, w_whole, per_iter_cpu, c_whole
 
 
 def run_faiss(x32, init32, k, threads, iters, seed):
@@ -117,17 +133,18 @@ def run_faiss(x32, init32, k, threads, iters, seed):
     with limits(threads):
         faiss.omp_set_num_threads(threads)
 
-        def train(init):
-            km = faiss.Kmeans(d, k, niter=iters, nredo=1, seed=seed, max_points_per_centroid=n,
+        def train(niter, init):
+            km = faiss.Kmeans(d, k, niter=niter, nredo=1, seed=seed, max_points_per_centroid=n,
                               min_points_per_centroid=1, verbose=False)
-            t0 = time.perf_counter()
-            km.train(x32, init_centroids=init)
-            return 1e3 * (time.perf_counter() - t0), km.iteration_stats
+            wall, cpu, _ = timed(lambda: km.train(x32, init_centroids=init))
+            return wall, cpu, km.iteration_stats
 
-        _, stats = train(init32)
+        _, c_m, stats = train(iters, init32)
+        _, c_1, _ = train(1, init32)
         per_iter = 1e3 * (stats[-1]["time"] - stats[0]["time"]) / (len(stats) - 1)
-        t_whole, _ = train(None)
-    return per_iter, t_whole
+        per_iter_cpu = (c_m - c_1) / (iters - 1)
+        w_whole, c_whole, _ = train(iters, None)
+    return per_iter, w_whole, per_iter_cpu, c_whole
 
 
 def machine_summary():
@@ -176,14 +193,18 @@ def main():
 
     print(machine_summary())
     print()
-    header = (f"{'n':>8} {'d':>3} {'k':>4} {'thr':>3} {'M':>3} | {'per-iteration ms':^26} | {'kindred /':^13} |"
-              f" {'whole fit ms':^26} | {'kindred /':^13}")
+
+    def header(first, second):
+        return (f"{'n':>8} {'d':>3} {'k':>4} {'thr':>3} {'M':>3} | {first:^26} | {'kindred /':^13} |"
+                f" {second:^26} | {'kindred /':^13}")
+
     sub = (f"{'':>8} {'':>3} {'':>4} {'':>3} {'':>3} | {'kindred':>8} {'sklearn':>8} {'faiss':>8} |"
            f" {'sklearn':>6} {'faiss':>6} | {'kindred':>8} {'sklearn':>8} {'faiss':>8} | {'sklearn':>6} {'faiss':>6}")
-    print(header)
+    print(header("per-iteration ms", "whole fit ms"))
     print(sub)
     started = time.perf_counter()
     failures = 0
+    cpu_rows = []
     with tempfile.TemporaryDirectory(prefix="kindred-bench-") as tmp:
         for n in ns:
             iters = 3 if args.quick else (5 if n >= 1_000_000 else 10)
@@ -199,17 +220,14 @@ def main():
                         rows = {"kindred": [], "sklearn": [], "faiss": []}
                         for r in range(args.repeat):
                             try:
-                                ki, kf, kit = run_kindred(exe, path, n, d, k, t, iters, args.seed + r)
+                                rows["kindred"].append(run_kindred(exe, path, n, d, k, t, iters, args.seed + r))
                             except subprocess.CalledProcessError as e:
                                 print(f"kmeans_bench failed: {e.stderr.strip()}", file=sys.stderr)
                                 failures += 1
                                 continue
-                            rows["kindred"].append((ki, kf))
-                            si, sf, _ = run_sklearn(x, init, k, t, iters, args.seed + r)
-                            rows["sklearn"].append((si, sf))
+                            rows["sklearn"].append(run_sklearn(x, init, k, t, iters, args.seed + r))
                             if faiss is not None:
-                                fi, ff = run_faiss(x32, init32, k, t, iters, args.seed + r)
-                                rows["faiss"].append((fi, ff))
+                                rows["faiss"].append(run_faiss(x32, init32, k, t, iters, args.seed + r))
 
                         def med(lib, col):
                             v = [row[col] for row in rows[lib]]
@@ -220,7 +238,19 @@ def main():
                         print(f"{n:>8} {d:>3} {k:>4} {t:>3} {iters:>3} | {ki:8.2f} {si:8.2f} {fi:8.2f} |"
                               f" {ratio(ki, si):6.2f} {ratio(ki, fi):6.2f} | {kf:8.1f} {sf:8.1f} {ff:8.1f} |"
                               f" {ratio(kf, sf):6.2f} {ratio(kf, ff):6.2f}", flush=True)
+                        if t == 1:
+                            cpu_rows.append((n, d, k, iters, med("kindred", 2), med("sklearn", 2), med("faiss", 2),
+                                             med("kindred", 3), med("sklearn", 3), med("faiss", 3)))
                 del x, x32
+    if cpu_rows:
+        print()
+        print("threads = 1, process CPU time (not inflated by other jobs' load on a shared machine):")
+        print(header("per-iteration CPU ms", "whole fit CPU ms"))
+        print(sub)
+        for n, d, k, iters, ki, si, fi, kf, sf, ff in cpu_rows:
+            print(f"{n:>8} {d:>3} {k:>4} {1:>3} {iters:>3} | {ki:8.2f} {si:8.2f} {fi:8.2f} |"
+                  f" {ratio(ki, si):6.2f} {ratio(ki, fi):6.2f} | {kf:8.1f} {sf:8.1f} {ff:8.1f} |"
+                  f" {ratio(kf, sf):6.2f} {ratio(kf, ff):6.2f}")
     print()
     print(f"median of {args.repeat} repetition(s); total benchmark time {time.perf_counter() - started:.0f} s")
     try:

@@ -15,6 +15,10 @@
  * compare_kmeans.py, so that every library sees the same numbers), or, with
  * --generate, Gaussian blobs made here from a fixed seed.
  *
+ * Both wall-clock and process CPU times are printed (the machine the figures
+ * in docs/performance.md come from is shared, and CPU time is what other
+ * jobs' load does not inflate when one thread is used).
+ *
  * Output: one line per repetition, "key=value" fields, parsed by
  * compare_kmeans.py. Exit status 0 only if every fit succeeded.
  *
@@ -37,24 +41,34 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* CPU time of the whole process (all threads): on a machine shared with other
+ * jobs it is the figure that time-sharing does not inflate (for one thread). */
+static double cpu_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* Timestamps of the progress callbacks of one fit. */
 typedef struct {
     int64_t first_iter, last_iter;
-    double first_time, last_time;
+    double first_time, last_time, first_cpu, last_cpu;
     int64_t calls;
 } iteration_clock;
 
 static int on_progress(void *user, int64_t iteration, double objective, const char *message) {
     iteration_clock *clk = (iteration_clock *)user;
-    const double t = now_seconds();
+    const double t = now_seconds(), cpu = cpu_seconds();
     (void)objective;
     (void)message;
     if (clk->calls == 0) {
         clk->first_iter = iteration;
         clk->first_time = t;
+        clk->first_cpu = cpu;
     }
     clk->last_iter = iteration;
     clk->last_time = t;
+    clk->last_cpu = cpu;
     ++clk->calls;
     return 0;
 }
@@ -112,11 +126,16 @@ static int check(kindred_status s, const char *what) {
     return 0;
 }
 
+/* Seconds of one fit, wall clock and process CPU time. */
+typedef struct {
+    double iter_s, fit_s, iter_cpu_s, fit_cpu_s;
+} fit_times;
+
 /* One fit; writes the per-iteration and whole-fit seconds. */
 static int time_fit(const double *x, int64_t n, int64_t d, int64_t k, int64_t threads, int64_t iters,
-                    uint64_t seed, double *iter_s, double *fit_s, int64_t *iterations, double *inertia) {
+                    uint64_t seed, fit_times *out, int64_t *iterations, double *inertia) {
     kindred_model *m = NULL;
-    iteration_clock clk = {0, 0, 0.0, 0.0, 0};
+    iteration_clock clk = {0, 0, 0.0, 0.0, 0.0, 0.0, 0};
     int ok = check(kindred_model_new(&m, "kmeans"), "kindred_model_new") &&
              check(kindred_model_set_int(m, "k", k), "set k") &&
              check(kindred_model_set_int(m, "n_init", 1), "set n_init") &&
@@ -126,9 +145,10 @@ static int time_fit(const double *x, int64_t n, int64_t d, int64_t k, int64_t th
              check(kindred_model_set_int(m, "seed", (int64_t)seed), "set seed") &&
              check(kindred_model_set_progress(m, on_progress, &clk), "set progress");
     if (ok) {
-        const double t0 = now_seconds();
+        const double t0 = now_seconds(), c0 = cpu_seconds();
         ok = check(kindred_model_fit_dense(m, x, n, d, KINDRED_ROW_MAJOR, d, NULL), "kindred_model_fit_dense");
-        *fit_s = now_seconds() - t0;
+        out->fit_s = now_seconds() - t0;
+        out->fit_cpu_s = cpu_seconds() - c0;
     }
     if (ok) {
         int64_t nn, dd, clusters;
@@ -136,7 +156,8 @@ static int time_fit(const double *x, int64_t n, int64_t d, int64_t k, int64_t th
         ok = check(kindred_model_summary(m, &nn, &dd, &clusters, iterations, &converged, inertia), "summary");
     }
     if (ok && clk.calls >= 2 && clk.last_iter > clk.first_iter) {
-        *iter_s = (clk.last_time - clk.first_time) / (double)(clk.last_iter - clk.first_iter);
+        out->iter_s = (clk.last_time - clk.first_time) / (double)(clk.last_iter - clk.first_iter);
+        out->iter_cpu_s = (clk.last_cpu - clk.first_cpu) / (double)(clk.last_iter - clk.first_iter);
     } else if (ok) {
         fprintf(stderr, "kmeans_bench: only %lld progress report(s); use --iters >= 2\n", (long long)clk.calls);
         ok = 0;
@@ -207,16 +228,18 @@ int main(int argc, char **argv) {
     int status = 0;
     for (int q = 0; q < nk && status == 0; ++q) {
         for (int64_t r = 0; r < repeat; ++r) {
-            double iter_s = 0.0, fit_s = 0.0, inertia = 0.0;
+            fit_times ft = {0.0, 0.0, 0.0, 0.0};
+            double inertia = 0.0;
             int64_t iterations = 0;
-            if (!time_fit(x, n, d, ks[q], threads, iters, seed, &iter_s, &fit_s, &iterations, &inertia)) {
+            if (!time_fit(x, n, d, ks[q], threads, iters, seed, &ft, &iterations, &inertia)) {
                 status = 1;
                 break;
             }
             printf("lib=kindred n=%lld d=%lld k=%lld threads=%lld blas_threads=%s rep=%lld iter_ms=%.4f fit_ms=%.4f "
-                   "iterations=%lld inertia=%.10g\n",
+                   "iter_cpu_ms=%.4f fit_cpu_ms=%.4f iterations=%lld inertia=%.10g\n",
                    (long long)n, (long long)d, (long long)ks[q], (long long)threads, blas_threads ? blas_threads : "unset",
-                   (long long)r, 1e3 * iter_s, 1e3 * fit_s, (long long)iterations, inertia);
+                   (long long)r, 1e3 * ft.iter_s, 1e3 * ft.fit_s, 1e3 * ft.iter_cpu_s, 1e3 * ft.fit_cpu_s, (long long)iterations,
+                   inertia);
             fflush(stdout);
         }
     }
