@@ -54,7 +54,7 @@ std::vector<int32_t> kmeans_labels(const FitContext &ctx, const Design &des, int
 
 // Section IV-C: the logistic classifier of eq. (6) trained on hard labels,
 // with the same L2 penalty: J = (1/N) sum_i log p_{i, label_i} - lambda R(W).
-void train_classifier(const Design &des, int64_t k, const std::vector<int32_t> &labels, double lambda,
+LbfgsOutcome train_classifier(const Design &des, int64_t k, const std::vector<int32_t> &labels, double lambda,
                       int64_t max_iter, std::vector<double> &w, MStepWorkspace &ws) {
     const int64_t n = des.n;
     std::vector<double> onehot(static_cast<size_t>(n * k), 0.0);
@@ -70,7 +70,8 @@ void train_classifier(const Design &des, int64_t k, const std::vector<int32_t> &
     pb.targets = onehot.data();
     pb.target_weight = 1.0 / static_cast<double>(n);
     pb.lambda = lambda;
-    maximize(pb, w, max_iter, ws);
+    const LbfgsOutcome mo = maximize(pb, w, max_iter, ws);
+    return mo;
 }
 
 // -sum q log q over the constrained points (the entropy of the factorised Q).
@@ -105,7 +106,9 @@ FitResult fit_dcrc(const FitContext &ctx) {
 
     // Initialisation (section IV-C).
     std::vector<double> w(static_cast<size_t>(k * cols), 0.0);
-    train_classifier(des, k, kmeans_labels(ctx, des, k), lambda, lbfgs_max_iter, w, ws);
+    const LbfgsOutcome init = train_classifier(des, k, kmeans_labels(ctx, des, k), lambda, lbfgs_max_iter, w, ws);
+    ctx.log.debug(cat("dcrc: initial classifier: L-BFGS ", init.iterations, " iterations, ", init.evaluations,
+                      " evaluations, status ", init.status));
 
     const MeanField mf(triplets, n, k);
     const int64_t m = mf.triplet_count();
@@ -133,8 +136,8 @@ FitResult fit_dcrc(const FitContext &ctx) {
             log_probabilities(des.xa.data(), n, cols, w.data(), k, logp.data());
             if (q.empty()) mf.start_from(logp.data(), q);
             const MeanFieldOutcome e = mf.run(logp.data(), epsilon, mf_max_iter, mf_tol, q);
-            if (!e.converged)
-                ctx.log.debug(cat("dcrc: mean field stopped after ", e.sweeps, " sweeps, change ", e.max_change));
+            ctx.log.debug(cat("dcrc: EM iteration ", it, ": mean field ", e.sweeps, " sweeps",
+                              e.converged ? "" : " (not converged)", ", last change ", e.max_change));
             // The Q-only terms of the lower bound (10): (1/M)(sum_t E_Q log P(l_t | Y_t) + H(Q)).
             // With hard constraints (epsilon = 0) the first is 0 or -inf and is left out.
             const double expected = epsilon > 0.0 ? mf.expected_log_likelihood(q, epsilon) : 0.0;
@@ -143,6 +146,8 @@ FitResult fit_dcrc(const FitContext &ctx) {
         pb.targets = q.data();
         // M-step (section IV-B).
         const LbfgsOutcome mo = maximize(pb, w, lbfgs_max_iter, ws);
+        ctx.log.debug(cat("dcrc: EM iteration ", it, ": L-BFGS ", mo.iterations, " iterations, ", mo.evaluations,
+                          " evaluations, status ", mo.status));
         const double next = mo.objective + q_terms;
         trace.push_back(next);
         ctx.progress.report(it, next, "dcrc: EM iteration");

@@ -17,9 +17,10 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
     const Design &des = *pb.design;
     const int64_t n = des.n, k = pb.k, cols = des.cols(), d = des.d;
     const std::vector<int64_t> &target_of = *pb.target_of;
-    double *logp = ws.logp.data(), *g = ws.g.data();
-    log_probabilities(des.xa.data(), n, cols, w, k, logp);
-    std::fill(ws.g.begin(), ws.g.end(), 0.0);
+    const double *logp = ws.logp.data();
+    double *p = ws.p.data(), *g = ws.g.data();
+    log_probabilities(des.xa.data(), n, cols, w, k, ws.logp.data());
+    for (int64_t v = 0; v < n * k; ++v) p[v] = std::exp(logp[v]);
 
     int64_t u_count = 0;
     for (int64_t i = 0; i < n; ++i) u_count += target_of[i] < 0;
@@ -29,21 +30,23 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
     double fit = 0.0, entropy_u = 0.0;
     const double tau_u = u_count > 0 ? pb.tau / static_cast<double>(u_count) : 0.0;
     for (int64_t i = 0; i < n; ++i) {
-        const double *lp = logp + i * k;
+        const double *lp = logp + i * k, *pi = p + i * k;
         double *gi = g + i * k;
         if (target_of[i] >= 0) {
             const double *q = pb.targets + target_of[i] * k;
             for (int64_t c = 0; c < k; ++c) {
                 fit += q[c] * lp[c];
-                gi[c] += pb.target_weight * (q[c] - std::exp(lp[c]));
+                gi[c] = pb.target_weight * (q[c] - pi[c]);
             }
         } else if (tau_u > 0.0) {
             // -tau H(Y_U | X_U): d/dz_jm = tau/|U| p_jm (log p_jm - sum_k p_jk log p_jk)
             // (the second line of the gradient in section IV-B).
             double plogp = 0.0;
-            for (int64_t c = 0; c < k; ++c) plogp += std::exp(lp[c]) * lp[c];
+            for (int64_t c = 0; c < k; ++c) plogp += pi[c] * lp[c];
             entropy_u -= plogp;
-            for (int64_t c = 0; c < k; ++c) gi[c] += tau_u * std::exp(lp[c]) * (lp[c] - plogp);
+            for (int64_t c = 0; c < k; ++c) gi[c] = tau_u * pi[c] * (lp[c] - plogp);
+        } else {
+            for (int64_t c = 0; c < k; ++c) gi[c] = 0.0;
         }
     }
     double objective = pb.target_weight * fit - tau_u * entropy_u;
@@ -52,9 +55,10 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
         // +tau H(p-hat): d/dz_nm = -tau/N p_nm (log p-hat_m - sum_k p_nk log p-hat_k)
         // (third line of the gradient). p-hat is floored at 1e-300 so that an
         // empty cluster gives a finite log (deviation for numerical safety).
-        std::vector<double> log_phat(static_cast<size_t>(k), 0.0);
+        double *log_phat = ws.log_phat.data();
+        std::fill(log_phat, log_phat + k, 0.0);
         for (int64_t i = 0; i < n; ++i)
-            for (int64_t c = 0; c < k; ++c) log_phat[c] += std::exp(logp[i * k + c]);
+            for (int64_t c = 0; c < k; ++c) log_phat[c] += p[i * k + c];
         double h = 0.0;
         for (int64_t c = 0; c < k; ++c) {
             const double phat = std::max(log_phat[c] / static_cast<double>(n), 1e-300);
@@ -64,10 +68,10 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
         objective += pb.tau * h;
         const double tau_n = pb.tau / static_cast<double>(n);
         for (int64_t i = 0; i < n; ++i) {
-            const double *lp = logp + i * k;
+            const double *pi = p + i * k;
             double avg = 0.0;
-            for (int64_t c = 0; c < k; ++c) avg += std::exp(lp[c]) * log_phat[c];
-            for (int64_t c = 0; c < k; ++c) g[i * k + c] -= tau_n * std::exp(lp[c]) * (log_phat[c] - avg);
+            for (int64_t c = 0; c < k; ++c) avg += pi[c] * log_phat[c];
+            for (int64_t c = 0; c < k; ++c) g[i * k + c] -= tau_n * pi[c] * (log_phat[c] - avg);
         }
     }
 
@@ -91,7 +95,7 @@ namespace {
 struct Instance {
     const MStepProblem *problem = nullptr;
     MStepWorkspace *ws = nullptr;
-    int64_t iterations = 0;
+    int64_t iterations = 0, evaluations = 0;
     std::exception_ptr error;
 };
 
@@ -100,6 +104,7 @@ struct Instance {
 lbfgsfloatval_t evaluate(void *instance, const lbfgsfloatval_t *x, lbfgsfloatval_t *g, const int n,
                          const lbfgsfloatval_t) {
     Instance *in = static_cast<Instance *>(instance);
+    ++in->evaluations;
     try {
         const double j = objective_and_gradient(*in->problem, x, g, *in->ws);
         for (int v = 0; v < n; ++v) g[v] = -g[v];
@@ -139,6 +144,7 @@ LbfgsOutcome maximize(const MStepProblem &pb, std::vector<double> &w, int64_t ma
     LbfgsOutcome out;
     out.status = status;
     out.iterations = in.iterations;
+    out.evaluations = in.evaluations;
     // fx is f at the returned point (also after a reverted line search).
     out.objective = objective_and_gradient(pb, w.data(), nullptr, ws);
     return out;

@@ -30,11 +30,12 @@ struct MStepProblem {
     double lambda = 0.0;
 };
 
-// Scratch of one fit (n x k twice), so that evaluations do not allocate.
+// Scratch of one fit (n x k three times, k once), so that evaluations do not allocate.
 class MStepWorkspace {
 public:
-    MStepWorkspace(int64_t n, int64_t k) : logp(static_cast<size_t>(n * k)), g(static_cast<size_t>(n * k)) {}
-    std::vector<double> logp, g;
+    MStepWorkspace(int64_t n, int64_t k)
+        : logp(static_cast<size_t>(n * k)), p(logp.size()), g(logp.size()), log_phat(static_cast<size_t>(k)) {}
+    std::vector<double> logp, p, g, log_phat;
 };
 
 // Returns J(W); grad (k x cols) receives dJ/dW (section IV-B; may be null).
@@ -43,6 +44,7 @@ double objective_and_gradient(const MStepProblem &problem, const double *w, doub
 struct LbfgsOutcome {
     double objective = 0.0;  // J at the returned W
     int64_t iterations = 0;
+    int64_t evaluations = 0;
     int status = 0;          // liblbfgs return code (for the log)
 };
 

@@ -1,0 +1,134 @@
+/* Times kindred's dcrc through the public C API on synthetic data shaped like
+ * the paper's problems: Gaussian blobs (K classes, unit noise, centres drawn
+ * with spread 2 per coordinate), triplets sampled from the classes by eq. (1)
+ * with kindred_sample_triplets.
+ *
+ * Reported per repetition:
+ * - fit     = wall time of kindred_model_fit_dense() (standardisation, the
+ *             k-means initialisation, the logistic classifier, all EM iterations);
+ * - em_iter = mean time of one EM iteration (mean-field E-step + L-BFGS
+ *             M-step): dcrc reports progress once per EM iteration, so it is
+ *             (time of the last dcrc callback - time of the first) /
+ *             (last - first iteration); the initialisation is excluded.
+ * - iterations and the pairwise F-measure against the classes.
+ *
+ * One core: run with --threads 1 and OPENBLAS_NUM_THREADS=1 in the environment.
+ *
+ * usage: dcrc_bench [--n N] [--d D] [--k K] [--triplets M] [--max-iter I]
+ *                   [--threads T] [--repeat R] [--seed S] */
+#define _POSIX_C_SOURCE 199309L
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kindred.h"
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct {
+    int64_t first_iter, last_iter, calls;
+    double first_time, last_time;
+} em_clock;
+
+static int on_progress(void *user, int64_t iteration, double objective, const char *message) {
+    em_clock *clk = (em_clock *)user;
+    const double t = now_seconds();
+    (void)objective;
+    if (strncmp(message, "dcrc:", 5) != 0) return 0; /* the k-means initialisation reports too */
+    if (clk->calls == 0) {
+        clk->first_iter = iteration;
+        clk->first_time = t;
+    }
+    clk->last_iter = iteration;
+    clk->last_time = t;
+    ++clk->calls;
+    return 0;
+}
+
+/* splitmix64 and Box-Muller: the data does not depend on the library. */
+static uint64_t rng_state;
+static double uniform01(void) {
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    return ((double)(z >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
+static double normal01(void) { return sqrt(-2.0 * log(uniform01())) * cos(6.283185307179586 * uniform01()); }
+
+static int check(kindred_status s, const char *what) {
+    if (s == KINDRED_OK) return 0;
+    fprintf(stderr, "dcrc_bench: %s: %s\n", what, kindred_last_error());
+    exit(1);
+}
+
+int main(int argc, char **argv) {
+    int64_t n = 5000, d = 38, k = 13, m = 1500, max_iter = 100, threads = 1, repeat = 3, seed = 1;
+    for (int a = 1; a + 1 < argc; a += 2) {
+        const int64_t v = strtoll(argv[a + 1], NULL, 10);
+        if (!strcmp(argv[a], "--n")) n = v;
+        else if (!strcmp(argv[a], "--d")) d = v;
+        else if (!strcmp(argv[a], "--k")) k = v;
+        else if (!strcmp(argv[a], "--triplets")) m = v;
+        else if (!strcmp(argv[a], "--max-iter")) max_iter = v;
+        else if (!strcmp(argv[a], "--threads")) threads = v;
+        else if (!strcmp(argv[a], "--repeat")) repeat = v;
+        else if (!strcmp(argv[a], "--seed")) seed = v;
+        else {
+            fprintf(stderr, "dcrc_bench: unknown flag %s\n", argv[a]);
+            return 2;
+        }
+    }
+    rng_state = (uint64_t)seed;
+    double *x = malloc(sizeof(double) * (size_t)(n * d));
+    double *centres = malloc(sizeof(double) * (size_t)(k * d));
+    int32_t *truth = malloc(sizeof(int32_t) * (size_t)n), *labels = malloc(sizeof(int32_t) * (size_t)n);
+    if (!x || !centres || !truth || !labels) return 1;
+    for (int64_t v = 0; v < k * d; ++v) centres[v] = 2.0 * normal01();
+    for (int64_t i = 0; i < n; ++i) {
+        truth[i] = (int32_t)(i % k);
+        for (int64_t j = 0; j < d; ++j) x[i * d + j] = centres[truth[i] * d + j] + 2.0 * normal01();
+    }
+    kindred_side *side = NULL;
+    check(kindred_side_new(&side, n), "side");
+    check(kindred_sample_triplets(side, truth, n, m, 0.0, (uint64_t)seed), "sample triplets");
+    printf("n=%lld d=%lld k=%lld triplets=%lld threads=%lld\n", (long long)n, (long long)d, (long long)k,
+           (long long)m, (long long)threads);
+    for (int64_t r = 0; r < repeat; ++r) {
+        kindred_model *model = NULL;
+        em_clock clk = {0, 0, 0, 0.0, 0.0};
+        check(kindred_model_new(&model, "dcrc"), "model");
+        check(kindred_model_set_int(model, "k", k), "k");
+        check(kindred_model_set_int(model, "threads", threads), "threads");
+        check(kindred_model_set_int(model, "max_iter", max_iter), "max_iter");
+        check(kindred_model_set_int(model, "seed", r), "seed");
+        check(kindred_model_set_progress(model, on_progress, &clk), "progress");
+        const double t0 = now_seconds();
+        check(kindred_model_fit_dense(model, x, n, d, KINDRED_ROW_MAJOR, d, side), "fit");
+        const double fit = now_seconds() - t0;
+        int64_t iterations = 0;
+        check(kindred_model_summary(model, NULL, NULL, NULL, &iterations, NULL, NULL), "summary");
+        check(kindred_model_labels(model, labels, n), "labels");
+        double f = 0.0;
+        check(kindred_metric("f-measure", truth, labels, n, &f), "metric");
+        const double per_iter = clk.last_iter > clk.first_iter
+                                    ? (clk.last_time - clk.first_time) / (double)(clk.last_iter - clk.first_iter)
+                                    : NAN;
+        printf("repeat=%lld fit=%.4f em_iter=%.4f iterations=%lld f_measure=%.4f\n", (long long)r, fit, per_iter,
+               (long long)iterations, f);
+        kindred_model_free(model);
+    }
+    kindred_side_free(side);
+    free(x);
+    free(centres);
+    free(truth);
+    free(labels);
+    return 0;
+}

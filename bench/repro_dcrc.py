@@ -1,0 +1,268 @@
+#!/usr/bin/python3
+"""Reproduction of the DCRC paper's experiments (Pei, Fern, Rosales, Tjahja,
+"Discriminative Clustering with Relative Constraints"), through libkindred's C
+API with ctypes. Run with /usr/bin/python3 (numpy).
+
+figure4: for each data set, 0.05N .. 0.3N random triplets labelled by eq. (1)
+  (kindred_sample_triplets), `--runs` independent samples per size; pairwise
+  F-measure of DCRC (all triplets), DCRC-YN (don't-know triplets dropped),
+  k-means, and the library's pairwise methods given one must-link and one
+  cannot-link per yes/no triplet (yes: ML(a,b), CL(a,c); no: ML(a,c), CL(a,b)).
+  Features are standardised (as in the paper) for every method.
+noise: answers flipped with the confusion of Table IV(a) (rows: true answer,
+  normalised), DCRC for several epsilon.
+
+usage: repro_dcrc.py [--build DIR] [--data DIR] [--runs R] [--datasets a,b]
+                     [--study figure4|noise|all] [--threads T]
+"""
+import argparse
+import ctypes as C
+import os
+import sys
+import time
+
+# One BLAS thread (set before numpy and libkindred load OpenBLAS): the
+# problems are small and the machine is shared.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+ROW_MAJOR = 101
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+P_I64 = C.POINTER(C.c_int64)
+P_I32 = C.POINTER(C.c_int32)
+P_F64 = C.POINTER(C.c_double)
+
+
+def load_library(build):
+    lib = C.CDLL(os.path.join(build, "src", "libkindred.so"))
+    lib.kindred_last_error.restype = C.c_char_p
+    lib.kindred_algorithm_name.restype = C.c_char_p
+    lib.kindred_algorithm_name.argtypes = [C.c_int64]
+    lib.kindred_algorithm_count.restype = C.c_int64
+    lib.kindred_model_new.argtypes = [C.POINTER(C.c_void_p), C.c_char_p]
+    lib.kindred_model_free.argtypes = [C.c_void_p]
+    lib.kindred_model_set_int.argtypes = [C.c_void_p, C.c_char_p, C.c_int64]
+    lib.kindred_model_set_double.argtypes = [C.c_void_p, C.c_char_p, C.c_double]
+    lib.kindred_model_fit_dense.argtypes = [C.c_void_p, P_F64, C.c_int64, C.c_int64, C.c_int, C.c_int64, C.c_void_p]
+    lib.kindred_model_labels.argtypes = [C.c_void_p, P_I32, C.c_int64]
+    lib.kindred_side_new.argtypes = [C.POINTER(C.c_void_p), C.c_int64]
+    lib.kindred_side_free.argtypes = [C.c_void_p]
+    lib.kindred_side_add_pairs.argtypes = [C.c_void_p, P_I64, P_I64, P_F64, C.c_int64]
+    lib.kindred_side_add_triplets.argtypes = [C.c_void_p, P_I64, P_I64, P_I64, P_I32, C.c_int64]
+    lib.kindred_side_get_triplets.argtypes = [C.c_void_p, P_I64, P_I64, P_I64, P_I32, C.c_int64]
+    lib.kindred_sample_triplets.argtypes = [C.c_void_p, P_I32, C.c_int64, C.c_int64, C.c_double, C.c_uint64]
+    lib.kindred_metric.argtypes = [C.c_char_p, P_I32, P_I32, C.c_int64, P_F64]
+    return lib
+
+
+class Kindred:
+    def __init__(self, build, threads):
+        self.lib = load_library(build)
+        self.threads = threads
+        self.algorithms = {self.lib.kindred_algorithm_name(i).decode() for i in range(self.lib.kindred_algorithm_count())}
+
+    def check(self, status):
+        if status != 0:
+            raise RuntimeError(self.lib.kindred_last_error().decode())
+
+    def side(self, n, triplets=None, pairs=None):
+        s = C.c_void_p()
+        self.check(self.lib.kindred_side_new(C.byref(s), n))
+        if triplets is not None and len(triplets[0]):
+            a, b, c, ans = [np.ascontiguousarray(v, dtype=np.int64) for v in triplets[:3]] + [
+                np.ascontiguousarray(triplets[3], dtype=np.int32)]
+            self.check(self.lib.kindred_side_add_triplets(s, a.ctypes.data_as(P_I64), b.ctypes.data_as(P_I64),
+                                                          c.ctypes.data_as(P_I64), ans.ctypes.data_as(P_I32), len(a)))
+        if pairs is not None and len(pairs[0]):
+            i, j = [np.ascontiguousarray(v, dtype=np.int64) for v in pairs[:2]]
+            v = np.ascontiguousarray(pairs[2], dtype=np.float64)
+            self.check(self.lib.kindred_side_add_pairs(s, i.ctypes.data_as(P_I64), j.ctypes.data_as(P_I64),
+                                                       v.ctypes.data_as(P_F64), len(i)))
+        return s
+
+    def sample_triplets(self, y, count, seed):
+        n = len(y)
+        s = C.c_void_p()
+        self.check(self.lib.kindred_side_new(C.byref(s), n))
+        try:
+            self.check(self.lib.kindred_sample_triplets(s, y.ctypes.data_as(P_I32), n, count, 0.0, seed))
+            a, b, c = (np.zeros(count, dtype=np.int64) for _ in range(3))
+            ans = np.zeros(count, dtype=np.int32)
+            self.check(self.lib.kindred_side_get_triplets(s, a.ctypes.data_as(P_I64), b.ctypes.data_as(P_I64),
+                                                          c.ctypes.data_as(P_I64), ans.ctypes.data_as(P_I32), count))
+        finally:
+            self.lib.kindred_side_free(s)
+        return a, b, c, ans
+
+    def fit(self, algorithm, x, k, side=None, seed=0, **options):
+        m = C.c_void_p()
+        self.check(self.lib.kindred_model_new(C.byref(m), algorithm.encode()))
+        try:
+            self.check(self.lib.kindred_model_set_int(m, b"k", k))
+            self.check(self.lib.kindred_model_set_int(m, b"seed", seed))
+            self.check(self.lib.kindred_model_set_int(m, b"threads", self.threads))
+            for name, value in options.items():
+                self.check(self.lib.kindred_model_set_double(m, name.encode(), float(value)))
+            n, d = x.shape
+            self.check(self.lib.kindred_model_fit_dense(m, x.ctypes.data_as(P_F64), n, d, ROW_MAJOR, d, side))
+            labels = np.zeros(n, dtype=np.int32)
+            self.check(self.lib.kindred_model_labels(m, labels.ctypes.data_as(P_I32), n))
+            return labels
+        finally:
+            self.lib.kindred_model_free(m)
+
+    def fmeasure(self, truth, labels):
+        v = C.c_double()
+        self.check(self.lib.kindred_metric(b"f-measure", truth.ctypes.data_as(P_I32), labels.ctypes.data_as(P_I32),
+                                           len(truth), C.byref(v)))
+        return v.value
+
+
+def load_csv(path):
+    with open(path) as f:
+        header = f.readline().strip().split(",")
+        rows = [line.strip().split(",") for line in f if line.strip()]
+    li = header.index("label")
+    x = np.array([[float(v) for j, v in enumerate(r) if j != li] for r in rows])
+    names = [r[li] for r in rows]
+    classes = sorted(set(names))
+    y = np.array([classes.index(v) for v in names], dtype=np.int32)
+    sd = x.std(axis=0)
+    x = (x - x.mean(axis=0)) / np.where(sd > 0, sd, 1.0)  # the paper standardises every feature
+    return np.ascontiguousarray(x), y, len(classes)
+
+
+def yes_no_pairs(a, b, c, ans):
+    """One must-link and one cannot-link per yes / no triplet (section V-B2)."""
+    yes, no = ans == 1, ans == -1
+    ml_i = np.concatenate([a[yes], a[no]]); ml_j = np.concatenate([b[yes], c[no]])
+    cl_i = np.concatenate([a[yes], a[no]]); cl_j = np.concatenate([c[yes], b[no]])
+    i = np.concatenate([ml_i, cl_i]); j = np.concatenate([ml_j, cl_j])
+    v = np.concatenate([np.ones(len(ml_i)), -np.ones(len(cl_i))])
+    return i, j, v
+
+
+def mean_ci(values):
+    v = np.array(values, dtype=float)
+    if len(v) == 0:
+        return "   -   "
+    half = 1.96 * v.std(ddof=1) / np.sqrt(len(v)) if len(v) > 1 else 0.0
+    return "%.3f±%.3f" % (v.mean(), half)
+
+
+def figure4(kd, data_dir, datasets, runs):
+    pairwise = [a for a in ("copkmeans", "pckmeans", "mpckmeans") if a in kd.algorithms]
+    methods = ["dcrc", "dcrc-yn", "kmeans"] + pairwise
+    print("## Figure 4 protocol: pairwise F-measure, mean ± 95%% CI over %d runs" % runs)
+    print("methods: %s; pairwise methods get 1 ML + 1 CL per yes/no triplet" % ", ".join(methods))
+    for name in datasets:
+        x, y, k = load_csv(os.path.join(data_dir, name + ".csv"))
+        n = len(y)
+        print("\n### %s (n = %d, d = %d, K = %d)\n" % (name, n, x.shape[1], k))
+        print("| triplets | dnk share | " + " | ".join(methods) + " |")
+        print("|---:|---:|" + "---:|" * len(methods))
+        t0 = time.time()
+        for frac in (0.05, 0.10, 0.15, 0.20, 0.25, 0.30):
+            count = int(round(frac * n))
+            scores = {m: [] for m in methods}
+            failures = {m: 0 for m in methods}
+            dnk = []
+            for r in range(runs):
+                seed = 1000 * r + int(frac * 100)
+                a, b, c, ans = kd.sample_triplets(y, count, seed)
+                dnk.append(np.mean(ans == 0))
+                keep = ans != 0
+                sides = {
+                    "dcrc": kd.side(n, triplets=(a, b, c, ans)),
+                    "dcrc-yn": kd.side(n, triplets=(a[keep], b[keep], c[keep], ans[keep])),
+                    "kmeans": None,
+                }
+                pair_side = kd.side(n, pairs=yes_no_pairs(a, b, c, ans))
+                for m in methods:
+                    side = sides.get(m, pair_side)
+                    alg = "dcrc" if m.startswith("dcrc") else m
+                    try:
+                        labels = kd.fit(alg, x, k, side, seed=r)
+                        scores[m].append(kd.fmeasure(y, labels))
+                    except RuntimeError:
+                        failures[m] += 1
+                for s in list(sides.values()) + [pair_side]:
+                    if s is not None:
+                        kd.lib.kindred_side_free(s)
+            cells = [mean_ci(scores[m]) + (" (%d failed)" % failures[m] if failures[m] else "") for m in methods]
+            print("| %d (%.2fN) | %.2f | %s |" % (count, frac, np.mean(dnk), " | ".join(cells)))
+            sys.stdout.flush()
+        print("\n(%.0f s)" % (time.time() - t0))
+
+
+# Table IV(a): average confusion of the human answers (columns) given the
+# answer eq. (1) gives (rows), order yes, no, dnk.
+TABLE_IV_A = np.array([[18.50, 0.33, 4.83], [0.33, 16.50, 4.50], [3.50, 3.00, 98.50]])
+
+
+def noisy_answers(ans, rng):
+    code = {1: 0, -1: 1, 0: 2}
+    value = np.array([1, -1, 0], dtype=np.int32)
+    p = TABLE_IV_A / TABLE_IV_A.sum(axis=1, keepdims=True)
+    out = ans.copy()
+    for t, a in enumerate(ans):
+        out[t] = value[rng.choice(3, p=p[code[int(a)]])]
+    return out
+
+
+def noise_study(kd, data_dir, datasets, runs, epsilons=(0.0, 0.05, 0.15, 0.3, 0.5)):
+    p = TABLE_IV_A / TABLE_IV_A.sum(axis=1, keepdims=True)
+    print("## Noisy answers: Table IV(a) confusion, 0.2N triplets, mean ± 95%% CI over %d runs" % runs)
+    print("P(given answer | true answer), rows/columns yes, no, dnk: %s" %
+          "; ".join(", ".join("%.3f" % v for v in row) for row in p))
+    for name in datasets:
+        x, y, k = load_csv(os.path.join(data_dir, name + ".csv"))
+        n = len(y)
+        count = int(round(0.2 * n))
+        cols = ["eps=%g" % e for e in epsilons]
+        print("\n### %s (n = %d, K = %d, %d triplets)\n" % (name, n, k, count))
+        print("| answers | wrong answers | " + " | ".join(cols) + " | kmeans |")
+        print("|---|---:|" + "---:|" * (len(cols) + 1))
+        for noisy in (False, True):
+            scores = {e: [] for e in epsilons}
+            km, wrong = [], []
+            for r in range(runs):
+                a, b, c, ans = kd.sample_triplets(y, count, 5000 + r)
+                if noisy:
+                    given = noisy_answers(ans, np.random.default_rng(r))
+                else:
+                    given = ans
+                wrong.append(np.mean(given != ans))
+                side = kd.side(n, triplets=(a, b, c, given))
+                for e in epsilons:
+                    scores[e].append(kd.fmeasure(y, kd.fit("dcrc", x, k, side, seed=r, epsilon=e)))
+                kd.lib.kindred_side_free(side)
+                km.append(kd.fmeasure(y, kd.fit("kmeans", x, k, None, seed=r)))
+            print("| %s | %.2f | %s | %s |" % ("Table IV(a) noise" if noisy else "noise-free", np.mean(wrong),
+                                              " | ".join(mean_ci(scores[e]) for e in epsilons), mean_ci(km)))
+            sys.stdout.flush()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "data"))
+    ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--datasets", default="ionosphere,pima,balance,digits389,letters_ijlt")
+    ap.add_argument("--noise-datasets", default="ionosphere,balance,letters_ijlt")
+    ap.add_argument("--study", default="all", choices=["figure4", "noise", "all"])
+    ap.add_argument("--threads", type=int, default=1)
+    args = ap.parse_args()
+    kd = Kindred(args.build, args.threads)
+    if args.study in ("figure4", "all"):
+        figure4(kd, args.data, args.datasets.split(","), args.runs)
+    if args.study in ("noise", "all"):
+        print()
+        noise_study(kd, args.data, args.noise_datasets.split(","), args.runs)
+
+
+if __name__ == "__main__":
+    main()
