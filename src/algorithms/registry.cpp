@@ -7,6 +7,7 @@ namespace kindred {
 const AlgorithmSpec &kmeans_spec();
 const AlgorithmSpec &dpmeans_spec();
 const AlgorithmSpec &gmm_spec();
+const AlgorithmSpec &tvclust_spec();
 const AlgorithmSpec &tcs_gm_spec();
 const AlgorithmSpec &rdpmeans_spec();
 const AlgorithmSpec &dcrc_spec();
@@ -19,6 +20,7 @@ const std::vector<const AlgorithmSpec *> &all_algorithms() {
         &tcs_gm_spec(),
         &dcrc_spec(),
         &rdpmeans_spec(),
+        &tvclust_spec(),
     };
     return list;
 }

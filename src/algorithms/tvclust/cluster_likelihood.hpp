@@ -1,0 +1,36 @@
+// The data view of TVClust (Khashabi et al. section 3.1): a conjugate
+// likelihood whose parameters theta_k* are integrated out, so the Gibbs
+// sampler of eq. (13) needs only, per cluster, the posterior predictive
+// p(x_i | points of k) and, for the log joint, the marginal p(points of k).
+// Implementations keep sufficient statistics per cluster slot; slots are
+// reused (an emptied slot is reset to the prior), so a removal costs O(1)
+// bookkeeping and no relabelling of the points.
+#ifndef KINDRED_ALGORITHMS_TVCLUST_CLUSTER_LIKELIHOOD_HPP
+#define KINDRED_ALGORITHMS_TVCLUST_CLUSTER_LIKELIHOOD_HPP
+
+#include <cstdint>
+
+namespace kindred {
+namespace tvclust {
+
+class ClusterLikelihood {
+public:
+    virtual ~ClusterLikelihood() = default;
+    // Makes sure slots [0, count) exist (new ones hold no points).
+    virtual void reserve_slots(int64_t count) = 0;
+    virtual void add(int64_t slot, int64_t i) = 0;
+    virtual void remove(int64_t slot, int64_t i) = 0;
+    // log p(x_i | points in slot); slot = -1: the prior predictive
+    // log integral p(x_i | theta) dG0(theta) of eq. (13), second line.
+    virtual double log_predictive(int64_t slot, int64_t i) = 0;
+    // log p(points in slot) under G0 (0 for an empty slot).
+    virtual double log_marginal(int64_t slot) const = 0;
+    // Recomputes the derived state of every slot from its sufficient
+    // statistics (bounds the rounding drift of incremental updates).
+    virtual void refresh() {}
+};
+
+}  // namespace tvclust
+}  // namespace kindred
+
+#endif
