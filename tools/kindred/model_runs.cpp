@@ -1,0 +1,45 @@
+#include "model_runs.hpp"
+
+#include <chrono>
+
+#include "cli_error.hpp"
+
+namespace kindred_cli {
+
+FitSummary fit_model(kindred_model *model, const Dataset &data, const kindred_side *side) {
+    const std::string algorithm = kindred_model_algorithm(model);
+    const auto start = std::chrono::steady_clock::now();
+    const kindred_status s =
+        data.sparse ? kindred_model_fit_csr(model, data.n, data.d, data.indptr.data(), data.indices.data(), data.values.data(), side)
+                    : kindred_model_fit_dense(model, data.dense.data(), data.n, data.d, KINDRED_ROW_MAJOR, data.d, side);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    check(s, algorithm + " on " + data.source);
+    FitSummary summary;
+    int converged = 0;
+    check(kindred_model_summary(model, nullptr, nullptr, &summary.clusters, &summary.iterations, &converged, &summary.objective),
+          algorithm);
+    summary.converged = converged != 0;
+    summary.seconds = seconds;
+    return summary;
+}
+
+std::vector<int32_t> fitted_labels(const kindred_model *model, int64_t n) {
+    std::vector<int32_t> labels(static_cast<size_t>(n));
+    check(kindred_model_labels(model, labels.data(), n), "labels");
+    return labels;
+}
+
+std::vector<int32_t> predict_labels(const kindred_model *model, const Dataset &data) {
+    std::vector<int32_t> labels(static_cast<size_t>(data.n));
+    const std::string what = std::string("predict with ") + kindred_model_algorithm(model) + " on " + data.source;
+    if (data.sparse)
+        check(kindred_model_predict_csr(model, data.n, data.d, data.indptr.data(), data.indices.data(), data.values.data(),
+                                        labels.data(), data.n),
+              what);
+    else
+        check(kindred_model_predict_dense(model, data.dense.data(), data.n, data.d, KINDRED_ROW_MAJOR, data.d, labels.data(), data.n),
+              what);
+    return labels;
+}
+
+}  // namespace kindred_cli

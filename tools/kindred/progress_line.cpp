@@ -1,0 +1,44 @@
+#include "progress_line.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <unistd.h>
+
+namespace kindred_cli {
+
+ProgressLine::ProgressLine() : enabled_(isatty(STDERR_FILENO) == 1) {}
+
+ProgressLine::~ProgressLine() { clear(); }
+
+void ProgressLine::attach(kindred_model *model, const std::string &label) {
+    if (!enabled_) return;
+    label_ = label;
+    last_ = std::chrono::steady_clock::time_point{};
+    kindred_model_set_progress(model, &ProgressLine::callback, this);
+}
+
+void ProgressLine::clear() {
+    if (!shown_) return;
+    std::fprintf(stderr, "\r\033[K");
+    std::fflush(stderr);
+    shown_ = false;
+}
+
+int ProgressLine::callback(void *user, int64_t iteration, double objective, const char *message) {
+    auto *self = static_cast<ProgressLine *>(user);
+    // At most ten updates a second: a fast fit must not be slowed by the terminal.
+    const auto now = std::chrono::steady_clock::now();
+    if (now - self->last_ < std::chrono::milliseconds(100)) return 0;
+    self->last_ = now;
+    if (std::isfinite(objective))
+        std::fprintf(stderr, "\r\033[K%s: iteration %lld, objective %.6g %s", self->label_.c_str(),
+                     static_cast<long long>(iteration), objective, message ? message : "");
+    else
+        std::fprintf(stderr, "\r\033[K%s: iteration %lld %s", self->label_.c_str(), static_cast<long long>(iteration),
+                     message ? message : "");
+    std::fflush(stderr);
+    self->shown_ = true;
+    return 0;
+}
+
+}  // namespace kindred_cli

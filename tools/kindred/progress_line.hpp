@@ -1,0 +1,38 @@
+// A one-line progress display on stderr ("kmeans: iteration 12, objective ...")
+// driven by kindred_model_set_progress. It shows only when stderr is a
+// terminal, so that files and pipes never receive it.
+#ifndef KINDRED_CLI_PROGRESS_LINE_HPP
+#define KINDRED_CLI_PROGRESS_LINE_HPP
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "kindred.h"
+
+namespace kindred_cli {
+
+class ProgressLine {
+public:
+    ProgressLine();
+    ~ProgressLine();
+    ProgressLine(const ProgressLine &) = delete;
+    ProgressLine &operator=(const ProgressLine &) = delete;
+
+    // Installs the callback on `model` (nothing when stderr is not a terminal);
+    // `label` starts the line, e.g. "kmeans, repeat 2/5".
+    void attach(kindred_model *model, const std::string &label);
+    // Erases the line, if one is shown.
+    void clear();
+
+private:
+    static int callback(void *user, int64_t iteration, double objective, const char *message);
+    bool enabled_;
+    bool shown_ = false;
+    std::string label_;
+    std::chrono::steady_clock::time_point last_;
+};
+
+}  // namespace kindred_cli
+
+#endif

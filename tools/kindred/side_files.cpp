@@ -1,0 +1,151 @@
+#include "side_files.hpp"
+
+#include <vector>
+
+#include "cli_error.hpp"
+#include "csv_fields.hpp"
+#include "text_file.hpp"
+
+namespace kindred_cli {
+
+namespace {
+
+// Rows of a small CSV with a fixed number of columns; the header is optional.
+struct CsvRows {
+    std::vector<std::vector<std::string>> cells;
+    std::vector<int64_t> line;  // line number of each row
+};
+
+CsvRows read_rows(const std::string &path, size_t columns, const char *expected_header) {
+    const std::string text = read_text_file(path);
+    LineCursor lines(text);
+    std::string line;
+    CsvRows rows;
+    bool first = true;
+    while (lines.next_nonblank(line)) {
+        const std::string where = at(path, lines.line_number());
+        std::vector<std::string> cells = split_csv_line(line, where);
+        if (cells.size() != columns)
+            runtime_error(where, ": ", cells.size(), " cells, expected ", columns, " (", expected_header, ")");
+        double ignored = 0;
+        if (first && !parse_finite_double(cells[0], ignored)) {  // a header row
+            first = false;
+            continue;
+        }
+        first = false;
+        rows.cells.push_back(std::move(cells));
+        rows.line.push_back(lines.line_number());
+    }
+    if (rows.cells.empty()) runtime_error(path, ": empty file (expected rows ", expected_header, ")");
+    return rows;
+}
+
+int64_t point_index(const std::string &cell, int64_t n, const std::string &path, int64_t line, int64_t col) {
+    int64_t v = 0;
+    if (!parse_integer(cell, v)) runtime_error(at(path, line, col), ": '", cell, "' is not a point index (0-based integer)");
+    if (v < 0 || v >= n) runtime_error(at(path, line, col), ": point index ", v, " out of range for n = ", n);
+    return v;
+}
+
+void add_pairs(kindred_side *side, const std::string &path, int64_t n) {
+    const CsvRows rows = read_rows(path, 3, "i,j,value");
+    std::vector<int64_t> i, j;
+    std::vector<double> value;
+    for (size_t r = 0; r < rows.cells.size(); ++r) {
+        const auto &c = rows.cells[r];
+        const int64_t line = rows.line[r];
+        i.push_back(point_index(c[0], n, path, line, 1));
+        j.push_back(point_index(c[1], n, path, line, 2));
+        if (i.back() == j.back()) runtime_error(at(path, line), ": a pair needs two different points (i = j = ", i.back(), ")");
+        double v = 0;
+        if (!parse_finite_double(c[2], v))
+            runtime_error(at(path, line, 3), ": value '", c[2], "' is not a finite number (> 0 must-link, < 0 cannot-link)");
+        value.push_back(v);
+    }
+    check(kindred_side_add_pairs(side, i.data(), j.data(), value.data(), static_cast<int64_t>(i.size())), path);
+}
+
+int32_t triplet_answer(const std::string &cell, const std::string &path, int64_t line) {
+    if (cell == "yes" || cell == "1" || cell == "+1") return 1;
+    if (cell == "no" || cell == "-1") return -1;
+    if (cell == "dnk" || cell == "0") return 0;
+    runtime_error(at(path, line, 4), ": answer '", cell, "' must be yes, no, dnk (or 1, -1, 0)");
+}
+
+void add_triplets(kindred_side *side, const std::string &path, int64_t n) {
+    const CsvRows rows = read_rows(path, 4, "a,b,c,answer");
+    std::vector<int64_t> a, b, c;
+    std::vector<int32_t> answer;
+    for (size_t r = 0; r < rows.cells.size(); ++r) {
+        const auto &cells = rows.cells[r];
+        const int64_t line = rows.line[r];
+        a.push_back(point_index(cells[0], n, path, line, 1));
+        b.push_back(point_index(cells[1], n, path, line, 2));
+        c.push_back(point_index(cells[2], n, path, line, 3));
+        if (a.back() == b.back() || a.back() == c.back() || b.back() == c.back())
+            runtime_error(at(path, line), ": a triplet needs three different points");
+        answer.push_back(triplet_answer(cells[3], path, line));
+    }
+    check(kindred_side_add_triplets(side, a.data(), b.data(), c.data(), answer.data(), static_cast<int64_t>(a.size())), path);
+}
+
+void set_partial_labels(kindred_side *side, const std::string &path, int64_t n) {
+    const std::string text = read_text_file(path);
+    LineCursor lines(text);
+    std::string line;
+    if (!lines.next_nonblank(line)) runtime_error(path, ": empty file (expected a header `label` and one row per point)");
+    const std::vector<std::string> header = split_csv_line(line, at(path, lines.line_number()));
+    if (header.size() != 1 || header[0] != "label")
+        runtime_error(at(path, lines.line_number()), ": the header must be the one column `label`");
+    std::vector<int32_t> labels;
+    // Blank lines are unknown labels here (an empty cell is allowed), so read every line.
+    while (lines.next(line)) {
+        const std::string where = at(path, lines.line_number());
+        const std::vector<std::string> cells = split_csv_line(line, where);
+        if (cells.size() != 1) runtime_error(where, ": ", cells.size(), " cells, expected 1 (label)");
+        int64_t v = -1;
+        if (!cells[0].empty() && (!parse_integer(cells[0], v) || v < -1 || v > INT32_MAX))
+            runtime_error(at(path, lines.line_number(), 1), ": label '", cells[0], "' must be an integer >= 0, or -1 / empty for unknown");
+        labels.push_back(static_cast<int32_t>(v));
+    }
+    // A final newline leaves no extra line; trailing blank lines beyond n are tolerated.
+    while (static_cast<int64_t>(labels.size()) > n && labels.back() == -1) labels.pop_back();
+    if (static_cast<int64_t>(labels.size()) != n)
+        runtime_error(path, ": ", labels.size(), " labels, but the data has ", n, " points");
+    check(kindred_side_set_partial_labels(side, labels.data(), n), path);
+}
+
+}  // namespace
+
+SidePtr read_side_files(const SideFiles &files, int64_t n) {
+    SidePtr side = new_side(n);
+    if (!files.pairs.empty()) add_pairs(side.get(), files.pairs, n);
+    if (!files.triplets.empty()) add_triplets(side.get(), files.triplets, n);
+    if (!files.partial_labels.empty()) set_partial_labels(side.get(), files.partial_labels, n);
+    return side;
+}
+
+void write_pairs_csv(const std::string &path, const kindred_side *side) {
+    int64_t count = 0;
+    check(kindred_side_counts(side, nullptr, &count, nullptr, nullptr), "side information");
+    std::vector<int64_t> i(static_cast<size_t>(count)), j(static_cast<size_t>(count));
+    std::vector<double> value(static_cast<size_t>(count));
+    if (count > 0) check(kindred_side_get_pairs(side, i.data(), j.data(), value.data(), count), "side information");
+    std::string out = "i,j,value\n";
+    for (int64_t k = 0; k < count; ++k) out += text(i[k], ",", j[k], ",", value[k], "\n");
+    write_text_file(path, out);
+}
+
+void write_triplets_csv(const std::string &path, const kindred_side *side) {
+    int64_t count = 0;
+    check(kindred_side_counts(side, nullptr, nullptr, &count, nullptr), "side information");
+    std::vector<int64_t> a(static_cast<size_t>(count)), b(static_cast<size_t>(count)), c(static_cast<size_t>(count));
+    std::vector<int32_t> answer(static_cast<size_t>(count));
+    if (count > 0)
+        check(kindred_side_get_triplets(side, a.data(), b.data(), c.data(), answer.data(), count), "side information");
+    std::string out = "a,b,c,answer\n";
+    for (int64_t k = 0; k < count; ++k) out += text(a[k], ",", b[k], ",", c[k], ",", answer[k], "\n");
+    write_text_file(path, out);
+}
+
+}  // namespace kindred_cli
