@@ -36,17 +36,18 @@ if [ -n "$TARGET" ] && [ -e "$TARGET/src/libkindred.so.0" ]; then
 elif [ -n "$TARGET" ]; then
   PREFIX=$(cd "$TARGET" && pwd)
   LIBDIR=""
-  for d in lib lib64 lib/*-linux-gnu*; do
-    if [ -e "$PREFIX/$d/libkindred.so.0" ]; then LIBDIR="$PREFIX/$d"; break; fi
+  for d in "$PREFIX"/lib "$PREFIX"/lib64 "$PREFIX"/lib/*-linux-gnu*; do
+    if [ -e "$d/libkindred.so.0" ]; then LIBDIR="$d"; break; fi
   done
   if [ -z "$LIBDIR" ]; then echo "run_tests.sh: no libkindred.so.0 under $PREFIX" >&2; exit 2; fi
   HEADER="$PREFIX/include/kindred.h"
   CLI="$PREFIX/bin/kindred"
-  export KINDRED_PREFIX="$PREFIX"
+  # the bindings find it the way users' machines do: through pkg-config
   export PKG_CONFIG_PATH="$LIBDIR/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-  unset KINDRED_LIB KINDRED_INCLUDE || true
+  unset KINDRED_LIB KINDRED_INCLUDE KINDRED_PREFIX || true
 else
   LIBDIR=$(pkg-config --variable=libdir kindred) || { echo "run_tests.sh: pkg-config cannot find kindred" >&2; exit 2; }
+  unset KINDRED_LIB KINDRED_INCLUDE KINDRED_PREFIX || true
   HEADER="$(pkg-config --variable=includedir kindred)/kindred.h"
   CLI=$(command -v kindred || true)
 fi
