@@ -690,6 +690,60 @@ KINDRED_API kindred_status kindred_sample_triplets(kindred_side *side, const int
 
 /** @} */
 
+/* ------------------------------------------------------------------ */
+/** @name Active selection of pairwise constraints
+ * Which pairs to ask a person (or any oracle) about, so that few answers
+ * help a pairwise method (copkmeans, pckmeans, mpckmeans) most. */
+/** @{ */
+
+/**
+ * @brief Ask an oracle about chosen pairs of points and store the answers in @p out_side.
+ *
+ * Strategies (Basu, Bilenko, Banerjee & Mooney, section 3.4):
+ * - "explore-consolidate": Explore (farthest-first traversal from a random
+ *   point; a point cannot-linked to every neighbourhood found so far starts a
+ *   new one) until @p k disjoint neighbourhoods are known, then Consolidate
+ *   (random points, queried against the neighbourhoods nearest centroid
+ *   first, until a must-link; when all but one neighbourhood answered
+ *   "different", the must-link with the last one is inferred without a query
+ *   and stored too). With @p k = -1 (unknown) only Explore runs, for the whole budget.
+ * - "explore": Explore only, for the whole budget (@p k is ignored).
+ * - "random": uniformly random distinct pairs (a baseline).
+ *
+ * Distances are squared Euclidean on the given points. A pair is never asked
+ * twice: a don't-know (0) answer is ignored and that pair is not asked again
+ * (Explore / Consolidate then try another member of the same neighbourhood).
+ * Must-links are stored with value +1 and cannot-links with -1 (weight 1), in
+ * the order they were obtained, added to whatever @p out_side already holds.
+ * The selection stops when @p budget oracle calls have been made or no useful
+ * query is left; it is deterministic for a given @p seed and oracle.
+ *
+ * @param strategy "explore-consolidate", "explore" or "random" (borrowed).
+ * @param x,n,d,layout,ld dense points as in kindred_model_fit_dense() (borrowed for the call).
+ * @param k number of clusters (>= 1, <= n), or -1 when unknown.
+ * @param budget maximum number of oracle calls, >= 0.
+ * @param seed random seed (first point of Explore, order of Consolidate, random pairs).
+ * @param oracle callback answering +1 (same cluster), -1 (different), 0 (don't know)
+ *        for a pair (i, j) with i < j; it is called from the calling thread only.
+ *        Any other answer stops the selection with ::KINDRED_E_INVALID.
+ * @param user passed unchanged to @p oracle.
+ * @param[in,out] out_side side information about the same n points; receives the pairs.
+ *        It is changed only when the call succeeds.
+ * @return ::KINDRED_OK; ::KINDRED_E_INVALID (NULL pointer, NaN / Inf in @p x,
+ *         bad layout, k = 0 or < -1, negative budget, an oracle answer outside
+ *         {-1, 0, 1}); ::KINDRED_E_UNKNOWN_OPTION (unknown strategy);
+ *         ::KINDRED_E_DIMENSION (k > n, or @p out_side is about another n);
+ *         ::KINDRED_E_NOMEM.
+ * Thread-safety: distinct @p out_side handles may be filled from different threads at once.
+ */
+KINDRED_API kindred_status kindred_active_select(const char *strategy, const double *x, int64_t n,
+                                                 int64_t d, int layout, int64_t ld, int64_t k,
+                                                 int64_t budget, uint64_t seed,
+                                                 kindred_oracle_fn oracle, void *user,
+                                                 kindred_side *out_side);
+
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif

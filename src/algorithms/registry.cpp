@@ -8,6 +8,9 @@ const AlgorithmSpec &kmeans_spec();
 const AlgorithmSpec &dpmeans_spec();
 const AlgorithmSpec &gmm_spec();
 const AlgorithmSpec &tvclust_spec();
+const AlgorithmSpec &copkmeans_spec();
+const AlgorithmSpec &pckmeans_spec();
+const AlgorithmSpec &mpckmeans_spec();
 const AlgorithmSpec &tcs_gm_spec();
 const AlgorithmSpec &rdpmeans_spec();
 const AlgorithmSpec &dcrc_spec();
@@ -17,6 +20,9 @@ const std::vector<const AlgorithmSpec *> &all_algorithms() {
         &kmeans_spec(),
         &dpmeans_spec(),
         &gmm_spec(),
+        &copkmeans_spec(),
+        &pckmeans_spec(),
+        &mpckmeans_spec(),
         &tcs_gm_spec(),
         &dcrc_spec(),
         &rdpmeans_spec(),

@@ -1,0 +1,89 @@
+// HMRF-KMeans (Basu, Bilenko, Banerjee & Mooney, section 3.3): the shared
+// engine of mpckmeans (learned distortions) and pckmeans (fixed Euclidean
+// distance, constant penalties). The state is (labels Y, centres M,
+// distortion parameters A); the steps are the E-step by ICM (3.22), M-step
+// (A) for the centroids (3.23, 3.24) and M-step (B) for A (3.25 - 3.29); the
+// driver (fit_hmrf) initialises from must-link neighbourhoods (3.3.5) and
+// iterates while the objective (3.14) decreases.
+#ifndef KINDRED_ALGORITHMS_MPCKMEANS_HMRF_HPP
+#define KINDRED_ALGORITHMS_MPCKMEANS_HMRF_HPP
+
+#include <string>
+#include <vector>
+
+#include "algorithms/algorithm.hpp"
+#include "core/rng.hpp"
+#include "divergence/weighted_distortion.hpp"
+
+namespace kindred {
+namespace hmrf {
+
+struct Config {
+    const char *name = "mpckmeans";
+    int64_t k = 2;
+    divergence::DistortionKind kind = divergence::DistortionKind::EuclideanFull;
+    bool use_constraints = true;  // C: constraints in initialisation and assignment
+    bool learn_metric = true;     // D: M-step (B)
+    bool use_prior = true;        // R: Rayleigh prior on the parameters
+    double rayleigh_s = 1.0;
+    bool closed_form = true;      // Euclidean: Bilenko et al. (2004) update instead of gradient steps
+    double learning_rate = 0.0;   // <= 0: automatic (see metric_step.cpp)
+    divergence::PhiMaxRule phi_max = divergence::PhiMaxRule::Sum;
+    double smoothing = 0.0;       // alpha of (3.23), idiv
+    double eig_floor = 1e-6;      // relative floor on eigenvalues / weights
+    bool constant_potential = false;  // pckmeans: phi = 1, phi_max = 2 (penalty w per violation)
+    double constraint_weight = 1.0;   // multiplies every |value|
+    bool metric_init_global = true;   // A_0 from one closed-form M-step (B) on the global centroid (Euclidean)
+    bool init_perturb = false;        // K - lambda extra centres: perturbed global centroid (paper) or k-means++
+    int64_t max_iter = 100;
+    int64_t icm_max_sweeps = 100;
+    double tol = 1e-6;
+};
+
+// The pairs as weighted constraints (w = constraint_weight * |value|),
+// and for each point the list of (neighbour, pair index).
+struct Constraints {
+    std::vector<divergence::PairConstraint> pairs;
+    std::vector<int64_t> indptr, other, pair_of;
+    Constraints(const SideInfo *side, int64_t n, bool use, double weight);
+};
+
+// Current potentials: phi_p for each pair and phi_max.
+struct Potentials {
+    std::vector<double> phi;
+    double phi_max = 0.0;
+};
+Potentials potentials(const divergence::WeightedDistortion &dist, const Constraints &cons, bool constant);
+
+// The penalty of pair p under labels (the constraint term of 3.13).
+double pair_penalty(const divergence::PairConstraint &p, const Potentials &pot, size_t index, const int32_t *labels);
+
+// J_obj of (3.14): distortion + constraint potentials + regulariser.
+// dist_matrix: n x k point-to-centre distortions for the current A.
+double objective(const divergence::WeightedDistortion &dist, const Constraints &cons, const Potentials &pot,
+                 const std::vector<double> &dist_matrix, int64_t k, const int32_t *labels, const Config &cfg);
+
+// E-step: ICM in random order, repeated until no point moves (3.22) or
+// max_sweeps. Returns the number of moves.
+int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const Constraints &cons, const Potentials &pot,
+                   int64_t max_sweeps, Rng &rng, std::vector<int32_t> &labels);
+
+// Initial centres (section 3.3.5).
+std::vector<double> initial_centers(const FitContext &ctx, const divergence::WeightedDistortion &dist,
+                                    const Config &cfg, Rng &rng);
+
+// M-step (B): a step on A that never increases J (backtracking). Returns
+// true when A changed. learning_rate is updated (bold driver).
+bool metric_step(divergence::WeightedDistortion &dist, const Constraints &cons, const std::vector<double> &centers,
+                 const std::vector<int32_t> &labels, const Config &cfg, double &learning_rate);
+
+FitResult fit_hmrf(const FitContext &ctx, const Config &cfg);
+
+// predict for models fitted by fit_hmrf: argmin over centres of the learned
+// distortion (no constraints on new points).
+void predict_hmrf(const PredictContext &ctx, int32_t *labels);
+
+}  // namespace hmrf
+}  // namespace kindred
+
+#endif

@@ -1,0 +1,96 @@
+// mpckmeans: HMRF-KMeans with learned distortions (Basu, Bilenko, Banerjee &
+// Mooney; MPCK-means of Bilenko et al. 2004 with one metric for all
+// clusters). The switches 'constraints', 'learn_metric' and 'prior' give the
+// ablations of section 3.5.3: all on = KMEANS-C-D-R, prior off = KMEANS-C-D,
+// learn_metric off = KMEANS-C, constraints and learn_metric off = KMEANS.
+#include "algorithms/mpckmeans/hmrf.hpp"
+#include "core/error.hpp"
+
+namespace kindred {
+namespace {
+
+FitResult fit_mpckmeans(const FitContext &ctx) {
+    const OptionValues &o = ctx.options;
+    hmrf::Config cfg;
+    cfg.name = "mpckmeans";
+    cfg.k = o.get_int("k");
+    cfg.kind = divergence::distortion_kind(o.get_choice("distortion"));
+    cfg.use_constraints = o.get_bool("constraints");
+    cfg.learn_metric = o.get_bool("learn_metric");
+    cfg.use_prior = o.get_bool("prior");
+    cfg.rayleigh_s = o.get_double("rayleigh_s");
+    const bool euclidean = cfg.kind == divergence::DistortionKind::EuclideanFull ||
+                           cfg.kind == divergence::DistortionKind::EuclideanDiag;
+    cfg.closed_form = euclidean && o.get_choice("metric_update") == "closed-form";
+    if (o.is_set("learning_rate"))
+        cfg.learning_rate = o.get_double("learning_rate");
+    else if (cfg.kind == divergence::DistortionKind::Cosine)
+        cfg.learning_rate = 100.0;  // section 3.5.3
+    else if (cfg.kind == divergence::DistortionKind::IDivergence)
+        cfg.learning_rate = 0.08;   // section 3.5.3
+    else
+        cfg.learning_rate = 0.0;    // automatic: first step changes |A| by 10%
+    cfg.phi_max = o.get_choice("phi_max") == "sum" ? divergence::PhiMaxRule::Sum : divergence::PhiMaxRule::Max;
+    cfg.smoothing = o.get_double("smoothing");
+    cfg.eig_floor = o.get_double("eig_floor");
+    cfg.constraint_weight = o.get_double("constraint_weight");
+    cfg.init_perturb = o.get_choice("init") == "perturb";
+    cfg.metric_init_global = o.get_choice("metric_init") == "global";
+    cfg.max_iter = o.get_int("max_iter");
+    cfg.icm_max_sweeps = o.get_int("icm_max_sweeps");
+    cfg.tol = o.get_double("tol");
+    return hmrf::fit_hmrf(ctx, cfg);
+}
+
+OptionTable mpckmeans_options() {
+    OptionTable t = {
+        OptionSpec::integer("k", 8, 1, INT32_MAX, "number of clusters"),
+        OptionSpec::choice("distortion", "euclidean-diag", "euclidean-diag|euclidean-full|cosine|idiv",
+                           "learned distortion: Mahalanobis with full PSD A (3.15), diagonal weights, weighted cosine (3.17) "
+                           "or weighted I-divergence (3.19); cosine and idiv accept CSR data"),
+        OptionSpec::boolean("constraints", true, "C: use the pairs in initialisation and ICM assignment"),
+        OptionSpec::boolean("learn_metric", true, "D: learn the distortion parameters A (M-step B)"),
+        OptionSpec::boolean("prior", true, "R: Rayleigh prior on the parameters (3.10); on the diagonal for a full A"),
+        OptionSpec::real("rayleigh_s", 1.0, 0, kInf, "width s of the Rayleigh prior").open_low(),
+        OptionSpec::choice("metric_update", "closed-form", "closed-form|gradient",
+                           "Euclidean: closed-form update (Bilenko et al. 2004) or gradient steps (3.25); cosine and idiv "
+                           "always use gradient steps (3.28)"),
+        OptionSpec::real("learning_rate", 0.0, 0, kInf,
+                         "first gradient step eta (then adapted); unset = 100 for cosine, 0.08 for idiv (section 3.5.3), "
+                         "a 10% change of |A| for Euclidean").open_low().unset(),
+        OptionSpec::choice("phi_max", "max", "max|sum",
+                           "Euclidean phi_max: the largest cannot-linked d_A, or their sum (section 3.3.3.1)"),
+        OptionSpec::real("smoothing", 0.01, 0, kInf, "idiv: centroid smoothing alpha of (3.23)").open_low(),
+        OptionSpec::real("eig_floor", 1e-6, 0, 1, "floor on the eigenvalues of A (weights) relative to their mean").open_low(),
+        OptionSpec::real("constraint_weight", 1.0, 0, kInf, "multiplies every pair weight |value|"),
+        OptionSpec::choice("init", "kmeans++", "kmeans++|perturb",
+                           "the centres not given by must-link neighbourhoods: k-means++ (D^2) sampling, or random "
+                           "perturbations of the global centroid (section 3.3.5)"),
+        OptionSpec::choice("metric_init", "global", "global|identity",
+                           "Euclidean with learn_metric: start from A = n S^{-1} (S: scatter about the global mean; the "
+                           "variance scaling of section 3.5.4) or from A = I"),
+        OptionSpec::integer("max_iter", 100, 1, 100000000, "maximum E/M iterations"),
+        OptionSpec::integer("icm_max_sweeps", 100, 1, 100000000, "maximum ICM sweeps per E-step"),
+        OptionSpec::real("tol", 1e-6, 0, kInf, "stop when no point moves and J changes by less than tol x |J|"),
+    };
+    append_common_options(t);
+    return t;
+}
+
+}  // namespace
+
+const AlgorithmSpec &mpckmeans_spec() {
+    static const AlgorithmSpec spec = [] {
+        AlgorithmSpec s;
+        s.name = "mpckmeans";
+        s.summary = "HMRF-KMeans / MPCK-means: soft pairwise constraints with a learned distortion (Basu et al.)";
+        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SPARSE;
+        s.options = mpckmeans_options();
+        s.fit = fit_mpckmeans;
+        s.predict = hmrf::predict_hmrf;
+        return s;
+    }();
+    return spec;
+}
+
+}  // namespace kindred

@@ -1,0 +1,113 @@
+// The constraint set, the potentials and the objective J_obj of HMRF-KMeans
+// (Basu et al., 3.13 and 3.14).
+#include <cmath>
+
+#include "algorithms/mpckmeans/hmrf.hpp"
+#include "core/error.hpp"
+
+namespace kindred {
+namespace hmrf {
+
+Constraints::Constraints(const SideInfo *side, int64_t n, bool use, double weight) {
+    indptr.assign(static_cast<size_t>(n + 1), 0);
+    if (use && side) {
+        for (const Pair &p : side->pairs()) {
+            // weight w_ij = |value| (times the global multiplier); the sign is the kind.
+            const double w = weight * std::fabs(p.value);
+            if (!(w > 0.0)) continue;
+            pairs.push_back({p.i, p.j, w, p.value > 0.0});
+        }
+    }
+    for (const auto &p : pairs) {
+        ++indptr[p.i + 1];
+        ++indptr[p.j + 1];
+    }
+    for (int64_t i = 0; i < n; ++i) indptr[i + 1] += indptr[i];
+    other.resize(static_cast<size_t>(indptr[n]));
+    pair_of.resize(other.size());
+    std::vector<int64_t> fill(indptr.begin(), indptr.end() - 1);
+    for (size_t q = 0; q < pairs.size(); ++q) {
+        const auto &p = pairs[q];
+        other[fill[p.i]] = p.j;
+        pair_of[fill[p.i]++] = static_cast<int64_t>(q);
+        other[fill[p.j]] = p.i;
+        pair_of[fill[p.j]++] = static_cast<int64_t>(q);
+    }
+}
+
+Potentials potentials(const divergence::WeightedDistortion &dist, const Constraints &cons, bool constant) {
+    Potentials pot;
+    if (constant) {
+        // PCKMeans (Basu et al. 2004a): a violated constraint costs its weight:
+        // phi = 1, phi_max = 2 give w * phi = w (must) and w * (phi_max - phi) = w (cannot).
+        pot.phi.assign(cons.pairs.size(), 1.0);
+        pot.phi_max = 2.0;
+        return pot;
+    }
+    pot.phi.resize(cons.pairs.size());
+    for (size_t q = 0; q < cons.pairs.size(); ++q) pot.phi[q] = dist.phi(cons.pairs[q].i, cons.pairs[q].j);
+    pot.phi_max = dist.phi_max(cons.pairs);
+    return pot;
+}
+
+double pair_penalty(const divergence::PairConstraint &p, const Potentials &pot, size_t index, const int32_t *labels) {
+    const bool same = labels[p.i] == labels[p.j];
+    if (p.must) return same ? 0.0 : p.w * pot.phi[index];                // (3.13), c_ij = 1, y_i != y_j
+    return same ? p.w * (pot.phi_max - pot.phi[index]) : 0.0;             // (3.13), c_ij = -1, y_i == y_j
+}
+
+double objective(const divergence::WeightedDistortion &dist, const Constraints &cons, const Potentials &pot,
+                 const std::vector<double> &dist_matrix, int64_t k, const int32_t *labels, const Config &cfg) {
+    double j = 0.0;
+    const int64_t n = dist.n();
+    for (int64_t i = 0; i < n; ++i) j += dist_matrix[i * k + labels[i]];
+    for (size_t q = 0; q < cons.pairs.size(); ++q) j += pair_penalty(cons.pairs[q], pot, q, labels);
+    // -log P(A) + n log Z_Theta; a constant (0 for A = I) when A is not learned.
+    if (cfg.learn_metric) j += dist.regulariser(cfg.use_prior, cfg.rayleigh_s);
+    return j;
+}
+
+int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const Constraints &cons, const Potentials &pot,
+                   int64_t max_sweeps, Rng &rng, std::vector<int32_t> &labels) {
+    const int64_t n = static_cast<int64_t>(labels.size());
+    std::vector<int64_t> order(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) order[i] = i;
+    std::vector<double> cost(static_cast<size_t>(k));
+    int64_t moves = 0;
+    for (int64_t sweep = 0; sweep < max_sweeps; ++sweep) {
+        rng.shuffle(order);
+        int64_t moved = 0;
+        for (int64_t i : order) {
+            // J_obj(x_i, mu_h) of (3.22) for every h (the prior term is the same for all h).
+            const double *row = dist_matrix.data() + i * k;
+            for (int64_t h = 0; h < k; ++h) cost[h] = row[h];
+            for (int64_t e = cons.indptr[i]; e < cons.indptr[i + 1]; ++e) {
+                const int64_t q = cons.pair_of[e];
+                const auto &p = cons.pairs[q];
+                const int32_t yj = labels[cons.other[e]];
+                if (p.must) {
+                    const double v = p.w * pot.phi[q];
+                    for (int64_t h = 0; h < k; ++h) cost[h] += v;
+                    cost[yj] -= v;
+                } else {
+                    cost[yj] += p.w * (pot.phi_max - pot.phi[q]);
+                }
+            }
+            const int32_t cur = labels[i];
+            int32_t best = 0;
+            for (int64_t h = 1; h < k; ++h)
+                if (cost[h] < cost[best]) best = static_cast<int32_t>(h);
+            // Move only on a strict decrease (beyond rounding), so that ICM terminates.
+            if (best != cur && cost[best] < cost[cur] - 1e-12 * (1.0 + std::fabs(cost[cur]))) {
+                labels[i] = best;
+                ++moved;
+            }
+        }
+        moves += moved;
+        if (moved == 0) break;
+    }
+    return moves;
+}
+
+}  // namespace hmrf
+}  // namespace kindred

@@ -1,0 +1,120 @@
+// The learned distortions of HMRF-KMeans (Basu, Bilenko, Banerjee & Mooney,
+// "Probabilistic Semi-Supervised Clustering with Constraints", section 3.3.3):
+//   euclidean-full  d_A(x, y) = (x - y)^T A (x - y), A symmetric PSD     (3.15)
+//   euclidean-diag  the same with A = diag(a)
+//   cosine          d_cosA(x, y) = 1 - x^T A y / (|x|_A |y|_A), A diagonal (3.17)
+//   idiv            d_IA(x, y) = sum_m a_m (x_m log(x_m / y_m) - x_m + y_m)  (3.19)
+// each with its constraint potential phi (3.11-3.13, 3.20), the bound phi_max,
+// the regulariser -log P(A) (Rayleigh prior 3.10 / 3.26) plus n log Z_Theta
+// (= -n log det A for the Euclidean case, 3.16), the centroid step (3.23,
+// 3.24) and the gradients of (3.25)-(3.29).
+//
+// A distortion object is bound to the data of one fit; its parameters are a
+// vector of d * d (full) or d (diagonal) values, row-major.
+#ifndef KINDRED_DIVERGENCE_WEIGHTED_DISTORTION_HPP
+#define KINDRED_DIVERGENCE_WEIGHTED_DISTORTION_HPP
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/data_view.hpp"
+
+namespace kindred {
+namespace divergence {
+
+enum class DistortionKind { EuclideanFull, EuclideanDiag, Cosine, IDivergence };
+
+// Parses "euclidean-full" | "euclidean-diag" | "cosine" | "idiv".
+DistortionKind distortion_kind(const std::string &name);
+const char *distortion_name(DistortionKind kind);
+
+// How phi_max is chosen for the Euclidean distortions (section 3.3.3.1):
+// Sum: sum over all cannot-links of d_A (the paper's choice); Max: the
+// largest d_A over the cannot-links (also an upper bound of every
+// cannot-linked phi, so penalties stay non-negative, but much smaller).
+enum class PhiMaxRule { Sum, Max };
+
+// One weighted constraint: must (c_ij = 1) or cannot (c_ij = -1), weight w_ij > 0.
+struct PairConstraint {
+    int64_t i, j;
+    double w;
+    bool must;
+};
+
+// Everything the gradient of J_obj with respect to A needs (3.25, 3.28):
+// the assignment and centres, and how J depends on each potential:
+// dJ/dphi_p = pair_coef[p] (+w for a violated must-link, -w for a violated
+// cannot-link, 0 otherwise), dJ/dphi_max = phimax_coef (sum of the weights
+// of violated cannot-links).
+struct GradientInput {
+    const int32_t *labels;
+    const double *centers;
+    int64_t k;
+    const std::vector<PairConstraint> *pairs;
+    const std::vector<double> *pair_coef;
+    double phimax_coef;
+    bool prior;
+    double rayleigh_s;
+};
+
+class WeightedDistortion {
+public:
+    virtual ~WeightedDistortion() = default;
+
+    DistortionKind kind() const { return kind_; }
+    int64_t n() const { return n_; }
+    int64_t d() const { return d_; }
+    bool full_matrix() const { return kind_ == DistortionKind::EuclideanFull; }
+    // Number of parameters: d * d (full) or d.
+    int64_t param_count() const { return full_matrix() ? d_ * d_ : d_; }
+    // A = I.
+    std::vector<double> identity() const;
+    const std::vector<double> &params() const { return a_; }
+    // Sets A (validated by the caller: PSD / positive) and refreshes caches.
+    virtual void set_params(const std::vector<double> &a) = 0;
+
+    // M-step (A): centres minimising sum_{i in X_h} d_A(x_i, mu_h) (3.23,
+    // 3.24). centers is k x d; a cluster without points keeps its centre.
+    virtual void centroids(const int32_t *labels, int64_t k, std::vector<double> &centers) const = 0;
+    // out (n x k, row-major) = d_A(x_i, mu_h) for every point and centre.
+    virtual void point_center_all(const double *centers, int64_t k, double *out) const = 0;
+    // Distortion between two centres (initialisation by farthest-first traversal).
+    virtual double center_distance(const double *a, const double *b) const = 0;
+    // phi(x_i, x_j) of (3.13): d_A for Euclidean and cosine, d_IMA (3.20) for idiv.
+    virtual double phi(int64_t i, int64_t j) const = 0;
+    // phi_max over the given cannot-links (section 3.3.3).
+    virtual double phi_max(const std::vector<PairConstraint> &pairs) const = 0;
+    // -log P(A) (Rayleigh, when prior) + n log Z_Theta (-n log det A, Euclidean only).
+    virtual double regulariser(bool prior, double rayleigh_s) const = 0;
+    // g (param_count values) = dJ_obj/dA at the current parameters (3.25 - 3.29).
+    virtual void gradient(const GradientInput &in, std::vector<double> &g) const = 0;
+    // Projects a onto the feasible set: PSD with eigenvalues >= floor (full,
+    // by dsyevr) or weights >= floor (diagonal); floor = rel_floor * mean
+    // eigenvalue (weight) of a, and never below 1e-300.
+    virtual void project(std::vector<double> &a, double rel_floor) const = 0;
+    // The closed-form minimiser of the linear part of J plus -n log det A (+
+    // the Rayleigh prior on the diagonal for euclidean-diag), Bilenko et al.
+    // 2004. Only the Euclidean distortions have one; others return false.
+    virtual bool closed_form(const GradientInput &, double /*rel_floor*/, std::vector<double> &) const { return false; }
+
+protected:
+    WeightedDistortion(DistortionKind kind, int64_t n, int64_t d) : kind_(kind), n_(n), d_(d) {}
+    DistortionKind kind_;
+    int64_t n_, d_;
+    std::vector<double> a_;
+};
+
+// Builds the distortion for the data of a fit. Euclidean distortions need
+// dense data (KINDRED_E_INVALID otherwise); cosine rejects zero rows and
+// idiv rejects negative entries (KINDRED_E_INVALID naming the row / column).
+// smoothing is alpha of (3.23) (idiv only).
+std::unique_ptr<WeightedDistortion> make_distortion(DistortionKind kind, const DataView &data, int threads,
+                                                    PhiMaxRule phi_max_rule, double smoothing,
+                                                    const char *algorithm);
+
+}  // namespace divergence
+}  // namespace kindred
+
+#endif

@@ -1,0 +1,42 @@
+// Pieces shared by the weighted distortions (internal to src/divergence).
+#ifndef KINDRED_DIVERGENCE_WEIGHTED_DISTORTION_IMPL_HPP
+#define KINDRED_DIVERGENCE_WEIGHTED_DISTORTION_IMPL_HPP
+
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "divergence/weighted_distortion.hpp"
+
+namespace kindred {
+namespace divergence {
+
+// The rows of the data as CSR (a dense input is stored without its zeros),
+// so that cosine and I-divergence have one code path costing O(nnz).
+struct SparseRows {
+    int64_t n = 0, d = 0;
+    std::vector<int64_t> indptr, indices;
+    std::vector<double> values;
+    explicit SparseRows(const DataView &data);
+};
+
+// Rayleigh prior on one parameter (3.10 with the width convention of its
+// gradient 3.26): -log P(a) = -log a + a^2 / (2 s^2) + const.
+inline double rayleigh_neg_log(double a, double s) { return -std::log(a) + a * a / (2.0 * s * s); }
+inline double rayleigh_neg_log_grad(double a, double s) { return -1.0 / a + a / (s * s); }
+
+// a_m <- max(a_m, rel_floor * mean(a)), and never below 1e-300.
+void floor_weights(std::vector<double> &a, double rel_floor);
+
+// Arithmetic means of the points of each cluster; empty clusters keep their centre.
+void mean_centroids(const DataView &data, const int32_t *labels, int64_t k, int threads, std::vector<double> &centers);
+
+std::unique_ptr<WeightedDistortion> make_euclidean(bool full, const DataView &data, int threads, PhiMaxRule rule);
+std::unique_ptr<WeightedDistortion> make_cosine(const DataView &data, int threads, const char *algorithm);
+std::unique_ptr<WeightedDistortion> make_idivergence(const DataView &data, int threads, double smoothing,
+                                                     const char *algorithm);
+
+}  // namespace divergence
+}  // namespace kindred
+
+#endif

@@ -1,0 +1,276 @@
+// Parameterised squared Euclidean distance d_A(x, y) = (x - y)^T A (x - y)
+// (Basu et al., eq. 3.15), with a full PSD matrix A or a diagonal one.
+// A = V Lambda V^T is applied by transforming the points once per update,
+// x' = Lambda^{1/2} V^T x, so that every distance is a plain squared
+// Euclidean distance computed in blocks by GEMM (linalg/distances.hpp).
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.hpp"
+#include "divergence/weighted_distortion_impl.hpp"
+#include "linalg/blas.hpp"
+#include "linalg/distances.hpp"
+#include "linalg/psd_projection.hpp"
+
+namespace kindred {
+namespace divergence {
+namespace {
+
+constexpr int64_t kBlockRows = 4096;
+
+class WeightedEuclidean final : public WeightedDistortion {
+public:
+    WeightedEuclidean(bool full, const DataView &data, int threads, PhiMaxRule rule)
+        : WeightedDistortion(full ? DistortionKind::EuclideanFull : DistortionKind::EuclideanDiag, data.n(), data.d()),
+          data_(data), threads_(threads), rule_(rule), eig_(full ? data.d() : 1), work_eig_(full ? data.d() : 1) {
+        x0_.resize(static_cast<size_t>(n_ * d_));
+        for (int64_t i = 0; i < n_; ++i) data.copy_row(i, x0_.data() + i * d_);
+        set_params(identity());
+    }
+
+    void set_params(const std::vector<double> &a) override {
+        a_ = a;
+        xt_.resize(x0_.size());
+        log_det_ = 0.0;
+        if (full_matrix()) {
+            eig_.compute(a_.data());
+            lambda_ = eig_.values();
+            for (double &l : lambda_) {
+                if (!(l > 0.0)) fail(KINDRED_E_NUMERICAL, "weighted Euclidean: the metric A is not positive definite "
+                                                            "(eigenvalue ", l, ")");
+                log_det_ += std::log(l);
+            }
+            // M = V Lambda^{1/2} (d x d); X' = X M is the point cloud in the space of A^{1/2}.
+            m_ = eig_.vectors();
+            for (int64_t r = 0; r < d_; ++r)
+                for (int64_t c = 0; c < d_; ++c) m_[r * d_ + c] *= std::sqrt(lambda_[c]);
+            linalg::gemm(false, false, n_, d_, d_, 1.0, x0_.data(), d_, m_.data(), d_, 0.0, xt_.data(), d_);
+        } else {
+            sqrt_a_.resize(d_);
+            for (int64_t m = 0; m < d_; ++m) {
+                if (!(a_[m] > 0.0)) fail(KINDRED_E_NUMERICAL, "weighted Euclidean: weight ", m, " is not positive (", a_[m], ")");
+                sqrt_a_[m] = std::sqrt(a_[m]);
+                log_det_ += std::log(a_[m]);
+            }
+            for (int64_t i = 0; i < n_; ++i)
+                for (int64_t m = 0; m < d_; ++m) xt_[i * d_ + m] = x0_[i * d_ + m] * sqrt_a_[m];
+        }
+        DenseView v;
+        v.x = xt_.data();
+        v.n = n_;
+        v.d = d_;
+        v.ld = d_;
+        xt_view_ = DataView::dense(v);
+        xt_sqnorm_ = linalg::row_sqnorms(xt_view_);
+    }
+
+    void centroids(const int32_t *labels, int64_t k, std::vector<double> &centers) const override {
+        mean_centroids(data_, labels, k, threads_, centers);
+    }
+
+    void point_center_all(const double *centers, int64_t k, double *out) const override {
+        std::vector<double> ct(static_cast<size_t>(k * d_));
+        transform(centers, k, ct.data());
+        const std::vector<double> c_sq = linalg::center_sqnorms(ct.data(), k, d_);
+        for (int64_t begin = 0; begin < n_; begin += kBlockRows) {
+            const int64_t end = std::min(n_, begin + kBlockRows);
+            linalg::sq_distances(xt_view_, begin, end, ct.data(), c_sq.data(), k, xt_sqnorm_.data(), out + begin * k);
+        }
+    }
+
+    double center_distance(const double *a, const double *b) const override {
+        std::vector<double> diff(d_), t(d_);
+        for (int64_t m = 0; m < d_; ++m) diff[m] = a[m] - b[m];
+        transform(diff.data(), 1, t.data());
+        double s = 0.0;
+        for (double v : t) s += v * v;
+        return s;
+    }
+
+    double phi(int64_t i, int64_t j) const override {
+        const double *a = xt_.data() + i * d_, *b = xt_.data() + j * d_;
+        double s = 0.0;
+        for (int64_t m = 0; m < d_; ++m) s += (a[m] - b[m]) * (a[m] - b[m]);
+        return s;
+    }
+
+    // Section 3.3.3.1: phi_max = sum over C_CL of d_A (Sum), or the largest one (Max).
+    double phi_max(const std::vector<PairConstraint> &pairs) const override {
+        double sum = 0.0, mx = 0.0;
+        for (const PairConstraint &p : pairs) {
+            if (p.must) continue;
+            const double v = phi(p.i, p.j);
+            sum += v;
+            mx = std::max(mx, v);
+        }
+        return rule_ == PhiMaxRule::Sum ? sum : mx;
+    }
+
+    // -n log det A (3.16) + Rayleigh prior on the diagonal entries (3.26).
+    double regulariser(bool prior, double s) const override {
+        double r = -static_cast<double>(n_) * log_det_;
+        if (prior)
+            for (int64_t m = 0; m < d_; ++m) r += rayleigh_neg_log(diag(m), s);
+        return r;
+    }
+
+    void gradient(const GradientInput &in, std::vector<double> &g) const override {
+        linear_part(in, g);
+        // d(-n log det A)/dA = -n A^{-1}. We differentiate with respect to the
+        // matrix entries (the same convention as the outer products of
+        // (3.25)), not the symmetric form 2A^{-1} - diag(A^{-1}) of (3.27).
+        if (full_matrix()) {
+            std::vector<double> inv(d_);
+            for (int64_t c = 0; c < d_; ++c) inv[c] = 1.0 / lambda_[c];
+            std::vector<double> ainv(static_cast<size_t>(d_ * d_));
+            linalg::rebuild_from_eigen(eig_, inv, ainv.data());
+            for (int64_t v = 0; v < d_ * d_; ++v) g[v] -= static_cast<double>(n_) * ainv[v];
+        } else {
+            for (int64_t m = 0; m < d_; ++m) g[m] -= static_cast<double>(n_) / a_[m];
+        }
+        if (in.prior)
+            for (int64_t m = 0; m < d_; ++m) g[diag_index(m)] += rayleigh_neg_log_grad(diag(m), in.rayleigh_s);
+    }
+
+    void project(std::vector<double> &a, double rel_floor) const override {
+        if (full_matrix()) {
+            double trace = 0.0;
+            for (int64_t m = 0; m < d_; ++m) trace += a[m * d_ + m];
+            const double floor = std::max(1e-300, rel_floor * std::max(trace, 0.0) / static_cast<double>(d_));
+            linalg::project_psd(work_eig_, a.data(), floor);
+        } else {
+            floor_weights(a, rel_floor);
+        }
+    }
+
+    // Bilenko et al. (2004): with the terms linear in A collected in G,
+    // J = tr(A G) - n log det A is minimised by A = n G^{-1} (full) or
+    // a_m = n / G_m (diagonal); with the Rayleigh prior on a diagonal weight,
+    // a G - (n + 1) log a + a^2 / (2 s^2) is minimised by the positive root
+    // of a^2 / s^2 + G a - (n + 1) = 0.
+    bool closed_form(const GradientInput &in, double rel_floor, std::vector<double> &out) const override {
+        std::vector<double> g;
+        linear_part(in, g);
+        const double nn = static_cast<double>(n_);
+        if (full_matrix()) {
+            work_eig_.compute(g.data());
+            std::vector<double> vals = work_eig_.values();
+            double mean = 0.0;
+            for (double v : vals) mean += std::max(v, 0.0);
+            mean /= static_cast<double>(d_);
+            const double floor = std::max(1e-300, rel_floor * mean);
+            for (double &v : vals) v = nn / std::max(v, floor);
+            out.assign(static_cast<size_t>(d_ * d_), 0.0);
+            linalg::rebuild_from_eigen(work_eig_, vals, out.data());
+            project(out, rel_floor);
+        } else {
+            double mean = 0.0;
+            for (double v : g) mean += std::max(v, 0.0);
+            mean /= static_cast<double>(d_);
+            const double floor = std::max(1e-300, rel_floor * mean);
+            out.resize(d_);
+            for (int64_t m = 0; m < d_; ++m) {
+                const double gm = std::max(g[m], floor);
+                if (in.prior) {
+                    const double s2 = in.rayleigh_s * in.rayleigh_s;
+                    out[m] = 0.5 * s2 * (-gm + std::sqrt(gm * gm + 4.0 * (nn + 1.0) / s2));
+                } else {
+                    out[m] = nn / gm;
+                }
+            }
+            floor_weights(out, rel_floor);
+        }
+        return true;
+    }
+
+private:
+    double diag(int64_t m) const { return a_[diag_index(m)]; }
+    int64_t diag_index(int64_t m) const { return full_matrix() ? m * d_ + m : m; }
+
+    // rows (k of them, d values each, original space) -> the space of A^{1/2}.
+    void transform(const double *rows, int64_t k, double *out) const {
+        if (full_matrix()) {
+            linalg::gemm(false, false, k, d_, d_, 1.0, rows, d_, m_.data(), d_, 0.0, out, d_);
+        } else {
+            for (int64_t r = 0; r < k; ++r)
+                for (int64_t m = 0; m < d_; ++m) out[r * d_ + m] = rows[r * d_ + m] * sqrt_a_[m];
+        }
+    }
+
+    // G = sum_i (x_i - mu(i))(x_i - mu(i))^T + sum_p c_p (x_i - x_j)(x_i - x_j)^T,
+    // c_p = dJ/dphi_p plus the share of dJ/dphi_max (3.25): the full matrix
+    // by SYRK, or only its diagonal.
+    void linear_part(const GradientInput &in, std::vector<double> &g) const {
+        const std::vector<PairConstraint> &pairs = *in.pairs;
+        std::vector<double> coef(*in.pair_coef);
+        if (in.phimax_coef != 0.0) {
+            if (rule_ == PhiMaxRule::Sum) {
+                for (size_t p = 0; p < pairs.size(); ++p)
+                    if (!pairs[p].must) coef[p] += in.phimax_coef;
+            } else {
+                int64_t arg = -1;
+                double mx = -1.0;
+                for (size_t p = 0; p < pairs.size(); ++p) {
+                    if (pairs[p].must) continue;
+                    const double v = phi(pairs[p].i, pairs[p].j);
+                    if (v > mx) { mx = v; arg = static_cast<int64_t>(p); }
+                }
+                if (arg >= 0) coef[arg] += in.phimax_coef;
+            }
+        }
+        g.assign(static_cast<size_t>(param_count()), 0.0);
+        if (full_matrix()) {
+            std::vector<double> r(static_cast<size_t>(n_ * d_));
+            for (int64_t i = 0; i < n_; ++i) {
+                const double *mu = in.centers + static_cast<int64_t>(in.labels[i]) * d_;
+                for (int64_t m = 0; m < d_; ++m) r[i * d_ + m] = x0_[i * d_ + m] - mu[m];
+            }
+            linalg::syrk_ata(n_, d_, 1.0, r.data(), d_, 0.0, g.data());
+            for (int sign = 1; sign >= -1; sign -= 2) {
+                std::vector<double> rows;
+                int64_t count = 0;
+                for (size_t p = 0; p < pairs.size(); ++p) {
+                    if (coef[p] * sign <= 0.0) continue;
+                    const double s = std::sqrt(std::fabs(coef[p]));
+                    for (int64_t m = 0; m < d_; ++m)
+                        rows.push_back(s * (x0_[pairs[p].i * d_ + m] - x0_[pairs[p].j * d_ + m]));
+                    ++count;
+                }
+                if (count > 0) linalg::syrk_ata(count, d_, static_cast<double>(sign), rows.data(), d_, 1.0, g.data());
+            }
+        } else {
+            for (int64_t i = 0; i < n_; ++i) {
+                const double *mu = in.centers + static_cast<int64_t>(in.labels[i]) * d_;
+                for (int64_t m = 0; m < d_; ++m) {
+                    const double t = x0_[i * d_ + m] - mu[m];
+                    g[m] += t * t;
+                }
+            }
+            for (size_t p = 0; p < pairs.size(); ++p) {
+                if (coef[p] == 0.0) continue;
+                for (int64_t m = 0; m < d_; ++m) {
+                    const double t = x0_[pairs[p].i * d_ + m] - x0_[pairs[p].j * d_ + m];
+                    g[m] += coef[p] * t * t;
+                }
+            }
+        }
+    }
+
+    const DataView &data_;
+    int threads_;
+    PhiMaxRule rule_;
+    linalg::SymmetricEigen eig_;  // of A, refreshed by set_params
+    mutable linalg::SymmetricEigen work_eig_;  // scratch for projections and the closed form
+    std::vector<double> x0_, xt_, xt_sqnorm_, lambda_, m_, sqrt_a_;
+    DataView xt_view_;
+    double log_det_ = 0.0;
+};
+
+}  // namespace
+
+std::unique_ptr<WeightedDistortion> make_euclidean(bool full, const DataView &data, int threads, PhiMaxRule rule) {
+    return std::unique_ptr<WeightedDistortion>(new WeightedEuclidean(full, data, threads, rule));
+}
+
+}  // namespace divergence
+}  // namespace kindred
