@@ -26,7 +26,7 @@ export KindredError, Model, SideInfo, fit, fit!, predict, transform, labels, cen
        arraynames, nclusters, fitsummary, save, algorithms, algorithm_summary, algorithm_uses, options,
        metric, metrics, sample_pairs, sample_triplets, add_pairs!, add_triplets!,
        set_partial_labels!, counts, side_pairs, side_triplets, components, check_consistent,
-       setoption!, getoption
+       setoption!, getoption, active_select
 
 # The SONAME: ccall resolves it to the copy __init__ loaded (glibc matches loaded libraries by SONAME).
 const libkindred = "libkindred.so.0"
@@ -564,6 +564,57 @@ function load(path::AbstractString)
     out = Ref{Ptr{Cvoid}}(C_NULL)
     _check(ccall((:kindred_model_load, libkindred), Cint, (Ref{Ptr{Cvoid}}, Cstring), out, _cname(path)))
     return Model(out[])
+end
+
+# ---------------------------------------------------------------------------------------------
+# Active selection
+
+mutable struct _OracleState
+    f::Any
+    error::Any
+end
+
+# Returned when the oracle threw: not a valid answer, so the library stops at once.
+const _ORACLE_STOP = Cint(2)
+
+function _oracle_trampoline(user::Ptr{Cvoid}, i::Int64, j::Int64)::Cint
+    state = unsafe_pointer_to_objref(user)::_OracleState
+    state.error === nothing || return _ORACLE_STOP
+    try
+        a = state.f(Int(i) + 1, Int(j) + 1)
+        answer = a === true ? 1 : a === false ? -1 : a === nothing ? 0 : Int(a)
+        answer in (-1, 0, 1) || throw(ArgumentError("oracle: answer $a is not 1, -1, 0, true, false or nothing"))
+        return Cint(answer)
+    catch e
+        state.error = e
+        return _ORACLE_STOP
+    end
+end
+
+"""
+    active_select(X, oracle; budget, k = nothing, strategy = "explore-consolidate", seed = 0, dims = 1)
+
+Ask `oracle(i, j)` (1-based point indices, i < j) about chosen pairs of the points of `X` and return
+the answers as a [`SideInfo`](@ref), ready for `fit(...; side = ...)`. The oracle answers `1` or
+`true` (same cluster), `-1` or `false` (different), `0` or `nothing` (don't know). `k = nothing`
+when the number of clusters is unknown (Explore only). An exception thrown by the oracle stops the
+selection and is rethrown here.
+"""
+function active_select(X::AbstractArray, oracle; budget::Integer, k = nothing, strategy::AbstractString = "explore-consolidate",
+                       seed::Integer = 0, dims::Integer = 1)
+    A, n, d, layout, ld = _dense(X, dims)
+    side = SideInfo(n)
+    state = _OracleState(oracle, nothing)
+    cb = @cfunction(_oracle_trampoline, Cint, (Ptr{Cvoid}, Int64, Int64))
+    status = GC.@preserve A state begin
+        ccall((:kindred_active_select, libkindred), Cint,
+              (Cstring, Ptr{Float64}, Int64, Int64, Cint, Int64, Int64, Int64, UInt64, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}),
+              _cname(strategy), A, n, d, layout, ld, k === nothing ? Int64(-1) : Int64(k), Int64(budget), UInt64(seed),
+              cb, pointer_from_objref(state), side.ptr)
+    end
+    state.error === nothing || throw(state.error)
+    _check(status)
+    return side
 end
 
 # ---------------------------------------------------------------------------------------------

@@ -127,4 +127,16 @@ const n, d = size(X)
         @test p1 == sample_pairs(y; count = 30, seed = 3)
         @test all((y[p1[1]] .== y[p1[2]]) .== (p1[3] .> 0))
     end
+    @testset "active selection" begin
+        asked = Tuple{Int,Int}[]
+        s = active_select(X, (i, j) -> (push!(asked, (i, j)); y[i] == y[j]); budget = 30, k = 3, seed = 1)
+        @test 0 < length(asked) <= 30
+        @test all(i < j for (i, j) in asked)
+        i, j, v = side_pairs(s)
+        @test all((y[i] .== y[j]) .== (v .> 0))
+        @test length(labels(fit("kmeans", X; k = 3, side = s))) == n
+        @test_throws KindredError active_select(X, (i, j) -> 1; budget = 5, strategy = "psychic")
+        @test_throws ErrorException active_select(X, (i, j) -> error("from the oracle"); budget = 5, k = 3)
+        @test_throws ArgumentError active_select(X, (i, j) -> 7; budget = 5, k = 3)
+    end
 end

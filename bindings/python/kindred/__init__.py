@@ -23,6 +23,9 @@ from ._lib import (CancelledError, CorruptFileError, DimensionError, IndexOutOfR
 from ._registry import Option, algorithm_summary, algorithm_uses, algorithms, metrics, options
 from ._side import SideInfo
 
+if has_function("kindred_active_select"):
+    from ._active import active_select
+
 __version__ = _text(_lib.kindred_version())
 
 __all__ = ["Clusterer", "SideInfo", "Option", "load", "metric", "metrics", "sample_pairs", "sample_triplets",
@@ -30,6 +33,9 @@ __all__ = ["Clusterer", "SideInfo", "Option", "load", "metric", "metrics", "samp
            "KindredError", "InvalidArgumentError", "DimensionError", "IndexOutOfRangeError", "InfeasibleError",
            "NumericalError", "CancelledError", "UnknownOptionError", "StateError", "CorruptFileError",
            "KindredIOError", "KindredMemoryError"]
+
+if has_function("kindred_active_select"):
+    __all__.append("active_select")
 
 for _algorithm, _cls in estimator_classes().items():
     globals()[_cls.__name__] = _cls

@@ -57,6 +57,7 @@ int64_t kindred_metric_count(void);
 const char * kindred_metric_name(int64_t index);
 kindred_status kindred_sample_pairs(kindred_side * side, const int32_t * labels, int64_t n, int64_t count, double rate, double noise, uint64_t seed);
 kindred_status kindred_sample_triplets(kindred_side * side, const int32_t * labels, int64_t n, int64_t count, double noise, uint64_t seed);
+kindred_status kindred_active_select(const char * strategy, const double * x, int64_t n, int64_t d, int layout, int64_t ld, int64_t k, int64_t budget, uint64_t seed, kindred_oracle_fn oracle, void * user, kindred_side * out_side);
 '''
 CONSTANTS = {
     'KINDRED_OK': 0,

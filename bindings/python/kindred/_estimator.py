@@ -4,6 +4,7 @@ import keyword
 import numbers
 import os
 import tempfile
+import threading
 
 import numpy as np
 
@@ -83,6 +84,7 @@ class Clusterer:
     """
 
     _algorithm = None  # fixed by the generated subclasses
+    _estimator_type = "clusterer"  # scikit-learn's tag for clustering estimators
 
     def __init__(self, algorithm=None, **options):
         if self._algorithm is not None:
@@ -94,6 +96,7 @@ class Clusterer:
         table = _options(algorithm)  # raises UnknownOptionError (with the library's message) for a bad name
         object.__setattr__(self, "_params", {name: o.default for name, o in table.items()})
         object.__setattr__(self, "_fitted_algorithm", None)
+        object.__setattr__(self, "_lock", threading.Lock())
         if self._algorithm is None:
             object.__setattr__(self, "algorithm", algorithm)
         self.set_params(**options)
@@ -248,6 +251,10 @@ class Clusterer:
     # ---- using a fitted model -----------------------------------------------------------------
     def predict(self, X):
         """Assign new points to the fitted clusters (int32 labels)."""
+        with self._lock:  # the C API allows one thread at a time per model
+            return self._predict(X)
+
+    def _predict(self, X):
         model = self._fitted_model()
         if is_sparse(X):
             data = CsrArg(X)
@@ -263,6 +270,10 @@ class Clusterer:
 
     def transform(self, X):
         """Map new points through the learned transformation (for the algorithms that learn one)."""
+        with self._lock:
+            return self._transform(X)
+
+    def _transform(self, X):
         model = self._fitted_model()
         dim = ffi.new("int64_t *")
         check(lib.kindred_model_transform_dim(model, dim))
@@ -277,7 +288,8 @@ class Clusterer:
 
     def save(self, path):
         """Save the fitted model (options and results) to a file; kindred.load(path) reads it back."""
-        check(lib.kindred_model_save(self._fitted_model(), os.fsencode(path)))
+        with self._lock:
+            check(lib.kindred_model_save(self._fitted_model(), os.fsencode(path)))
 
     # ---- pickling goes through the library's own file format -----------------------------------
     def __getstate__(self):
@@ -291,6 +303,7 @@ class Clusterer:
         return state
 
     def __setstate__(self, state):
+        object.__setattr__(self, "_lock", threading.Lock())
         object.__setattr__(self, "_params", dict(state["params"]))
         object.__setattr__(self, "_fitted_algorithm", None)
         if self._algorithm is None:

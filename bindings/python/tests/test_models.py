@@ -169,3 +169,12 @@ def test_log_messages_go_to_logging(iris, caplog):
         kindred.KMeans(k=3, seed=1, n_init=2).fit(X)
     # kmeans logs its restarts at debug level; any algorithm may log nothing, so only check the plumbing
     assert all(r.name == "kindred" for r in caplog.records)
+
+
+def test_one_estimator_used_from_several_threads(iris):
+    from concurrent.futures import ThreadPoolExecutor
+    X, _ = iris
+    km = kindred.KMeans(k=3, seed=1).fit(X)
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: km.predict(X), range(16)))
+    assert all(np.array_equal(r, km.labels_) for r in results)

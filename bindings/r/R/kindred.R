@@ -163,3 +163,32 @@ kindred_sample_triplets <- function(labels, count, noise = 0, seed = 0) {
   t <- kcall(kr_sample_triplets, .recode(labels), count, noise, seed)
   data.frame(a = t[[1]], b = t[[2]], c = t[[3]], answer = as.integer(t[[4]]))
 }
+
+kindred_active_select <- function(x, oracle, budget, k = NULL, strategy = "explore-consolidate", seed = 0) {
+  call <- sys.call()
+  if (is.data.frame(x)) x <- as.matrix(x)
+  if (!is.matrix(x) || !is.numeric(x))
+    stop(kindred_condition(simpleError("kindred invalid argument: x must be a numeric matrix (points in rows)")))
+  if (storage.mode(x) != "double") storage.mode(x) <- "double"
+  if (!is.function(oracle))
+    stop(kindred_condition(simpleError("kindred invalid argument: oracle must be a function(i, j)")))
+  failure <- new.env()
+  answer <- function(i, j) {
+    tryCatch({
+      a <- oracle(i, j)
+      a <- if (is.null(a) || (length(a) == 1 && is.na(a))) 0L
+           else if (is.logical(a) && length(a) == 1) (if (a) 1L else -1L)
+           else as.integer(a)
+      if (length(a) != 1 || !(a %in% c(-1L, 0L, 1L)))
+        stop("oracle: the answer must be 1, -1, 0, TRUE, FALSE or NA")
+      a
+    }, error = function(e) { failure$condition <- e; 2L },
+       interrupt = function(e) { failure$condition <- e; 2L })
+  }
+  p <- tryCatch(.Call(kr_active_select, x, answer, budget, if (is.null(k)) -1 else k, strategy, seed),
+                error = function(e) {
+                  if (!is.null(failure$condition)) stop(failure$condition)
+                  stop(kindred_condition(e, call))
+                })
+  data.frame(i = p[[1]], j = p[[2]], value = p[[3]])
+}

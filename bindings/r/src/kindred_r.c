@@ -456,6 +456,45 @@ SEXP kr_sample_triplets(SEXP labels, SEXP count, SEXP noise, SEXP seed) {
     return out;
 }
 
+/* ---- active selection ------------------------------------------------------------------- */
+
+/* The R oracle is a closure made by R/kindred.R: it catches everything and returns an integer
+ * answer, or 2 (not a valid answer: the library stops) after recording the condition. */
+struct oracle_state {
+    SEXP fn;
+    int failed;
+};
+
+static int oracle_trampoline(void *user, int64_t i, int64_t j) {
+    struct oracle_state *state = (struct oracle_state *)user;
+    if (state->failed) return 2;
+    SEXP call = PROTECT(Rf_lang3(state->fn, Rf_ScalarReal((double)i + 1), Rf_ScalarReal((double)j + 1)));
+    int error = 0;
+    SEXP r = R_tryEval(call, R_GlobalEnv, &error);
+    int answer = 2;
+    if (error) state->failed = 1;
+    else if (TYPEOF(r) == INTSXP && XLENGTH(r) == 1) answer = INTEGER(r)[0];
+    UNPROTECT(1);
+    return answer;
+}
+
+SEXP kr_active_select(SEXP x, SEXP oracle, SEXP budget, SEXP k, SEXP strategy, SEXP seed) {
+    int64_t n = 0, d = 0;
+    const double *px = matrix_arg(x, &n, &d);
+    const char *strat = string_arg(strategy, "strategy");
+    kindred_side *side = NULL;
+    SEXP sptr = PROTECT(make_side(n, R_NilValue, R_NilValue, R_NilValue, &side));
+    struct oracle_state state = {oracle, 0};
+    kindred_status st = kindred_active_select(strat, px, n, d, KINDRED_COL_MAJOR, n, (int64_t)Rf_asReal(k),
+                                              (int64_t)Rf_asReal(budget), (uint64_t)Rf_asReal(seed),
+                                              oracle_trampoline, &state, side);
+    if (state.failed) Rf_error("kindred cancelled: the oracle failed");
+    check(st);
+    SEXP out = side_pairs(side);
+    UNPROTECT(1);
+    return out;
+}
+
 /* ---- registration ------------------------------------------------------------------------ */
 
 static const R_CallMethodDef call_methods[] = {
@@ -475,6 +514,7 @@ static const R_CallMethodDef call_methods[] = {
     {"kr_metric", (DL_FUNC)&kr_metric, 3},
     {"kr_sample_pairs", (DL_FUNC)&kr_sample_pairs, 5},
     {"kr_sample_triplets", (DL_FUNC)&kr_sample_triplets, 4},
+    {"kr_active_select", (DL_FUNC)&kr_active_select, 6},
     {NULL, NULL, 0}};
 
 void R_init_kindred(DllInfo *dll) {

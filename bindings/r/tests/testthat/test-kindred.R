@@ -46,6 +46,12 @@ test_that("kmeans finds iris, predicts, and does not depend on the storage mode"
   expect_identical(kindred_fit(xi, "kmeans", k = 3, seed = 1)$cluster, kindred_fit(xd, "kmeans", k = 3, seed = 1)$cluster)
   expect_identical(kindred_fit(as.data.frame(x), "kmeans", k = 3L, seed = 4)$cluster, m$cluster)
   expect_output(print(m), "kmeans")
+  if (capabilities("profmem")) {  # a double matrix reaches the library without being copied
+    x2 <- x * 1
+    tracemem(x2)
+    expect_silent(kindred_fit(x2, "kmeans", k = 3, seed = 1))
+    untracemem(x2)
+  }
 })
 
 test_that("bad input is a kindred_error carrying the library's message", {
@@ -98,4 +104,16 @@ test_that("metrics and sampling", {
   expect_equal(nrow(t), 20)
   expect_true(all(t$answer %in% c(-1L, 0L, 1L)))
   expect_error(kindred_sample_pairs(y), class = "kindred_error")
+})
+
+test_that("active selection asks the oracle and returns pairs", {
+  asked <- 0
+  p <- kindred_active_select(x, function(i, j) { asked <<- asked + 1; y[i] == y[j] }, budget = 30, k = 3, seed = 1)
+  expect_true(asked > 0 && asked <= 30)
+  expect_true(all(p$i < p$j))
+  expect_equal(p$value, ifelse(y[p$i] == y[p$j], 1, -1))
+  expect_length(kindred_fit(x, "kmeans", k = 3, pairs = p)$cluster, 150)
+  expect_error(kindred_active_select(x, function(i, j) 1, budget = 5, strategy = "psychic"), class = "kindred_error")
+  expect_error(kindred_active_select(x, function(i, j) stop("from the oracle"), budget = 5, k = 3), "from the oracle")
+  expect_error(kindred_active_select(x, function(i, j) 7, budget = 5, k = 3), "answer")
 })

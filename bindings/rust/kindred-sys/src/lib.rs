@@ -104,4 +104,5 @@ extern "C" {
     pub fn kindred_metric_name(index: i64) -> *const c_char;
     pub fn kindred_sample_pairs(side: *mut kindred_side, labels: *const i32, n: i64, count: i64, rate: f64, noise: f64, seed: u64) -> kindred_status;
     pub fn kindred_sample_triplets(side: *mut kindred_side, labels: *const i32, n: i64, count: i64, noise: f64, seed: u64) -> kindred_status;
+    pub fn kindred_active_select(strategy: *const c_char, x: *const f64, n: i64, d: i64, layout: c_int, ld: i64, k: i64, budget: i64, seed: u64, oracle: kindred_oracle_fn, user: *mut c_void, out_side: *mut kindred_side) -> kindred_status;
 }

@@ -15,6 +15,7 @@
 //! println!("{:?}", model.labels()?);
 //! # Ok::<(), kindred::Error>(())
 //! ```
+mod active;
 mod data;
 mod error;
 mod eval;
@@ -22,6 +23,7 @@ mod model;
 mod registry;
 mod side;
 
+pub use active::{active_select, Answer};
 pub use data::{Array, Csr, Dense, Layout, Points};
 pub use error::{Error, Result, Status};
 pub use eval::metric;

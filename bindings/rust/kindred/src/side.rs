@@ -49,6 +49,10 @@ impl Side {
         self.raw.as_ptr()
     }
 
+    pub(crate) fn as_mut_ptr(&mut self) -> *mut sys::kindred_side {
+        self.raw.as_ptr()
+    }
+
     /// Add pairs: `value > 0` must-link of that weight, `value < 0` cannot-link. Duplicates add up.
     pub fn add_pairs(&mut self, i: &[i64], j: &[i64], value: &[f64]) -> Result<&mut Self> {
         let count = same_len("pairs", &[i.len(), j.len(), value.len()])?;

@@ -231,3 +231,31 @@ fn models_move_between_threads() {
     let labels = std::thread::spawn(move || m.labels().unwrap()).join().unwrap();
     assert_eq!(labels.len(), n);
 }
+
+#[test]
+fn active_selection_with_a_closure_oracle() {
+    use kindred::{active_select, Answer};
+    let (x, n, d, y) = iris();
+    let data = Dense::row_major(&x, n, d).unwrap();
+    let mut side = Side::new(n).unwrap();
+    let mut asked = Vec::new();
+    active_select("explore-consolidate", data, Some(3), 30, 1, &mut side, |i, j| {
+        asked.push((i, j));
+        if y[i as usize] == y[j as usize] { Answer::Same } else { Answer::Different }
+    })
+    .unwrap();
+    assert!(!asked.is_empty() && asked.len() <= 30);
+    let (pi, pj, pv) = side.pairs().unwrap();
+    for k in 0..pi.len() {
+        let same = y[pi[k] as usize] == y[pj[k] as usize];
+        assert_eq!(pv[k], if same { 1.0 } else { -1.0 });
+    }
+    let err = active_select("psychic", data, Some(3), 5, 1, &mut side, |_, _| Answer::Same).unwrap_err();
+    assert_eq!(err.status, Status::UnknownOption);
+    let mut fresh = Side::new(n).unwrap();
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let _ = active_select("explore", data, None, 10, 1, &mut fresh, |_, _| panic!("from the oracle"));
+    }));
+    assert!(caught.is_err());
+    assert_eq!(fresh.counts().unwrap().pairs, 0);
+}
