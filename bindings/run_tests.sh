@@ -64,6 +64,7 @@ cd "$REPO" || exit 2
 step "signatures: Python cdef, Rust kindred-sys, Julia ccalls"
 python3 "$HERE/python/tools/gen_cdef.py" --check "$HEADER" || fail "Python cdef differs from $HEADER"
 python3 "$HERE/rust/check_sys.py" "$HEADER" --lib "$LIB" || fail "kindred-sys differs from $HEADER"
+python3 "$HERE/rust/test_check_sys.py" || fail "the kindred-sys checker's own test"
 python3 "$HERE/julia/check_ccalls.py" --header "$HEADER" --lib "$LIB" \
   "$HERE/julia/src" "$HERE/julia/test" "$HERE/julia/example.jl" || fail "Julia ccalls differ from $HEADER"
 python3 "$HERE/julia/test_check_ccalls.py" || fail "the Julia ccall checker's own test"
