@@ -55,9 +55,13 @@ LIB="$LIBDIR/libkindred.so.0"
 export LD_LIBRARY_PATH="$LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export KINDRED_HEADER="$HEADER" KINDRED_TEST_DATA="$REPO/data"
 if [ -z "${KINDRED_CLI:-}" ] && [ -n "$CLI" ] && [ -x "$CLI" ]; then export KINDRED_CLI="$CLI"; fi
+if [ -z "${KINDRED_CLI:-}" ]; then
+  fail "no kindred program next to the library: the Python test comparing results with the CLI cannot run"
+  export KINDRED_CLI=""   # the test then skips instead of looking elsewhere
+fi
 echo "library: $LIB"
 echo "header:  $HEADER"
-echo "cli:     ${KINDRED_CLI:-none (the CLI comparison is skipped)}"
+echo "cli:     ${KINDRED_CLI:-none}"
 cd "$REPO" || exit 2
 
 # ---- signatures: every binding against the header --------------------------------------------

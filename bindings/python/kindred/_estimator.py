@@ -277,6 +277,8 @@ class Clusterer:
         model = self._fitted_model()
         dim = ffi.new("int64_t *")
         check(lib.kindred_model_transform_dim(model, dim))
+        if is_sparse(X):
+            raise TypeError("transform: the C API transforms dense points only; pass X.toarray()")
         data = DenseArg(X)
         out = np.empty((data.n, dim[0]), np.float64)
         check(lib.kindred_model_transform_dense(model, data.ptr, data.n, data.d, data.layout, data.ld,
