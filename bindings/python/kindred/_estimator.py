@@ -237,7 +237,8 @@ class Clusterer:
                       objective_=float(obj[0]), n_features_in_=int(d[0]), arrays_=arrays)
         for name, a in arrays.items():
             attr = ("cluster_" + name if name == "centers" else name).replace("-", "_") + "_"
-            if attr.isidentifier() and attr not in values and not hasattr(type(self), attr):
+            # an array that would shadow an option's keyword (dpmeans' "lambda" -> lambda_) stays in arrays_ only
+            if attr.isidentifier() and attr not in values and not hasattr(type(self), attr) and attr not in self._params:
                 values[attr] = a
         self.__dict__.update(values)
 

@@ -46,6 +46,14 @@ def test_every_algorithm_fits_predicts_saves_and_loads(algorithm, iris, tmp_path
     for name, a in est.arrays_.items():
         assert np.array_equal(back.arrays_[name], a)
     try:
+        mapped = est.transform(X)
+    except kindred.StateError:
+        pass  # this algorithm learns no transformation
+    else:
+        assert mapped.shape[0] == len(X) and np.all(np.isfinite(mapped))
+        assert np.array_equal(back.transform(X), mapped)
+        assert np.array_equal(est.transform(np.asfortranarray(X)), mapped)
+    try:
         predicted = est.predict(X)
     except kindred.StateError:
         return  # this algorithm does not predict
