@@ -189,6 +189,10 @@ mutable struct SideInfo
     end
 end
 
+# Passing the object itself (not its .ptr) to ccall keeps it rooted for the call, so that its
+# finalizer cannot run while the library uses the handle.
+Base.unsafe_convert(::Type{Ptr{Cvoid}}, s::SideInfo) = s.ptr
+
 function _free_side(s::SideInfo)
     if s.ptr != C_NULL
         ccall((:kindred_side_free, libkindred), Cvoid, (Ptr{Cvoid},), s.ptr)
@@ -220,7 +224,7 @@ function add_pairs!(s::SideInfo, pairs)
     i0, j0, val = _index0(i, "pairs"), _index0(j, "pairs"), Vector{Float64}(v)
     m = _lengths("pairs", i0, j0, val)
     _check(ccall((:kindred_side_add_pairs, libkindred), Cint, (Ptr{Cvoid}, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Int64),
-                 s.ptr, i0, j0, val, m))
+                 s, i0, j0, val, m))
     return s
 end
 
@@ -235,7 +239,7 @@ function add_triplets!(s::SideInfo, triplets)
     end
     m = _lengths("triplets", a0, b0, c0, answer)
     _check(ccall((:kindred_side_add_triplets, libkindred), Cint,
-                 (Ptr{Cvoid}, Ptr{Int64}, Ptr{Int64}, Ptr{Int64}, Ptr{Int32}, Int64), s.ptr, a0, b0, c0, answer, m))
+                 (Ptr{Cvoid}, Ptr{Int64}, Ptr{Int64}, Ptr{Int64}, Ptr{Int32}, Int64), s, a0, b0, c0, answer, m))
     return s
 end
 
@@ -257,7 +261,7 @@ end
 """Replace the partial labels (1, 2, ...; 0 or `missing` = unknown). Returns the SideInfo."""
 function set_partial_labels!(s::SideInfo, labels)
     lab = _labels0(labels, "partial_labels")
-    _check(ccall((:kindred_side_set_partial_labels, libkindred), Cint, (Ptr{Cvoid}, Ptr{Int32}, Int64), s.ptr, lab, length(lab)))
+    _check(ccall((:kindred_side_set_partial_labels, libkindred), Cint, (Ptr{Cvoid}, Ptr{Int32}, Int64), s, lab, length(lab)))
     return s
 end
 
@@ -265,7 +269,7 @@ end
 function counts(s::SideInfo)
     n, p, t, l = Ref{Int64}(0), Ref{Int64}(0), Ref{Int64}(0), Ref{Int64}(0)
     _check(ccall((:kindred_side_counts, libkindred), Cint, (Ptr{Cvoid}, Ref{Int64}, Ref{Int64}, Ref{Int64}, Ref{Int64}),
-                 s.ptr, n, p, t, l))
+                 s, n, p, t, l))
     return (n = n[], pairs = p[], triplets = t[], labelled = l[])
 end
 
@@ -274,7 +278,7 @@ function side_pairs(s::SideInfo)
     m = counts(s).pairs
     i, j, v = Vector{Int64}(undef, m), Vector{Int64}(undef, m), Vector{Float64}(undef, m)
     _check(ccall((:kindred_side_get_pairs, libkindred), Cint, (Ptr{Cvoid}, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Int64),
-                 s.ptr, i, j, v, m))
+                 s, i, j, v, m))
     return (i .+ 1, j .+ 1, v)
 end
 
@@ -284,7 +288,7 @@ function side_triplets(s::SideInfo)
     a, b, c = Vector{Int64}(undef, m), Vector{Int64}(undef, m), Vector{Int64}(undef, m)
     ans = Vector{Int32}(undef, m)
     _check(ccall((:kindred_side_get_triplets, libkindred), Cint,
-                 (Ptr{Cvoid}, Ptr{Int64}, Ptr{Int64}, Ptr{Int64}, Ptr{Int32}, Int64), s.ptr, a, b, c, ans, m))
+                 (Ptr{Cvoid}, Ptr{Int64}, Ptr{Int64}, Ptr{Int64}, Ptr{Int32}, Int64), s, a, b, c, ans, m))
     return (a .+ 1, b .+ 1, c .+ 1, Int.(ans))
 end
 
@@ -293,12 +297,12 @@ function components(s::SideInfo)
     n = counts(s).n
     comp = Vector{Int64}(undef, n)
     _check(ccall((:kindred_side_components, libkindred), Cint, (Ptr{Cvoid}, Ptr{Int64}, Int64, Ptr{Int64}),
-                 s.ptr, comp, n, C_NULL))
+                 s, comp, n, C_NULL))
     return comp .+ 1
 end
 
 """Throw a KindredError (infeasible) when a cannot-link joins two points of one must-link component."""
-check_consistent(s::SideInfo) = _check(ccall((:kindred_side_check_consistent, libkindred), Cint, (Ptr{Cvoid},), s.ptr))
+check_consistent(s::SideInfo) = _check(ccall((:kindred_side_check_consistent, libkindred), Cint, (Ptr{Cvoid},), s))
 
 """
     sample_pairs(labels; count = nothing, rate = nothing, noise = 0.0, seed = 0)
@@ -311,7 +315,7 @@ function sample_pairs(labels; count = nothing, rate = nothing, noise = 0.0, seed
     lab = _labels0(labels, "labels")
     s = SideInfo(length(lab))
     _check(ccall((:kindred_sample_pairs, libkindred), Cint, (Ptr{Cvoid}, Ptr{Int32}, Int64, Int64, Cdouble, Cdouble, UInt64),
-                 s.ptr, lab, length(lab), count === nothing ? Int64(-1) : Int64(count),
+                 s, lab, length(lab), count === nothing ? Int64(-1) : Int64(count),
                  rate === nothing ? 0.0 : Float64(rate), Float64(noise), UInt64(seed)))
     return side_pairs(s)
 end
@@ -325,7 +329,7 @@ function sample_triplets(labels; count::Integer, noise = 0.0, seed = 0)
     lab = _labels0(labels, "labels")
     s = SideInfo(length(lab))
     _check(ccall((:kindred_sample_triplets, libkindred), Cint, (Ptr{Cvoid}, Ptr{Int32}, Int64, Int64, Cdouble, UInt64),
-                 s.ptr, lab, length(lab), Int64(count), Float64(noise), UInt64(seed)))
+                 s, lab, length(lab), Int64(count), Float64(noise), UInt64(seed)))
     return side_triplets(s)
 end
 
@@ -355,6 +359,8 @@ function Model(algorithm::AbstractString; opts...)
     return m
 end
 
+Base.unsafe_convert(::Type{Ptr{Cvoid}}, m::Model) = m.ptr
+
 function _free_model(m::Model)
     if m.ptr != C_NULL
         ccall((:kindred_model_free, libkindred), Cvoid, (Ptr{Cvoid},), m.ptr)
@@ -362,7 +368,7 @@ function _free_model(m::Model)
     end
 end
 
-algorithm(m::Model) = _str(ccall((:kindred_model_algorithm, libkindred), Ptr{UInt8}, (Ptr{Cvoid},), m.ptr))
+algorithm(m::Model) = _str(ccall((:kindred_model_algorithm, libkindred), Ptr{UInt8}, (Ptr{Cvoid},), m))
 
 Base.show(io::IO, m::Model) = print(io, "Kindred.Model(\"", algorithm(m), "\")")
 
@@ -371,11 +377,11 @@ function setoption!(m::Model, name::AbstractString, value)
     n = _cname(name)
     status = if value isa Bool || value isa Integer
         (typemin(Int64) <= value <= typemax(Int64)) || throw(_argerror("option $name: $value does not fit in 64 bits"))
-        ccall((:kindred_model_set_int, libkindred), Cint, (Ptr{Cvoid}, Cstring, Int64), m.ptr, n, Int64(value))
+        ccall((:kindred_model_set_int, libkindred), Cint, (Ptr{Cvoid}, Cstring, Int64), m, n, Int64(value))
     elseif value isa Real
-        ccall((:kindred_model_set_double, libkindred), Cint, (Ptr{Cvoid}, Cstring, Cdouble), m.ptr, n, Float64(value))
+        ccall((:kindred_model_set_double, libkindred), Cint, (Ptr{Cvoid}, Cstring, Cdouble), m, n, Float64(value))
     elseif value isa AbstractString || value isa Symbol
-        ccall((:kindred_model_set_string, libkindred), Cint, (Ptr{Cvoid}, Cstring, Cstring), m.ptr, n, _cname(string(value)))
+        ccall((:kindred_model_set_string, libkindred), Cint, (Ptr{Cvoid}, Cstring, Cstring), m, n, _cname(string(value)))
     else
         throw(_argerror("option $name: expected a number, Bool, String or Symbol, got $(typeof(value))"))
     end
@@ -389,7 +395,7 @@ function getoption(m::Model, name::AbstractString)
     while true
         buf = Vector{UInt8}(undef, capacity)
         status = ccall((:kindred_model_get_option, libkindred), Cint, (Ptr{Cvoid}, Cstring, Ptr{UInt8}, Csize_t),
-                       m.ptr, _cname(name), buf, capacity)
+                       m, _cname(name), buf, capacity)
         if status == KINDRED_E_DIMENSION && capacity < (1 << 20)
             capacity *= 16
             continue
@@ -457,14 +463,14 @@ function fit!(m::Model, X::AbstractArray; dims::Integer = 1, pairs = nothing, tr
     if progress !== nothing
         cb = @cfunction(_progress_trampoline, Cint, (Ptr{Cvoid}, Int64, Cdouble, Ptr{UInt8}))
         _check(ccall((:kindred_model_set_progress, libkindred), Cint, (Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}),
-                     m.ptr, cb, pointer_from_objref(state)))
+                     m, cb, pointer_from_objref(state)))
     end
     status = GC.@preserve A side state begin
         ccall((:kindred_model_fit_dense, libkindred), Cint, (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Cint, Int64, Ptr{Cvoid}),
-              m.ptr, A, n, d, layout, ld, sideptr)
+              m, A, n, d, layout, ld, sideptr)
     end
     if progress !== nothing
-        ccall((:kindred_model_set_progress, libkindred), Cint, (Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), m.ptr, C_NULL, C_NULL)
+        ccall((:kindred_model_set_progress, libkindred), Cint, (Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), m, C_NULL, C_NULL)
     end
     if state.error !== nothing
         e, bt = state.error
@@ -490,7 +496,7 @@ function fitsummary(m::Model)
     n, d, k, it = Ref{Int64}(0), Ref{Int64}(0), Ref{Int64}(0), Ref{Int64}(0)
     conv, obj = Ref{Cint}(0), Ref{Cdouble}(0.0)
     _check(ccall((:kindred_model_summary, libkindred), Cint,
-                 (Ptr{Cvoid}, Ref{Int64}, Ref{Int64}, Ref{Int64}, Ref{Int64}, Ref{Cint}, Ref{Cdouble}), m.ptr, n, d, k, it, conv, obj))
+                 (Ptr{Cvoid}, Ref{Int64}, Ref{Int64}, Ref{Int64}, Ref{Int64}, Ref{Cint}, Ref{Cdouble}), m, n, d, k, it, conv, obj))
     return (n = n[], d = d[], clusters = k[], iterations = it[], converged = conv[] != 0, objective = obj[])
 end
 
@@ -500,19 +506,19 @@ nclusters(m::Model) = fitsummary(m).clusters
 function labels(m::Model)
     n = fitsummary(m).n
     out = Vector{Int32}(undef, n)
-    _check(ccall((:kindred_model_labels, libkindred), Cint, (Ptr{Cvoid}, Ptr{Int32}, Int64), m.ptr, out, n))
+    _check(ccall((:kindred_model_labels, libkindred), Cint, (Ptr{Cvoid}, Ptr{Int32}, Int64), m, out, n))
     return Int.(out) .+ 1
 end
 
 """Names of the result arrays of a fitted model ("centers", "objective_trace", ...)."""
 function arraynames(m::Model)
     count = Ref{Int64}(0)
-    _check(ccall((:kindred_model_array_count, libkindred), Cint, (Ptr{Cvoid}, Ref{Int64}), m.ptr, count))
+    _check(ccall((:kindred_model_array_count, libkindred), Cint, (Ptr{Cvoid}, Ref{Int64}), m, count))
     names = String[]
     for k in 0:count[]-1
         name, rows, cols = Ref{Ptr{UInt8}}(C_NULL), Ref{Int64}(0), Ref{Int64}(0)
         _check(ccall((:kindred_model_array_info, libkindred), Cint, (Ptr{Cvoid}, Int64, Ref{Ptr{UInt8}}, Ref{Int64}, Ref{Int64}),
-                     m.ptr, k, name, rows, cols))
+                     m, k, name, rows, cols))
         push!(names, _str(name[]))
     end
     return names
@@ -522,9 +528,9 @@ end
 function getarray(m::Model, name::AbstractString)
     n = _cname(name)
     rows, cols = Ref{Int64}(0), Ref{Int64}(0)
-    _check(ccall((:kindred_model_array_shape, libkindred), Cint, (Ptr{Cvoid}, Cstring, Ref{Int64}, Ref{Int64}), m.ptr, n, rows, cols))
+    _check(ccall((:kindred_model_array_shape, libkindred), Cint, (Ptr{Cvoid}, Cstring, Ref{Int64}, Ref{Int64}), m, n, rows, cols))
     buf = Vector{Float64}(undef, rows[] * cols[])
-    _check(ccall((:kindred_model_get_array, libkindred), Cint, (Ptr{Cvoid}, Cstring, Ptr{Float64}, Int64), m.ptr, n, buf, length(buf)))
+    _check(ccall((:kindred_model_get_array, libkindred), Cint, (Ptr{Cvoid}, Cstring, Ptr{Float64}, Int64), m, n, buf, length(buf)))
     return permutedims(reshape(buf, Int(cols[]), Int(rows[])))  # the library's arrays are row-major
 end
 
@@ -537,7 +543,7 @@ function predict(m::Model, X::AbstractArray; dims::Integer = 1)
     out = Vector{Int32}(undef, n)
     status = GC.@preserve A ccall((:kindred_model_predict_dense, libkindred), Cint,
                                   (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Cint, Int64, Ptr{Int32}, Int64),
-                                  m.ptr, A, n, d, layout, ld, out, n)
+                                  m, A, n, d, layout, ld, out, n)
     _check(status)
     return Int.(out) .+ 1
 end
@@ -546,18 +552,18 @@ end
 function transform(m::Model, X::AbstractArray; dims::Integer = 1)
     A, n, d, layout, ld = _dense(X, dims)
     dim = Ref{Int64}(0)
-    _check(ccall((:kindred_model_transform_dim, libkindred), Cint, (Ptr{Cvoid}, Ref{Int64}), m.ptr, dim))
+    _check(ccall((:kindred_model_transform_dim, libkindred), Cint, (Ptr{Cvoid}, Ref{Int64}), m, dim))
     buf = Vector{Float64}(undef, n * dim[])
     status = GC.@preserve A ccall((:kindred_model_transform_dense, libkindred), Cint,
                                   (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Cint, Int64, Ptr{Float64}, Int64),
-                                  m.ptr, A, n, d, layout, ld, buf, length(buf))
+                                  m, A, n, d, layout, ld, buf, length(buf))
     _check(status)
     return permutedims(reshape(buf, Int(dim[]), Int(n)))
 end
 
 """Save a fitted model to a file."""
 save(m::Model, path::AbstractString) =
-    _check(ccall((:kindred_model_save, libkindred), Cint, (Ptr{Cvoid}, Cstring), m.ptr, _cname(path)))
+    _check(ccall((:kindred_model_save, libkindred), Cint, (Ptr{Cvoid}, Cstring), m, _cname(path)))
 
 """Load a model saved by [`save`](@ref) (or by the CLI's `--model`)."""
 function load(path::AbstractString)
@@ -610,7 +616,7 @@ function active_select(X::AbstractArray, oracle; budget::Integer, k = nothing, s
         ccall((:kindred_active_select, libkindred), Cint,
               (Cstring, Ptr{Float64}, Int64, Int64, Cint, Int64, Int64, Int64, UInt64, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}),
               _cname(strategy), A, n, d, layout, ld, k === nothing ? Int64(-1) : Int64(k), Int64(budget), UInt64(seed),
-              cb, pointer_from_objref(state), side.ptr)
+              cb, pointer_from_objref(state), side)
     end
     state.error === nothing || throw(state.error)
     _check(status)
