@@ -39,13 +39,10 @@ fi
 meson test -C build --print-errorlogs
 
 # The bindings are tested against an installed copy of the library, as users get it:
-# install into a staging directory and point pkg-config, the loader and PATH at it.
+# install into a staging directory, and make its kindred.pc name where it really is.
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 meson install -C build --destdir "$stage" --no-rebuild --quiet >/dev/null
-mkdir -p "$stage/pkgconfig"
-sed "s|^prefix=|prefix=$stage|" build/meson-private/kindred.pc > "$stage/pkgconfig/kindred.pc"
-export PKG_CONFIG_PATH="$stage/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-export LD_LIBRARY_PATH="$(pkg-config --variable=libdir kindred)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export PATH="$(pkg-config --variable=prefix kindred)/bin:$PATH"
-bash bindings/run_tests.sh
+prefix="$stage$(meson introspect build --buildoptions | python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"]=="prefix"][0])')"
+sed -i "s|^prefix=.*|prefix=$prefix|" "$(find "$prefix" -name kindred.pc)"
+bash bindings/run_tests.sh "$prefix"
