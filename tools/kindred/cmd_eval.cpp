@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "active_oracle.hpp"
 #include "cli_error.hpp"
 #include "command.hpp"
 #include "csv_fields.hpp"
@@ -44,12 +45,19 @@ int run_eval(Arguments &args) {
     settings.repeats = args.take_int("repeats", 1, 1000000).value_or(1);
     settings.reveal_classes = args.take_int("reveal-classes", 0, INT32_MAX).value_or(0);
     const bool json = args.take_switch("json");
+    settings.active = args.take("active").value_or("");
+    if (!settings.active.empty() && settings.active != "explore-consolidate" && settings.active != "explore" &&
+        settings.active != "random")
+        usage_error("--active must be one of ", kActiveStrategies, ", not '", settings.active, "'");
+    if (!settings.active.empty() && settings.sampling.pairs_count < 0)
+        usage_error("--active needs --pairs-count N (the number of questions to the oracle)");
     settings.option_flags = args.remaining();
 
     const Dataset data = load_dataset(request);
     ProgressLine progress;
     const EvalReport r = kindred_cli::run_eval(data, settings, progress);
-    const std::string side = describe_sampling(settings.sampling, settings.reveal_classes);
+    std::string side = describe_sampling(settings.sampling, settings.reveal_classes);
+    if (!settings.active.empty()) side += " (oracle queries chosen by " + settings.active + ")";
 
     if (json) {
         JsonObject o;
@@ -103,6 +111,9 @@ const Command &cmd_eval() {
         "                         are scored. A method that uses neither partial labels nor sampled side\n"
         "                         information clusters the unlabelled points only; sampled pairs / triplets\n"
         "                         then come from the labelled points only.\n"
+        "  --active STRATEGY      choose the --pairs-count N pairs by active selection instead of at random:\n"
+        "                         explore-consolidate (Basu et al. 3.4; k = classes), explore or random;\n"
+        "                         the label column answers (dense data only)\n"
         "  --repeats S            repeat S times with seeds seed, seed+1, ... (sampling and fit; default 1)\n"
         "  --seed N               the first seed (default: the algorithm's default seed)\n"
         "  --OPTION VALUE         any option of the algorithm. If it has an option k and --k is not given,\n"

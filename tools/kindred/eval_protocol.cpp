@@ -4,6 +4,7 @@
 #include <numeric>
 #include <set>
 
+#include "active_oracle.hpp"
 #include "cli_error.hpp"
 #include "handles.hpp"
 #include "model_runs.hpp"
@@ -133,7 +134,15 @@ EvalReport run_eval(const Dataset &data, const EvalSettings &settings, ProgressL
         if (settings.sampling.any() || (revealing && fit_all)) {
             side = new_side(fit_data.n);
             const SideSampling &s = settings.sampling;
-            if (s.pairs_count >= 0 || s.pairs_rate >= 0)
+            if (!settings.active.empty()) {
+                ActiveQuery q;
+                q.strategy = settings.active;
+                q.k = classes - settings.reveal_classes;
+                q.budget = s.pairs_count;
+                q.seed = seed;
+                q.noise = s.noise;
+                select_pairs_from_labels(side.get(), fit_data, sample_from, q);
+            } else if (s.pairs_count >= 0 || s.pairs_rate >= 0)
                 check(kindred_sample_pairs(side.get(), sample_from.data(), fit_data.n, s.pairs_count, s.pairs_count >= 0 ? 0.0 : s.pairs_rate,
                                            s.noise, seed),
                       "sampling pairs");

@@ -30,6 +30,7 @@ struct EvalSettings {
     SideSampling sampling;
     int64_t repeats = 1;
     int64_t reveal_classes = 0;  // TCS protocol: points of this many classes become partial labels
+    std::string active;          // --active STRATEGY: pairs chosen by active selection (budget = pairs_count)
 };
 
 struct Stat {

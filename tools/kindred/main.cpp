@@ -22,6 +22,7 @@ namespace kindred_cli {
     X(predict)                   \
     X(eval)                      \
     X(sample)                    \
+    X(active)                    \
     X(demo)                      \
     /* add X(NAME) lines above this one */
 
