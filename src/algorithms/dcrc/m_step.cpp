@@ -19,7 +19,8 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
     const std::vector<int64_t> &target_of = *pb.target_of;
     const double *logp = ws.logp.data();
     double *p = ws.p.data(), *g = ws.g.data();
-    log_probabilities(des.xa.data(), n, cols, w, k, ws.logp.data(), p);
+    log_probabilities(des.xa.data(), n, cols, w, k, ws.logp.data());
+    for (int64_t v = 0; v < n * k; ++v) p[v] = std::exp(logp[v]);
 
     int64_t u_count = 0;
     for (int64_t i = 0; i < n; ++i) u_count += target_of[i] < 0;
