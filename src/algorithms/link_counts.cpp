@@ -1,5 +1,6 @@
 #include "algorithms/link_counts.hpp"
 
+#include <algorithm>
 #include <cstddef>
 
 namespace kindred {
@@ -26,10 +27,8 @@ void LinkCounts::gather(int64_t i, const int32_t *labels) {
             touched_.push_back(k);
         }
         const double v = adj_->value[e];
-        if (v > 0)
-            may_[k] += v;
-        else
-            may_not_[k] -= v;
+        may_[k] += std::max(v, 0.0);  // branch-free: the sign of a pair is unpredictable
+        may_not_[k] += std::max(-v, 0.0);
     }
 }
 

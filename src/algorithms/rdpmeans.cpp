@@ -48,6 +48,10 @@ double resolve_lambda(const FitContext &ctx, divergence::Bregman &div) {
 struct PassState {
     std::vector<double> centers;  // k x d, mean space
     std::vector<int32_t> labels;
+    // Weights of the may-links / may-not-links inside clusters (each pair
+    // once), kept up to date by the pass: a move of i from a to b changes them
+    // by f_bi - f_ai and s_ib - s_ia, the counts the pass gathers anyway.
+    double may_within = 0, may_not_within = 0;
     std::vector<double> block, aug, row;
 };
 
@@ -81,7 +85,12 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi_1, do
                 st.centers.insert(st.centers.end(), st.row.begin(), st.row.end());
                 best = k_now;
             }
-            if (st.labels[i] != best) ++changed;
+            if (st.labels[i] != best) {
+                ++changed;
+                const int32_t from = st.labels[i], to = static_cast<int32_t>(best);
+                st.may_within += links.may(to) - links.may(from);
+                st.may_not_within += links.may_not(to) - links.may_not(from);
+            }
             st.labels[i] = static_cast<int32_t>(best);
         }
     }
@@ -109,13 +118,9 @@ int64_t update_centers(divergence::Bregman &div, int threads, PassState &st) {
 }
 
 // Eq. (20), each pair counted once (see the file comment).
-double objective(divergence::Bregman &div, const PassState &st, const LinkCounts &links, double lambda, double xi_1,
-                 double xi_2, int64_t k) {
-    const int64_t n = div.data().n(), d = div.d();
-    double total = lambda * static_cast<double>(k);
-    for (int64_t i = 0; i < n; ++i) total += div.distance(i, st.centers.data() + st.labels[i] * d);
-    const LinkCounts::PairTotals t = links.pair_totals(st.labels.data());
-    return total - xi_1 * t.may_within + xi_2 * t.may_not_within;
+double objective(divergence::Bregman &div, const PassState &st, double lambda, double xi_1, double xi_2, int64_t k) {
+    const double total = lambda * static_cast<double>(k) + div.total_divergence(st.labels.data(), st.centers.data(), k);
+    return total - xi_1 * st.may_within + xi_2 * st.may_not_within;
 }
 
 FitResult fit_rdpmeans(const FitContext &ctx) {
@@ -140,6 +145,9 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     st.labels.assign(static_cast<size_t>(n), 0);  // Algorithm 1: all points in one cluster
     st.centers.assign(static_cast<size_t>(d), 0.0);
     update_centers(*div, ctx.threads, st);
+    const LinkCounts::PairTotals start = links.pair_totals(st.labels.data());  // every pair is inside
+    st.may_within = start.may_within;
+    st.may_not_within = start.may_not_within;
 
     std::vector<double> trace, xi_trace, k_trace;
     FitResult result;
@@ -148,7 +156,7 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
         const double xi_1 = w_may * xi, xi_2 = w_may_not * xi;
         const int64_t changed = assignment_pass(*div, lambda, xi_1, xi_2, links, st);
         k = update_centers(*div, ctx.threads, st);
-        const double obj = objective(*div, st, links, lambda, xi_1, xi_2, k);
+        const double obj = objective(*div, st, lambda, xi_1, xi_2, k);
         trace.push_back(obj);
         xi_trace.push_back(xi);
         k_trace.push_back(static_cast<double>(k));

@@ -82,8 +82,18 @@ public:
         linalg::sq_distances(data_, begin, end, centers, c_sq.data(), k, x_sqnorm_.data(), out);
     }
     double distance(int64_t i, const double *center) const override {
-        const double c_sq = linalg::center_sqnorms(center, 1, d())[0];
+        double c_sq = 0.0;
+        for (int64_t j = 0; j < d(); ++j) c_sq += center[j] * center[j];
         return std::max(0.0, x_sqnorm_[i] - 2.0 * data_.dot_row(i, center) + c_sq);
+    }
+    double total_divergence(const int32_t *labels, const double *centers, int64_t k) const override {
+        const std::vector<double> c_sq = linalg::center_sqnorms(centers, k, d());
+        double total = 0.0;
+        for (int64_t i = 0; i < data_.n(); ++i) {
+            const int32_t l = labels[i];
+            total += std::max(0.0, x_sqnorm_[i] - 2.0 * data_.dot_row(i, centers + l * d()) + c_sq[l]);
+        }
+        return total;
     }
     void point(int64_t i, double *out) const override { data_.copy_row(i, out); }
     void cluster_means(const int32_t *labels, int64_t k, int threads, std::vector<double> &centers,
@@ -156,16 +166,35 @@ public:
     }
     double distance(int64_t i, const double *center) const override {
         const int64_t dd = d();
-        std::vector<double> lm(static_cast<size_t>(dd));
+        one_log_.resize(static_cast<size_t>(dd));
         double sum_log = 0.0, sum_mu = 0.0;
         for (int64_t j = 0; j < dd; ++j) {
-            lm[j] = safe_log(center[j]);
-            sum_log += lm[j];
+            one_log_[j] = safe_log(center[j]);
+            sum_log += one_log_[j];
             sum_mu += center[j];
         }
-        double v = entropy_[i] - (data_.dot_row(i, lm.data()) + s_ * sum_log) / z_[i];
+        double v = entropy_[i] - (data_.dot_row(i, one_log_.data()) + s_ * sum_log) / z_[i];
         if (!normalise_) v += sum_mu - mass_[i];
         return std::max(0.0, v);
+    }
+    double total_divergence(const int32_t *labels, const double *centers, int64_t k) const override {
+        const int64_t dd = d();
+        std::vector<double> lm(static_cast<size_t>(k * dd)), sum_log(static_cast<size_t>(k), 0.0),
+            sum_mu(static_cast<size_t>(k), 0.0);
+        for (int64_t c = 0; c < k; ++c)
+            for (int64_t j = 0; j < dd; ++j) {
+                lm[c * dd + j] = safe_log(centers[c * dd + j]);
+                sum_log[c] += lm[c * dd + j];
+                sum_mu[c] += centers[c * dd + j];
+            }
+        double total = 0.0;
+        for (int64_t i = 0; i < data_.n(); ++i) {
+            const int32_t l = labels[i];
+            double v = entropy_[i] - (data_.dot_row(i, lm.data() + l * dd) + s_ * sum_log[l]) / z_[i];
+            if (!normalise_) v += sum_mu[l] - mass_[i];
+            total += std::max(0.0, v);
+        }
+        return total;
     }
     void point(int64_t i, double *out) const override {
         data_.copy_row(i, out);
@@ -191,6 +220,7 @@ private:
     double s_;
     bool normalise_;
     std::vector<double> z_, mass_, entropy_, log_mu_;
+    mutable std::vector<double> one_log_;  // scratch of distance(): one object per fit, one thread
 };
 
 }  // namespace

@@ -47,6 +47,9 @@ public:
     virtual void distances(int64_t begin, int64_t end, const double *centers, int64_t k, double *out) = 0;
     // D(x_i, mu) for one centre.
     virtual double distance(int64_t i, const double *center) const = 0;
+    // sum_i D(x_i, mu_{labels[i]}) over all points (labels in [0, k)), with the
+    // per-centre terms computed once: O(n d) dense, O(nnz + n) CSR.
+    virtual double total_divergence(const int32_t *labels, const double *centers, int64_t k) const = 0;
     // The point x_i in the mean space (the centre of a cluster holding only x_i).
     virtual void point(int64_t i, double *out) const = 0;
     // centres (k x d) = mean of the mapped points of each label in [0, k);

@@ -160,7 +160,7 @@ OptionTable tvclust_options() {
         OptionSpec::real("q_prior_b", 1, 0, kInf, "Beta prior of q: beta_q").open_low(),
         OptionSpec::real("kappa_0", 0.1, 0, kInf, "NIW: prior pseudo-count of the cluster mean").open_low(),
         OptionSpec::real("nu_0", 0, 0, kInf, "NIW: degrees of freedom (> d - 1); unset: d + 2").open_low().unset(),
-        OptionSpec::real("cov_scale", 0.25, 0, kInf, "NIW: Psi_0 = cov_scale * diag(column variances)").open_low(),
+        OptionSpec::real("cov_scale", 1, 0, kInf, "NIW: Psi_0 = cov_scale * diag(column variances) (prior cluster covariance for nu_0 = d + 2)").open_low(),
         OptionSpec::real("dirichlet_beta", 0.5, 0, kInf, "multinomial: symmetric Dirichlet parameter").open_low(),
         OptionSpec::boolean("coclustering", false, "also return the n x n posterior co-clustering matrix (n <= 2000)"),
     };
