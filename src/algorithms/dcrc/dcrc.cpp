@@ -55,7 +55,7 @@ std::vector<int32_t> kmeans_labels(const FitContext &ctx, const Design &des, int
 // Section IV-C: the logistic classifier of eq. (6) trained on hard labels,
 // with the same L2 penalty: J = (1/N) sum_i log p_{i, label_i} - lambda R(W).
 LbfgsOutcome train_classifier(const Design &des, int64_t k, const std::vector<int32_t> &labels, double lambda,
-                      int64_t max_iter, std::vector<double> &w, MStepWorkspace &ws) {
+                              int64_t max_iter, int threads, std::vector<double> &w, MStepWorkspace &ws) {
     const int64_t n = des.n;
     std::vector<double> onehot(static_cast<size_t>(n * k), 0.0);
     std::vector<int64_t> target_of(static_cast<size_t>(n));
@@ -70,6 +70,7 @@ LbfgsOutcome train_classifier(const Design &des, int64_t k, const std::vector<in
     pb.targets = onehot.data();
     pb.target_weight = 1.0 / static_cast<double>(n);
     pb.lambda = lambda;
+    pb.threads = threads;
     const LbfgsOutcome mo = maximize(pb, w, max_iter, ws);
     return mo;
 }
@@ -106,7 +107,8 @@ FitResult fit_dcrc(const FitContext &ctx) {
 
     // Initialisation (section IV-C).
     std::vector<double> w(static_cast<size_t>(k * cols), 0.0);
-    const LbfgsOutcome init = train_classifier(des, k, kmeans_labels(ctx, des, k), lambda, lbfgs_max_iter, w, ws);
+    const LbfgsOutcome init = train_classifier(des, k, kmeans_labels(ctx, des, k), lambda, lbfgs_max_iter,
+                                               ctx.threads, w, ws);
     ctx.log.debug(cat("dcrc: initial classifier: L-BFGS ", init.iterations, " iterations, ", init.evaluations,
                       " evaluations, status ", init.status));
 
@@ -123,6 +125,7 @@ FitResult fit_dcrc(const FitContext &ctx) {
     pb.tau = tau;
     pb.balance = balance;
     pb.lambda = lambda;
+    pb.threads = ctx.threads;
 
     std::vector<double> trace;
     bool converged = false;

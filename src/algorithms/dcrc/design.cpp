@@ -64,14 +64,22 @@ std::vector<double> raw_feature_weights(const Design &des, const std::vector<dou
     return raw;
 }
 
-void log_probabilities(const double *xa, int64_t n, int64_t cols, const double *w, int64_t k, double *logp) {
+void log_probabilities(const double *xa, int64_t n, int64_t cols, const double *w, int64_t k, double *logp,
+                       double *p) {
     if (n == 0) return;
     linalg::gemm(false, true, n, k, cols, 1.0, xa, cols, w, cols, 0.0, logp, k);
     for (int64_t i = 0; i < n; ++i) {
         double *z = logp + i * k;
         const double m = *std::max_element(z, z + k);
         double s = 0.0;
-        for (int64_t c = 0; c < k; ++c) s += std::exp(z[c] - m);
+        if (p) {
+            double *e = p + i * k;
+            for (int64_t c = 0; c < k; ++c) s += (e[c] = std::exp(z[c] - m));
+            const double inv = 1.0 / s;
+            for (int64_t c = 0; c < k; ++c) e[c] *= inv;
+        } else {
+            for (int64_t c = 0; c < k; ++c) s += std::exp(z[c] - m);
+        }
         const double lse = m + std::log(s);
         for (int64_t c = 0; c < k; ++c) z[c] -= lse;
     }

@@ -34,7 +34,9 @@ std::vector<double> raw_feature_weights(const Design &design, const std::vector<
 
 // Eq. (6): log P(y = k | x_i; W) for rows [0, n) of xa (row-major n x cols),
 // W row-major k x cols. logp is n x k. Z = Xa W^T by GEMM, then log-sum-exp per row.
-void log_probabilities(const double *xa, int64_t n, int64_t cols, const double *w, int64_t k, double *logp);
+// When p is not null it receives the probabilities too (from the same exponentials).
+void log_probabilities(const double *xa, int64_t n, int64_t cols, const double *w, int64_t k, double *logp,
+                       double *p = nullptr);
 
 // Eq. (6) for new points given as a DataView of dimension d (dense or sparse),
 // with raw-feature weights (k x (d+1)): the argmax class of each point, blockwise.

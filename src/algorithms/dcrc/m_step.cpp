@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 #include "linalg/blas.hpp"
 
 namespace kindred {
@@ -17,37 +18,63 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
     const Design &des = *pb.design;
     const int64_t n = des.n, k = pb.k, cols = des.cols(), d = des.d;
     const std::vector<int64_t> &target_of = *pb.target_of;
-    const double *logp = ws.logp.data();
-    double *p = ws.p.data(), *g = ws.g.data();
-    log_probabilities(des.xa.data(), n, cols, w, k, ws.logp.data());
-    for (int64_t v = 0; v < n * k; ++v) p[v] = std::exp(logp[v]);
+    double *logp = ws.logp.data(), *p = ws.p.data(), *g = ws.g.data();
+    // Z = Xa W^T by one GEMM from this thread; the per-row work below in chunks.
+    if (n > 0) linalg::gemm(false, true, n, k, cols, 1.0, des.xa.data(), cols, w, cols, 0.0, logp, k);
 
     int64_t u_count = 0;
     for (int64_t i = 0; i < n; ++i) u_count += target_of[i] < 0;
-
-    // Likelihood part: target_weight * sum_i sum_k q_ik log p_ik; its gradient
-    // with respect to z_i = W x_i is target_weight (Q_i - P_i).
-    double fit = 0.0, entropy_u = 0.0;
     const double tau_u = u_count > 0 ? pb.tau / static_cast<double>(u_count) : 0.0;
-    for (int64_t i = 0; i < n; ++i) {
-        const double *lp = logp + i * k, *pi = p + i * k;
-        double *gi = g + i * k;
-        if (target_of[i] >= 0) {
-            const double *q = pb.targets + target_of[i] * k;
+    const int64_t stride = k + 2;
+    double *sums = ws.chunk_sums.data();
+
+    parallel_chunks(pb.threads, n, kRowChunk, [&](int64_t chunk, int64_t begin, int64_t end) {
+        double *cs = sums + chunk * stride;
+        double fit = 0.0, entropy_u = 0.0;
+        double *colsum = cs + 2;
+        std::fill(colsum, colsum + k, 0.0);
+        for (int64_t i = begin; i < end; ++i) {
+            // Eq. (6) with log-sum-exp: log p and p from the same exponentials.
+            double *lp = logp + i * k, *pi = p + i * k, *gi = g + i * k;
+            const double m = *std::max_element(lp, lp + k);
+            double s = 0.0;
+            for (int64_t c = 0; c < k; ++c) s += (pi[c] = std::exp(lp[c] - m));
+            const double inv = 1.0 / s, lse = m + std::log(s);
             for (int64_t c = 0; c < k; ++c) {
-                fit += q[c] * lp[c];
-                gi[c] = pb.target_weight * (q[c] - pi[c]);
+                pi[c] *= inv;
+                lp[c] -= lse;
+                colsum[c] += pi[c];
             }
-        } else if (tau_u > 0.0) {
-            // -tau H(Y_U | X_U): d/dz_jm = tau/|U| p_jm (log p_jm - sum_k p_jk log p_jk)
-            // (the second line of the gradient in section IV-B).
-            double plogp = 0.0;
-            for (int64_t c = 0; c < k; ++c) plogp += pi[c] * lp[c];
-            entropy_u -= plogp;
-            for (int64_t c = 0; c < k; ++c) gi[c] = tau_u * pi[c] * (lp[c] - plogp);
-        } else {
-            for (int64_t c = 0; c < k; ++c) gi[c] = 0.0;
+            if (target_of[i] >= 0) {
+                // Likelihood part: target_weight * sum_k q_ik log p_ik; its gradient
+                // with respect to z_i = W x_i is target_weight (Q_i - P_i).
+                const double *q = pb.targets + target_of[i] * k;
+                for (int64_t c = 0; c < k; ++c) {
+                    fit += q[c] * lp[c];
+                    gi[c] = pb.target_weight * (q[c] - pi[c]);
+                }
+            } else if (tau_u > 0.0) {
+                // -tau H(Y_U | X_U): d/dz_jm = tau/|U| p_jm (log p_jm - sum_k p_jk log p_jk)
+                // (the second line of the gradient in section IV-B).
+                double plogp = 0.0;
+                for (int64_t c = 0; c < k; ++c) plogp += pi[c] * lp[c];
+                entropy_u -= plogp;
+                for (int64_t c = 0; c < k; ++c) gi[c] = tau_u * pi[c] * (lp[c] - plogp);
+            } else {
+                std::fill(gi, gi + k, 0.0);
+            }
         }
+        cs[0] = fit;
+        cs[1] = entropy_u;
+    });
+    const int64_t chunks = chunk_count(n, kRowChunk);
+    double fit = 0.0, entropy_u = 0.0;
+    double *log_phat = ws.log_phat.data();
+    std::fill(log_phat, log_phat + k, 0.0);
+    for (int64_t c = 0; c < chunks; ++c) {  // chunk order: the same sums for any threads
+        fit += sums[c * stride];
+        entropy_u += sums[c * stride + 1];
+        for (int64_t j = 0; j < k; ++j) log_phat[j] += sums[c * stride + 2 + j];
     }
     double objective = pb.target_weight * fit - tau_u * entropy_u;
 
@@ -55,10 +82,6 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
         // +tau H(p-hat): d/dz_nm = -tau/N p_nm (log p-hat_m - sum_k p_nk log p-hat_k)
         // (third line of the gradient). p-hat is floored at 1e-300 so that an
         // empty cluster gives a finite log (deviation for numerical safety).
-        double *log_phat = ws.log_phat.data();
-        std::fill(log_phat, log_phat + k, 0.0);
-        for (int64_t i = 0; i < n; ++i)
-            for (int64_t c = 0; c < k; ++c) log_phat[c] += p[i * k + c];
         double h = 0.0;
         for (int64_t c = 0; c < k; ++c) {
             const double phat = std::max(log_phat[c] / static_cast<double>(n), 1e-300);
@@ -67,12 +90,14 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
         }
         objective += pb.tau * h;
         const double tau_n = pb.tau / static_cast<double>(n);
-        for (int64_t i = 0; i < n; ++i) {
-            const double *pi = p + i * k;
-            double avg = 0.0;
-            for (int64_t c = 0; c < k; ++c) avg += pi[c] * log_phat[c];
-            for (int64_t c = 0; c < k; ++c) g[i * k + c] -= tau_n * pi[c] * (log_phat[c] - avg);
-        }
+        parallel_chunks(pb.threads, n, kRowChunk, [&](int64_t, int64_t begin, int64_t end) {
+            for (int64_t i = begin; i < end; ++i) {
+                const double *pi = p + i * k;
+                double avg = 0.0;
+                for (int64_t c = 0; c < k; ++c) avg += pi[c] * log_phat[c];
+                for (int64_t c = 0; c < k; ++c) g[i * k + c] -= tau_n * pi[c] * (log_phat[c] - avg);
+            }
+        });
     }
 
     // -lambda R(W), R = sum_k |w~_k|^2 without the biases.

@@ -28,14 +28,22 @@ struct MStepProblem {
     double tau = 0.0;
     bool balance = false;
     double lambda = 0.0;
+    int threads = 1;  // the library's own threads for the per-point loops (results do not depend on it)
 };
 
-// Scratch of one fit (n x k three times, k once), so that evaluations do not allocate.
+// Rows per chunk of the per-point loops: fixed, so that partial sums (reduced
+// in chunk order) are the same for any number of threads.
+constexpr int64_t kRowChunk = 2048;
+
+// Scratch of one fit (n x k three times, and per-chunk partial sums), so that
+// evaluations do not allocate.
 class MStepWorkspace {
 public:
     MStepWorkspace(int64_t n, int64_t k)
-        : logp(static_cast<size_t>(n * k)), p(logp.size()), g(logp.size()), log_phat(static_cast<size_t>(k)) {}
+        : logp(static_cast<size_t>(n * k)), p(logp.size()), g(logp.size()), log_phat(static_cast<size_t>(k)),
+          chunk_sums(static_cast<size_t>(((n + kRowChunk - 1) / kRowChunk) * (k + 2))) {}
     std::vector<double> logp, p, g, log_phat;
+    std::vector<double> chunk_sums;  // per chunk: fit, entropy of U, then k column sums of P
 };
 
 // Returns J(W); grad (k x cols) receives dJ/dW (section IV-B; may be null).

@@ -107,11 +107,12 @@ void MeanField::update_one(int64_t slot, const double *logp_i, double log_alpha,
         // Eq. (13) in log space: log q(y_i = k) = F(k) log alpha + log P(k | x_i; W) - log Z.
         for (int64_t c = 0; c < k_; ++c) logq[c] = f[c] * log_alpha + logp_i[c];
     }
+    // Normalised with the max trick (log-sum-exp without the log: one exp per label).
     const double m = *std::max_element(logq, logq + k_);
     double s = 0.0;
-    for (int64_t c = 0; c < k_; ++c) s += std::exp(logq[c] - m);
-    const double lse = m + std::log(s);
-    for (int64_t c = 0; c < k_; ++c) q[slot * k_ + c] = std::exp(logq[c] - lse);
+    for (int64_t c = 0; c < k_; ++c) s += (logq[c] = std::exp(logq[c] - m));
+    const double inv = 1.0 / s;
+    for (int64_t c = 0; c < k_; ++c) q[slot * k_ + c] = logq[c] * inv;
 }
 
 MeanFieldOutcome MeanField::run(const double *logp, double epsilon, int64_t max_sweeps, double tol,
