@@ -371,6 +371,57 @@ static void csr_gives_the_same_labels_as_dense(void **state) {
     }
 }
 
+static void k_equal_to_n_puts_each_point_alone(void **state) {
+    (void)state;
+    double x[12 * 2];
+    make_blobs(x, NULL, 12, 2, 3, 5.0, 1.0, 12);
+    kindred_model *m = model("kmeans", 12, 0);
+    fit_rows(m, x, 12, 2);
+    int32_t labels[12];
+    assert_ok(kindred_model_labels(m, labels, 12));
+    for (int a = 0; a < 12; ++a)
+        for (int b = 0; b < a; ++b) assert_int_not_equal(labels[a], labels[b]);
+    double objective = -1.0;
+    assert_ok(kindred_model_summary(m, NULL, NULL, NULL, NULL, NULL, &objective));
+    assert_true(objective >= 0.0 && objective < 1e-9);
+    kindred_model_free(m);
+}
+
+/* Repeated and constant points: no NaN, labels in range, finite objectives. */
+static void degenerate_data_gives_finite_results(void **state) {
+    (void)state;
+    enum { M = 20 };
+    double same[M * 2], three[M * 2];
+    for (int i = 0; i < M; ++i) {
+        same[2 * i] = 1.5;
+        same[2 * i + 1] = -2.0;
+        three[2 * i] = (double)(i % 3);
+        three[2 * i + 1] = 0.0;
+    }
+    const double *sets[2] = {same, three};
+    const char *algorithms[] = {"kmeans", "dpmeans", "gmm"};
+    for (int set = 0; set < 2; ++set)
+        for (int a = 0; a < 3; ++a) {
+            kindred_model *m = model(algorithms[a], 5, 1); /* more clusters than distinct points */
+            fit_rows(m, sets[set], M, 2);
+            int64_t clusters = 0;
+            double objective = NAN;
+            int32_t labels[M];
+            assert_ok(kindred_model_summary(m, NULL, NULL, &clusters, NULL, NULL, &objective));
+            assert_true(isfinite(objective));
+            assert_ok(kindred_model_labels(m, labels, M));
+            for (int i = 0; i < M; ++i) assert_in_range(labels[i], 0, clusters - 1);
+            int64_t rows = 0, cols = 0;
+            double *centers = array(m, "centers", &rows, &cols);
+            for (int64_t v = 0; v < rows * cols; ++v) assert_true(isfinite(centers[v]));
+            free(centers);
+            /* Points at the same place share a label. */
+            for (int i = 3; i < M; ++i) assert_int_equal(labels[i], labels[set == 0 ? 0 : i % 3]);
+            if (a == 1) assert_int_equal(clusters, set == 0 ? 1 : 3); /* dpmeans: one per distinct place */
+            kindred_model_free(m);
+        }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kmeans_recovers_separated_blobs),
@@ -383,6 +434,8 @@ int main(void) {
         cmocka_unit_test(gmm_log_likelihood_never_decreases),
         cmocka_unit_test(layouts_give_the_same_labels),
         cmocka_unit_test(csr_gives_the_same_labels_as_dense),
+        cmocka_unit_test(k_equal_to_n_puts_each_point_alone),
+        cmocka_unit_test(degenerate_data_gives_finite_results),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -111,6 +111,10 @@ static void invalid_arguments(void **state) {
     assert_fails_with(kindred_model_set_string(m, "k", NULL), KINDRED_E_INVALID, "value");
     assert_fails_with(kindred_model_set_int(m, NULL, 1), KINDRED_E_INVALID, "option name");
     assert_fails_with(kindred_model_set_int(NULL, "k", 1), KINDRED_E_INVALID, "model");
+    /* Integers are held as doubles: those a double cannot hold exactly are refused. */
+    assert_fails_with(kindred_model_set_int(m, "seed", INT64_MAX), KINDRED_E_INVALID, "9223372036854775807 is too large");
+    assert_fails_with(kindred_model_set_int(m, "seed", (INT64_C(1) << 53) + 1), KINDRED_E_INVALID, "too large");
+    assert_ok(kindred_model_set_int(m, "seed", INT64_C(1) << 53));
     kindred_model *g = NULL;
     assert_ok(kindred_model_new(&g, "gmm"));
     assert_fails_with(kindred_model_set_string(g, "covariance", "round"), KINDRED_E_INVALID,

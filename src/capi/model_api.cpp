@@ -95,7 +95,9 @@ kindred_status kindred_model_set_int(kindred_model *model, const char *name, int
     return capi::guarded([&] {
         capi::require_pointer(name, "option name");
         const double v = static_cast<double>(value);
-        if (static_cast<int64_t>(v) != value) fail(KINDRED_E_INVALID, "option '", name, "': ", value, " is too large");
+        // Near INT64_MAX, v rounds up to 2^63, whose conversion back is undefined: test it first.
+        if (v >= 0x1p63 || static_cast<int64_t>(v) != value)
+            fail(KINDRED_E_INVALID, "option '", name, "': ", value, " is too large");
         checked(model)->options.set_number(name, v);
     });
 }
