@@ -52,7 +52,7 @@ struct PassState {
     // once), kept up to date by the pass: a move of i from a to b changes them
     // by f_bi - f_ai and s_ib - s_ia, the counts the pass gathers anyway.
     double may_within = 0, may_not_within = 0;
-    std::vector<double> block, aug, row;
+    std::vector<double> block, aug, row;  // aug: divergences to centres opened in the current block
 };
 
 // One sequential pass of Algorithm 1. Divergences to the centres existing at
@@ -73,14 +73,23 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi_1, do
         div.distances(begin, end, st.centers.data(), k0, st.block.data());
         for (int64_t i = begin; i < end; ++i) {
             const int64_t k_now = static_cast<int64_t>(st.centers.size()) / d;
-            st.aug.assign(st.block.begin() + (i - begin) * k0, st.block.begin() + (i - begin + 1) * k0);
+            // The block row is read once: the link terms are added in place;
+            // centres opened inside this block go to aug.
+            double *row = st.block.data() + (i - begin) * k0;
+            st.aug.clear();
             for (int64_t c = k0; c < k_now; ++c) st.aug.push_back(div.distance(i, st.centers.data() + c * d));
             links.gather(i, st.labels.data());
-            for (int32_t c : links.touched()) st.aug[c] += -xi_1 * links.may(c) + xi_2 * links.may_not(c);
+            for (int32_t c : links.touched()) {
+                const double link = -xi_1 * links.may(c) + xi_2 * links.may_not(c);
+                (c < k0 ? row[c] : st.aug[c - k0]) += link;
+            }
             int64_t best = 0;  // ties to the smaller index
-            for (int64_t c = 1; c < k_now; ++c)
-                if (st.aug[c] < st.aug[best]) best = c;
-            if (st.aug[best] > lambda) {
+            double best_value = k0 > 0 ? row[0] : st.aug[0];
+            for (int64_t c = 1; c < k0; ++c)
+                if (row[c] < best_value) { best_value = row[c]; best = c; }
+            for (int64_t c = k0; c < k_now; ++c)
+                if (st.aug[c - k0] < best_value) { best_value = st.aug[c - k0]; best = c; }
+            if (best_value > lambda) {
                 div.point(i, st.row.data());
                 st.centers.insert(st.centers.end(), st.row.begin(), st.row.end());
                 best = k_now;
