@@ -33,7 +33,7 @@ std::string row(const char *name, const std::vector<double> &values, const char 
     return buf;
 }
 
-int run_eval(Arguments &args) {
+int run_eval_command(Arguments &args) {
     if (args.positionals().empty()) usage_error("eval needs an algorithm: kindred eval ALGORITHM --data X.csv (see `kindred algorithms`)");
     EvalSettings settings;
     settings.algorithm = args.positionals().front();
@@ -53,9 +53,16 @@ int run_eval(Arguments &args) {
         usage_error("--active needs --pairs-count N (the number of questions to the oracle)");
     settings.option_flags = args.remaining();
 
+    const int uses = algorithm_uses(settings.algorithm);
+    const bool samples_pairs = settings.sampling.pairs_count >= 0 || settings.sampling.pairs_rate >= 0;
+    if (samples_pairs && !(uses & KINDRED_USES_PAIRS))
+        std::cerr << "kindred: note: " << settings.algorithm << " does not use pairs; the sampled pairs are ignored\n";
+    if (settings.sampling.triplets_count >= 0 && !(uses & KINDRED_USES_TRIPLETS))
+        std::cerr << "kindred: note: " << settings.algorithm << " does not use triplets; the sampled triplets are ignored\n";
+
     const Dataset data = load_dataset(request);
     ProgressLine progress;
-    const EvalReport r = kindred_cli::run_eval(data, settings, progress);
+    const EvalReport r = run_eval(data, settings, progress);
     std::string side = describe_sampling(settings.sampling, settings.reveal_classes);
     if (!settings.active.empty()) side += " (oracle queries chosen by " + settings.active + ")";
 
@@ -108,9 +115,9 @@ const Command &cmd_eval() {
         std::string(kDataFlagsHelp) + kSamplingFlagsHelp +
         "  --reveal-classes N     TCS protocol: the points of N random classes are given as partial labels,\n"
         "                         the others are unlabelled; k = classes - N and only the unlabelled points\n"
-        "                         are scored. A method that uses neither partial labels nor sampled side\n"
-        "                         information clusters the unlabelled points only; sampled pairs / triplets\n"
-        "                         then come from the labelled points only.\n"
+        "                         are scored. A method that cannot use partial labels ignores the labelled\n"
+        "                         points (clusters the unlabelled ones only), unless pairs / triplets are\n"
+        "                         also sampled: those are then drawn among the labelled points only.\n"
         "  --active STRATEGY      choose the --pairs-count N pairs by active selection instead of at random:\n"
         "                         explore-consolidate (Basu et al. 3.4; k = classes), explore or random;\n"
         "                         the label column answers (dense data only)\n"
@@ -125,7 +132,7 @@ const Command &cmd_eval() {
                            "kindred eval ALGORITHM --data X.csv [--pairs-rate R | --pairs-count N] [--triplets-count N]\n"
                            "            [--noise P] [--reveal-classes N] [--repeats S] [--OPTION VALUE ...] [--json]",
                            "sample side information from the label column, fit, and report NMI / ARI / F-measure / seconds",
-                           details.c_str(), run_eval};
+                           details.c_str(), run_eval_command};
     return c;
 }
 

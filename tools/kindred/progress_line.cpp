@@ -30,12 +30,10 @@ int ProgressLine::callback(void *user, int64_t iteration, double objective, cons
     const auto now = std::chrono::steady_clock::now();
     if (now - self->last_ < std::chrono::milliseconds(100)) return 0;
     self->last_ = now;
-    if (std::isfinite(objective))
-        std::fprintf(stderr, "\r\033[K%s: iteration %lld, objective %.6g %s", self->label_.c_str(),
-                     static_cast<long long>(iteration), objective, message ? message : "");
-    else
-        std::fprintf(stderr, "\r\033[K%s: iteration %lld %s", self->label_.c_str(), static_cast<long long>(iteration),
-                     message ? message : "");
+    char objective_text[48] = "";
+    if (std::isfinite(objective)) std::snprintf(objective_text, sizeof objective_text, " | objective %.6g", objective);
+    std::fprintf(stderr, "\r\033[K%s | iteration %lld%s | %s", self->label_.c_str(), static_cast<long long>(iteration),
+                 objective_text, message ? message : "");
     std::fflush(stderr);
     self->shown_ = true;
     return 0;
