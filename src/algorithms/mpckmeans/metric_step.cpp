@@ -5,13 +5,15 @@
 // a quantity being minimised, so we step against the gradient. The paper
 // also assumes (3.3.8) that the step decreases J; a fixed eta does not
 // guarantee it, so every candidate is checked against the exact J and the
-// step is halved until J decreases (at most 30 halvings, else A is kept);
+// step is halved until J decreases (at most 30 halvings, or until the step
+// is below 1e-12 |A|; else A is kept);
 // after an accepted first try eta grows by 1.25 ("bold driver"). After a
 // gradient step a full A is projected onto the PSD cone with a floor on the
 // eigenvalues (dsyevr), diagonal weights are floored, so log det A stays finite.
 // The closed-form update (Bilenko et al. 2004) is used as a target instead:
-// A_t = A + t (A* - A) for t = 1, 1/2, 1/4, ... (a convex combination of PSD
+// A_t = A + t (A* - A) for t = 1, 1/2, ..., 1/32 (a convex combination of PSD
 // matrices is PSD).
+#include <algorithm>
 #include <cmath>
 
 #include "algorithms/mpckmeans/hmrf.hpp"
@@ -22,6 +24,9 @@ namespace hmrf {
 namespace {
 
 constexpr int kMaxHalvings = 30;
+// The closed form is a target: when A* - A does not decrease J, neither do
+// the first few points towards it in practice (J is then at a stationary point).
+constexpr int kMaxTargetHalvings = 6;
 
 double norm2(const std::vector<double> &v) {
     double s = 0.0;
@@ -59,8 +64,13 @@ bool metric_step(divergence::WeightedDistortion &dist, const Constraints &cons, 
     const double threshold = j0 - 1e-12 * (1.0 + std::fabs(j0));
     std::vector<double> target, cand(a0.size());
     if (cfg.closed_form && dist.closed_form(in, cfg.eig_floor, target)) {
+        double change = 0.0;
+        for (size_t v = 0; v < a0.size(); ++v) change = std::max(change, std::fabs(target[v] - a0[v]));
+        double scale = 0.0;
+        for (double v : a0) scale = std::max(scale, std::fabs(v));
+        if (change <= 1e-12 * scale) return false;  // already at the minimiser
         double t = 1.0;
-        for (int h = 0; h < kMaxHalvings; ++h, t *= 0.5) {
+        for (int h = 0; h < kMaxTargetHalvings; ++h, t *= 0.5) {
             for (size_t v = 0; v < a0.size(); ++v) cand[v] = a0[v] + t * (target[v] - a0[v]);
             dist.set_params(cand);
             const double j = objective_now();
@@ -75,7 +85,8 @@ bool metric_step(divergence::WeightedDistortion &dist, const Constraints &cons, 
     if (!(gnorm > 0.0) || !std::isfinite(gnorm)) return false;
     // Automatic first step: a change of 10% of |A| (Frobenius).
     if (!(learning_rate > 0.0)) learning_rate = 0.1 * norm2(a0) / gnorm;
-    for (int h = 0; h < kMaxHalvings; ++h) {
+    const double a_norm = norm2(a0);
+    for (int h = 0; h < kMaxHalvings && learning_rate * gnorm > 1e-12 * a_norm; ++h) {
         for (size_t v = 0; v < a0.size(); ++v) cand[v] = a0[v] - learning_rate * g[v];
         dist.project(cand, cfg.eig_floor);
         dist.set_params(cand);

@@ -73,11 +73,17 @@ int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const Cons
     std::vector<int64_t> order(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) order[i] = i;
     std::vector<double> cost(static_cast<size_t>(k));
+    // Centres and A are fixed during the E-step, so a point whose neighbours
+    // kept their labels since its last visit would not move: only points
+    // next to a move are visited again (the result is that of full sweeps).
+    std::vector<char> dirty(static_cast<size_t>(n), 1);
     int64_t moves = 0;
     for (int64_t sweep = 0; sweep < max_sweeps; ++sweep) {
         rng.shuffle(order);
         int64_t moved = 0;
         for (int64_t i : order) {
+            if (!dirty[i]) continue;
+            dirty[i] = 0;
             // J_obj(x_i, mu_h) of (3.22) for every h (the prior term is the same for all h).
             const double *row = dist_matrix.data() + i * k;
             for (int64_t h = 0; h < k; ++h) cost[h] = row[h];
@@ -101,6 +107,7 @@ int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const Cons
             if (best != cur && cost[best] < cost[cur] - 1e-12 * (1.0 + std::fabs(cost[cur]))) {
                 labels[i] = best;
                 ++moved;
+                for (int64_t e = cons.indptr[i]; e < cons.indptr[i + 1]; ++e) dirty[cons.other[e]] = 1;
             }
         }
         moves += moved;
