@@ -334,6 +334,73 @@ static void bad_input_is_refused(void **state) {
     kindred_model_free(m);
 }
 
+static void tcs_vmf_dense_and_csr(void **state) {
+    (void)state;
+    /* Six directions in d = 5; each point is a direction times a random length plus noise. */
+    enum { C = 6, P = 40, N = C * P, D = 5 };
+    static double x[N * D], z[N * D];
+    static int32_t truth[N], partial[N], labels[N], labels_csr[N];
+    static int64_t indptr[N + 1], indices[N * D];
+    double dir[C][D];
+    rng_state = 4242;
+    for (int c = 0; c < C; ++c)
+        for (int j = 0; j < D; ++j) dir[c][j] = gauss();
+    for (int p = 0; p < N; ++p) {
+        truth[p] = p % C;
+        partial[p] = truth[p] < 4 ? truth[p] : -1;
+        const double len = 1.0 + 9.0 * uniform01();
+        for (int j = 0; j < D; ++j) x[p * D + j] = len * (dir[truth[p]][j] + 0.1 * gauss());
+        indptr[p] = (int64_t)p * D;
+        for (int j = 0; j < D; ++j) indices[p * D + j] = j;
+    }
+    indptr[N] = (int64_t)N * D;
+    kindred_side *side = side_with(partial, N);
+    kindred_model *m = NULL, *mc = NULL;
+    assert_int_equal(kindred_model_new(&m, "tcs-vmf"), KINDRED_OK);
+    assert_int_equal(kindred_model_new(&mc, "tcs-vmf"), KINDRED_OK);
+    assert_int_equal(kindred_model_set_int(m, "k", 2), KINDRED_OK);
+    assert_int_equal(kindred_model_set_int(mc, "k", 2), KINDRED_OK);
+    assert_int_equal(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, side), KINDRED_OK);
+    assert_int_equal(kindred_model_fit_csr(mc, N, D, indptr, indices, x, side), KINDRED_OK);
+    assert_int_equal(kindred_model_labels(m, labels, N), KINDRED_OK);
+    assert_int_equal(kindred_model_labels(mc, labels_csr, N), KINDRED_OK);
+    assert_memory_equal(labels, labels_csr, sizeof labels);
+    int32_t t_u[2 * P], l_u[2 * P];
+    int q = 0;
+    for (int p = 0; p < N; ++p)
+        if (partial[p] < 0) { t_u[q] = truth[p]; l_u[q] = labels[p]; ++q; }
+        else assert_int_equal(labels[p], truth[p]);
+    printf("# tcs-vmf: NMI of the two unlabelled classes = %.3f\n", nmi(t_u, l_u, q));
+    assert_true(nmi(t_u, l_u, q) > 0.9);
+    /* transform() gives unit vectors; predict() of the training points agrees with the fit. */
+    int64_t dim = 0;
+    assert_int_equal(kindred_model_transform_dim(m, &dim), KINDRED_OK);
+    assert_int_equal(dim, D);
+    assert_int_equal(kindred_model_transform_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, z, N * D), KINDRED_OK);
+    for (int p = 0; p < N; ++p) {
+        double s = 0;
+        for (int j = 0; j < D; ++j) s += z[p * D + j] * z[p * D + j];
+        assert_true(fabs(s - 1.0) < 1e-9);
+    }
+    int32_t pred[N];
+    assert_int_equal(kindred_model_predict_csr(mc, N, D, indptr, indices, x, pred, N), KINDRED_OK);
+    int agree = 0;
+    for (int p = 0; p < N; ++p) agree += pred[p] == labels[p];
+    assert_true(agree > 0.95 * N);
+    double kappa = 0;
+    assert_int_equal(kindred_model_get_array(m, "kappa", &kappa, 1), KINDRED_OK);
+    assert_true(kappa > 0 && isfinite(kappa));
+    /* the same bad-input checks as tcs-gm */
+    for (int p = 0; p < N; ++p) partial[p] = p < P ? 0 : -1;
+    kindred_side *one = side_with(partial, N);
+    assert_int_equal(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, one), KINDRED_E_INVALID);
+    assert_int_equal(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, NULL), KINDRED_E_INVALID);
+    kindred_side_free(one);
+    kindred_model_free(m);
+    kindred_model_free(mc);
+    kindred_side_free(side);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(figure1_tcs_gm_recovers_clusters_gm_fails),
@@ -341,6 +408,7 @@ int main(void) {
         cmocka_unit_test(gamma_selection_and_svd_reduction),
         cmocka_unit_test(rank_deficient_data_gives_no_nan),
         cmocka_unit_test(bad_input_is_refused),
+        cmocka_unit_test(tcs_vmf_dense_and_csr),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@ extern "C" {
 #include "algorithms/tcs/gm_objective.hpp"
 #include "algorithms/tcs/learn_metric.hpp"
 #include "algorithms/tcs/regularizers.hpp"
+#include "algorithms/tcs/vmf_objective.hpp"
 #include "core/rng.hpp"
 #include "linalg/psd_projection.hpp"
 #include "linalg/truncated_svd.hpp"
@@ -208,6 +209,32 @@ static void truncated_svd_finds_row_space(void **) {
     assert_true(svd.singular_values[4] == 0.0);
 }
 
+static void vmf_gradient_matches_finite_differences(void **) {
+    const Labelled s = make_labelled(21, 50, 4, 3);
+    VmfObjective f(s.x.data(), s.n, s.d, s.t.data(), s.k, 0.05);
+    Rng rng(8);
+    const int64_t d = s.d;
+    std::vector<double> l(static_cast<size_t>(d * d)), g(l.size());
+    for (int64_t r = 0; r < d; ++r)
+        for (int64_t c = 0; c < d; ++c) l[r * d + c] = (r == c ? 1.0 : 0.0) + 0.3 * rng.normal();
+    f.update_means(l.data());
+    assert_true(f.kappa() > 0.0);
+    for (int64_t c = 0; c < s.k; ++c) {
+        double norm = 0.0;
+        for (int64_t j = 0; j < d; ++j) norm += f.means()[c * d + j] * f.means()[c * d + j];
+        assert_true(std::fabs(norm - 1.0) < 1e-12);
+    }
+    f.value_grad(l.data(), g.data());
+    const double h = 1e-6;
+    for (size_t e = 0; e < l.size(); ++e) {  // L is not symmetric: every entry on its own
+        std::vector<double> lp(l), lm(l);
+        lp[e] += h;
+        lm[e] -= h;
+        const double fd = (f.value_grad(lp.data(), nullptr) - f.value_grad(lm.data(), nullptr)) / (2 * h);
+        assert_true(std::fabs(fd - g[e]) <= 1e-6 * std::max(1.0, std::fabs(g[e])));
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gradient_matches_finite_differences),
@@ -216,6 +243,7 @@ int main(void) {
         cmocka_unit_test(spectral_proxes_known_answers),
         cmocka_unit_test(learned_metric_is_psd_and_objective_never_increases),
         cmocka_unit_test(truncated_svd_finds_row_space),
+        cmocka_unit_test(vmf_gradient_matches_finite_differences),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

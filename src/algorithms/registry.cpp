@@ -12,6 +12,7 @@ const AlgorithmSpec &copkmeans_spec();
 const AlgorithmSpec &pckmeans_spec();
 const AlgorithmSpec &mpckmeans_spec();
 const AlgorithmSpec &tcs_gm_spec();
+const AlgorithmSpec &tcs_vmf_spec();
 const AlgorithmSpec &rdpmeans_spec();
 const AlgorithmSpec &dcrc_spec();
 
@@ -24,6 +25,7 @@ const std::vector<const AlgorithmSpec *> &all_algorithms() {
         &pckmeans_spec(),
         &mpckmeans_spec(),
         &tcs_gm_spec(),
+        &tcs_vmf_spec(),
         &dcrc_spec(),
         &rdpmeans_spec(),
         &tvclust_spec(),

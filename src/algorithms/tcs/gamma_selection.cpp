@@ -13,8 +13,8 @@ void append_gamma_options(OptionTable &t) {
     t.push_back(OptionSpec::integer("validation_classes", 0, 0, INT32_MAX,
                                     "choose gamma on a grid: hold out this many labelled classes and keep the gamma whose "
                                     "clustering of them has the best NMI (0: use gamma as given)"));
-    t.push_back(OptionSpec::real("gamma_min", 1e-4, 0, kInf, "smallest gamma of the selection grid").open_low());
-    t.push_back(OptionSpec::real("gamma_max", 1e2, 0, kInf, "largest gamma of the selection grid").open_low());
+    t.push_back(OptionSpec::real("gamma_min", 1e-5, 0, kInf, "smallest gamma of the selection grid").open_low());
+    t.push_back(OptionSpec::real("gamma_max", 10, 0, kInf, "largest gamma of the selection grid").open_low());
     t.push_back(OptionSpec::integer("gamma_grid", 7, 1, 1000, "number of log-spaced gammas in the selection grid"));
 }
 

@@ -1,0 +1,213 @@
+// TCS-VM: transformation-based clustering with supervision, von Mises-Fisher
+// mixtures (Gopal & Yang 2014, section 3.2, Algorithm 2). G(x) = L x / |L x|;
+// L and the mean directions mu_k of the labelled classes are learned by
+// alternating the closed-form mu_k update with an L-BFGS minimisation of the
+// negative conditional log-likelihood of the labels in L (liblbfgs, the
+// library DCRC already links); the unlabelled points are then mapped by G and
+// clustered by a vMF mixture with one shared concentration. Dense and CSR input
+// (CSR is densified, or reduced by SVD when d > svd_threshold).
+#include <lbfgs.h>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <limits>
+
+#include "algorithms/tcs/gamma_selection.hpp"
+#include "algorithms/tcs/mixtures.hpp"
+#include "algorithms/tcs/transform.hpp"
+#include "algorithms/tcs/vmf_objective.hpp"
+#include "algorithms/tcs/working_data.hpp"
+#include "core/error.hpp"
+#include "linalg/blas.hpp"
+
+namespace kindred {
+namespace tcs {
+namespace {
+
+const char *const kName = "tcs-vmf";
+
+struct LbfgsInstance {
+    VmfObjective *objective = nullptr;
+    std::exception_ptr error;
+};
+
+// No exception may cross liblbfgs's C frames: it is stored and rethrown.
+lbfgsfloatval_t evaluate(void *instance, const lbfgsfloatval_t *l, lbfgsfloatval_t *g, const int n,
+                         const lbfgsfloatval_t) {
+    LbfgsInstance *in = static_cast<LbfgsInstance *>(instance);
+    try {
+        const double f = in->objective->value_grad(l, g);
+        return std::isfinite(f) ? f : std::numeric_limits<double>::max();
+    } catch (...) {
+        if (!in->error) in->error = std::current_exception();
+        std::fill(g, g + n, 0.0);
+        return std::numeric_limits<double>::max();
+    }
+}
+
+int stop_on_error(void *instance, const lbfgsfloatval_t *, const lbfgsfloatval_t *, const lbfgsfloatval_t,
+                  const lbfgsfloatval_t, const lbfgsfloatval_t, const lbfgsfloatval_t, int, int, int) {
+    return static_cast<LbfgsInstance *>(instance)->error ? 1 : 0;
+}
+
+struct Learned {
+    std::vector<double> l, mu;
+    double objective = 0.0, kappa = 0.0;
+    int64_t iterations = 0;
+    bool converged = true;
+    std::vector<double> trace;
+};
+
+Learned learn(const WorkingData &w, const LabelledClasses &cls, const OptionValues &o, double gamma,
+              const Progress *progress) {
+    const int64_t p = w.d;
+    Learned out;
+    out.l.assign(static_cast<size_t>(p * p), 0.0);
+    for (int64_t j = 0; j < p; ++j) out.l[j * p + j] = 1.0;
+    const std::vector<double> x = gather_rows(w, cls.labelled);
+    VmfObjective objective(x.data(), static_cast<int64_t>(cls.labelled.size()), p, cls.class_of.data(), cls.k(), gamma);
+    if (!o.get_bool("learn_transform")) {
+        objective.update_means(out.l.data());
+        out.mu = objective.means();
+        out.kappa = objective.kappa();
+        out.objective = objective.value_grad(out.l.data(), nullptr);
+        return out;
+    }
+    const int64_t alternations = o.get_int("alternations");
+    const double tol = o.get_double("tol");
+    const int nvar = linalg::blas_int(p * p, "tcs-vmf: number of entries of L");
+    lbfgs_parameter_t param;
+    lbfgs_parameter_init(&param);
+    param.max_iterations = static_cast<int>(std::min<int64_t>(o.get_int("lbfgs_max_iter"), INT32_MAX));
+    out.converged = false;
+    double previous = std::numeric_limits<double>::infinity();
+    for (int64_t t = 1; t <= alternations; ++t) {
+        objective.update_means(out.l.data());  // Algorithm 2, line 4
+        LbfgsInstance in;
+        in.objective = &objective;
+        lbfgsfloatval_t fx = 0.0;
+        const int status = lbfgs(nvar, out.l.data(), &fx, evaluate, stop_on_error, &in, &param);  // line 5
+        if (in.error) std::rethrow_exception(in.error);
+        if (status == LBFGSERR_OUTOFMEMORY) fail(KINDRED_E_NOMEM, "tcs-vmf: L-BFGS could not allocate its memory");
+        const double phi = objective.value_grad(out.l.data(), nullptr);
+        out.trace.push_back(phi);
+        out.iterations = t;
+        if (progress) progress->report(t, phi, "tcs-vmf: alternation (mean directions, then L by L-BFGS)");
+        if (std::fabs(previous - phi) <= tol * std::max(1.0, std::fabs(phi))) {
+            out.converged = true;
+            break;
+        }
+        previous = phi;
+    }
+    for (double v : out.l)
+        if (!std::isfinite(v)) fail(KINDRED_E_NUMERICAL, "tcs-vmf: the learned transformation is not finite; raise gamma");
+    objective.update_means(out.l.data());
+    out.mu = objective.means();
+    out.kappa = objective.kappa();
+    out.objective = out.trace.empty() ? objective.value_grad(out.l.data(), nullptr) : out.trace.back();
+    return out;
+}
+
+FitResult fit_tcs_vmf(const FitContext &ctx) {
+    const OptionValues &o = ctx.options;
+    const LabelledClasses cls = read_partial_labels(ctx, kName);
+    const WorkingData w = make_working_data(ctx, kName);
+    const int64_t p = w.d, n_u = static_cast<int64_t>(cls.unlabelled.size());
+    const int64_t k = o.get_int("k");
+    if (n_u > 0 && k > n_u)
+        fail(KINDRED_E_DIMENSION, kName, ": k = ", k, " clusters asked for ", n_u, " unlabelled points");
+
+    FitResult r;
+    double gamma = o.get_double("gamma");
+    if (o.get_int("validation_classes") > 0 && o.get_bool("learn_transform")) {
+        const GammaLearner learner = [&](const LabelledClasses &train, double g) { return learn(w, train, o, g, nullptr).l; };
+        const GammaClusterer clusterer = [&](const std::vector<double> &z, int64_t n, int64_t kk) {
+            return vmf_mixture(z, n, p, mixture_settings(o, kk), ctx).labels;
+        };
+        const GammaChoice choice = select_gamma(kName, w, cls, o, true, learner, clusterer);
+        gamma = choice.gamma;
+        r.set_array("gamma_scores", static_cast<int64_t>(choice.grid.size()), 2, choice.table());
+    }
+    r.set_array("gamma", 1, 1, {gamma});
+
+    const Learned learned = learn(w, cls, o, gamma, &ctx.progress);
+    const std::vector<double> z = apply_linear(w.x, w.n, p, learned.l, true);
+    const int64_t big_k = cls.k();
+    std::vector<double> centers = learned.mu;  // the labelled classes' mean directions
+    std::vector<double> ids(cls.class_ids.begin(), cls.class_ids.end());
+    const int32_t first_new = cls.class_ids.back() + 1;
+    r.labels.assign(static_cast<size_t>(w.n), -1);
+    for (size_t q = 0; q < cls.labelled.size(); ++q) r.labels[cls.labelled[q]] = cls.class_ids[cls.class_of[q]];
+    int64_t new_clusters = 0;
+    if (n_u > 0) {
+        std::vector<double> zu(static_cast<size_t>(n_u * p));
+        for (int64_t q = 0; q < n_u; ++q)
+            std::copy(z.begin() + cls.unlabelled[q] * p, z.begin() + (cls.unlabelled[q] + 1) * p, zu.begin() + q * p);
+        const MixtureFit mix = vmf_mixture(zu, n_u, p, mixture_settings(o, k), ctx);
+        for (int64_t q = 0; q < n_u; ++q) r.labels[cls.unlabelled[q]] = first_new + mix.labels[q];
+        centers.insert(centers.end(), mix.means.begin(), mix.means.end());
+        for (int64_t c = 0; c < k; ++c) ids.push_back(static_cast<double>(first_new + c));
+        new_clusters = k;
+        r.set_array("mixture_log_likelihood", 1, 1, {mix.log_likelihood});
+    }
+    // A = L^T L, for symmetry with tcs-gm (the vMF model sees only directions of L x).
+    std::vector<double> a(static_cast<size_t>(p * p));
+    linalg::gemm(true, false, p, p, p, 1.0, learned.l.data(), p, learned.l.data(), p, 0.0, a.data(), p);
+    r.clusters = big_k + new_clusters;
+    r.iterations = learned.iterations;
+    r.converged = learned.converged;
+    r.objective = learned.objective;
+    r.set_array("transform", p, p, learned.l);
+    r.set_array("metric", p, p, a);
+    r.set_array("kappa", 1, 1, {learned.kappa});
+    if (!w.basis.empty()) r.set_array("svd_basis", w.original_d, p, w.basis);
+    r.set_array("centers", big_k + new_clusters, p, centers);
+    r.set_array("cluster_ids", big_k + new_clusters, 1, ids);
+    r.set_array("objective_trace", static_cast<int64_t>(learned.trace.size()), 1, learned.trace);
+    return r;
+}
+
+void predict_tcs_vmf(const PredictContext &ctx, int32_t *labels) { model_predict(ctx.model, ctx.data, true, labels); }
+
+int64_t transform_dim_tcs_vmf(const FitResult &r) { return model_transform_dim(r); }
+
+void transform_tcs_vmf(const PredictContext &ctx, double *out) {
+    const std::vector<double> z = model_transform(ctx.model, ctx.data, true);
+    std::copy(z.begin(), z.end(), out);
+}
+
+OptionTable tcs_vmf_options() {
+    OptionTable t;
+    append_mixture_options(t);
+    t.push_back(OptionSpec::real("gamma", 0.01, 0, kInf, "weight gamma of ||L - I||_F^2 (the loss is a mean over labelled points)"));
+    append_gamma_options(t);
+    t.push_back(OptionSpec::integer("alternations", 10, 1, 100000, "alternations of Algorithm 2 (mean directions, then L)"));
+    t.push_back(OptionSpec::integer("lbfgs_max_iter", 50, 1, 100000000, "maximum L-BFGS iterations per L-step"));
+    t.push_back(OptionSpec::real("tol", 1e-6, 0, kInf, "stop alternating when the objective changes by less than tol * max(1, |phi|)"));
+    t.push_back(OptionSpec::boolean("learn_transform", true, "learn L; false keeps L = I (the unsupervised VM baseline on the same data)"));
+    append_reduction_options(t);
+    append_common_options(t);
+    return t;
+}
+
+}  // namespace
+}  // namespace tcs
+
+const AlgorithmSpec &tcs_vmf_spec() {
+    static const AlgorithmSpec spec = [] {
+        AlgorithmSpec s;
+        s.name = "tcs-vmf";
+        s.summary = "TCS-VM: learn L with G(x) = Lx/|Lx| from a few labelled clusters, then a von Mises-Fisher mixture (Gopal & Yang 2014)";
+        s.uses = KINDRED_USES_PARTIAL_LABELS | KINDRED_USES_SPARSE;
+        s.options = tcs::tcs_vmf_options();
+        s.fit = tcs::fit_tcs_vmf;
+        s.predict = tcs::predict_tcs_vmf;
+        s.transform_dim = tcs::transform_dim_tcs_vmf;
+        s.transform = tcs::transform_tcs_vmf;
+        return s;
+    }();
+    return spec;
+}
+
+}  // namespace kindred
