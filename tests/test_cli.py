@@ -156,6 +156,14 @@ class FitPredict(Tmp):
         self.assertEqual(j["classes"], 2)
         self.assertAlmostEqual(j["nmi"]["mean"], 1.0)
 
+    def test_byte_order_mark_crlf_and_quotes(self):
+        p = self.path("excel.csv")
+        with open(p, "w", newline="") as f:
+            f.write("\ufefflabel,\"x\",y\r\n\"a\",0,0\r\na,0.1,0\r\nb,5,5\r\nb,5.1,5\r\n")
+        out, _ = run("eval", "kmeans", "--data", p, "--json")
+        j = json.loads(out)
+        self.assertEqual((j["n"], j["d"], j["classes"]), (4, 2, 2))
+
     def test_fit_with_side_files(self):
         pairs = self.path("pairs.csv", "i,j,value\n0,1,1\n0,100,-1\n")
         triplets = self.path("triplets.csv", "a,b,c,answer\n0,1,100,yes\n50,51,0,1\n100,101,0,dnk\n")

@@ -14,6 +14,8 @@ Dataset parse_csv_data(const std::string &text, const std::string &source,
     std::string line;
     if (!lines.next_nonblank(line)) runtime_error(source, ": empty file (a header row and data rows are expected)");
 
+    // A UTF-8 byte-order mark (spreadsheet exports) is not part of the first column's name.
+    if (line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
     const std::vector<std::string> header = split_csv_line(line, at(source, lines.line_number()));
     int64_t label_at = -1;
     for (size_t c = 0; c < header.size(); ++c) {
