@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <cmocka.h>
 
@@ -208,6 +209,59 @@ static void no_triplets_is_plain_discriminative_clustering(void **state) {
     kindred_side_free(empty);
 }
 
+/* The kernel extension (end of section IV-B): two concentric rings need a
+ * non-linear boundary. With 120 triplets the rbf model finds them, the linear
+ * one cannot; predict on the training points (from the stored basis) gives
+ * the fitted labels, also after save / load. */
+static void rbf_kernel_separates_rings(void **state) {
+    (void)state;
+    enum { R = 240, T = 120 };
+    double x[R * 2];
+    int32_t truth[R], labels[R], predicted[R];
+    test_rng rng = {11};
+    for (int i = 0; i < R; ++i) {
+        truth[i] = i % 2;
+        const double angle = 6.283185307179586 * test_rng_uniform(&rng);
+        const double radius = (truth[i] ? 3.0 : 1.0) + 0.3 * test_rng_symmetric(&rng);
+        x[2 * i] = radius * cos(angle);
+        x[2 * i + 1] = radius * sin(angle);
+    }
+    kindred_side *side = NULL;
+    assert_ok(kindred_side_new(&side, R));
+    assert_ok(kindred_sample_triplets(side, truth, R, T, 0.0, 3));
+    double f[2];
+    for (int variant = 0; variant < 2; ++variant) {
+        kindred_model *m = NULL;
+        assert_ok(kindred_model_new(&m, "dcrc"));
+        assert_ok(kindred_model_set_int(m, "k", 2));
+        assert_ok(kindred_model_set_string(m, "kernel", variant ? "rbf" : "linear"));
+        assert_ok(kindred_model_fit_dense(m, x, R, 2, KINDRED_ROW_MAJOR, 2, side));
+        assert_ok(kindred_model_labels(m, labels, R));
+        f[variant] = fmeasure(truth, labels, R);
+        if (variant) {
+            int64_t rows = 0, cols = 0;
+            assert_ok(kindred_model_array_shape(m, "basis", &rows, &cols));
+            assert_int_equal(rows, 240 < 300 ? 240 : 300);
+            assert_int_equal(cols, 2);
+            assert_ok(kindred_model_array_shape(m, "weights", &rows, &cols));
+            assert_int_equal(cols, 240 + 1);
+            const char *path = "test_dcrc_rbf.kdm";
+            assert_ok(kindred_model_save(m, path));
+            kindred_model *loaded = NULL;
+            assert_ok(kindred_model_load(&loaded, path));
+            assert_ok(kindred_model_predict_dense(loaded, x, R, 2, KINDRED_ROW_MAJOR, 2, predicted, R));
+            for (int i = 0; i < R; ++i) assert_int_equal(predicted[i], labels[i]);
+            kindred_model_free(loaded);
+            remove(path);
+        }
+        kindred_model_free(m);
+    }
+    print_message("rings, 120 triplets: F-measure linear %.3f, rbf %.3f\n", f[0], f[1]);
+    assert_true(f[0] < 0.6);
+    assert_true(f[1] > 0.95);
+    kindred_side_free(side);
+}
+
 static int cancel_at_two(void *user, int64_t iteration, double objective, const char *message) {
     (void)objective;
     (void)user;
@@ -230,6 +284,8 @@ static void bad_input_is_refused(void **state) {
     assert_fails_with(kindred_model_set_int(m, "k", 1), KINDRED_E_INVALID, "'k'");
     assert_fails_with(kindred_model_set_double(m, "tau", -1.0), KINDRED_E_INVALID, "tau");
     assert_fails_with(kindred_model_set_double(m, "lambda", -1.0), KINDRED_E_INVALID, "lambda");
+    assert_fails_with(kindred_model_set_string(m, "kernel", "poly"), KINDRED_E_INVALID, "kernel");
+    assert_fails_with(kindred_model_set_double(m, "gamma", -1.0), KINDRED_E_INVALID, "gamma");
     /* More clusters than points. */
     assert_ok(kindred_model_set_int(m, "k", 5));
     assert_fails_with(kindred_model_fit_dense(m, x, 4, D, KINDRED_ROW_MAJOR, D, NULL), KINDRED_E_DIMENSION, "dcrc");
@@ -274,6 +330,7 @@ int main(void) {
         cmocka_unit_test(deterministic_for_seed_and_threads),
         cmocka_unit_test(lower_bound_never_decreases),
         cmocka_unit_test(no_triplets_is_plain_discriminative_clustering),
+        cmocka_unit_test(rbf_kernel_separates_rings),
         cmocka_unit_test(bad_input_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

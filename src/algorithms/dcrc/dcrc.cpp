@@ -18,6 +18,7 @@
 #include <cmath>
 
 #include "algorithms/dcrc/design.hpp"
+#include "algorithms/dcrc/kernel_features.hpp"
 #include "algorithms/dcrc/m_step.hpp"
 #include "algorithms/dcrc/mean_field.hpp"
 #include "algorithms/registry.hpp"
@@ -30,6 +31,7 @@ const AlgorithmSpec &kmeans_spec();
 namespace {
 
 using dcrc::Design;
+using dcrc::KernelBasis;
 using dcrc::LbfgsOutcome;
 using dcrc::MeanField;
 using dcrc::MeanFieldOutcome;
@@ -101,13 +103,25 @@ FitResult fit_dcrc(const FitContext &ctx) {
     if (ctx.side && (!ctx.side->pairs().empty() || ctx.side->has_partial_labels()))
         ctx.log.warning("dcrc: uses triplets only; the pairs and partial labels given are ignored");
 
-    const Design des = make_design(data, o.get_bool("standardize"));
+    // The points the model sees: [x^T, 1] (standardised), or with the kernel
+    // extension [phi(x)^T, 1] for RBF features of m basis points.
+    const Design input = make_design(data, o.get_bool("standardize"));
+    const bool rbf = o.get_choice("kernel") == "rbf";
+    KernelBasis basis;
+    Design kernel;
+    if (rbf) {
+        const double gamma = o.get_double("gamma") > 0.0 ? o.get_double("gamma") : 1.0 / static_cast<double>(d);
+        Rng rng = Rng(static_cast<uint64_t>(o.get_int("seed"))).derive(1);
+        basis = dcrc::draw_basis(input, o.get_int("kernel_basis"), gamma, rng);
+        kernel = dcrc::kernel_design(input, basis);
+    }
+    const Design &des = rbf ? kernel : input;
     const int64_t cols = des.cols();
     MStepWorkspace ws(n, k);
 
-    // Initialisation (section IV-C).
+    // Initialisation (section IV-C): k-means on the points, then the classifier on its labels.
     std::vector<double> w(static_cast<size_t>(k * cols), 0.0);
-    const LbfgsOutcome init = train_classifier(des, k, kmeans_labels(ctx, des, k), lambda, lbfgs_max_iter,
+    const LbfgsOutcome init = train_classifier(des, k, kmeans_labels(ctx, input, k), lambda, lbfgs_max_iter,
                                                ctx.threads, w, ws);
     ctx.log.debug(cat("dcrc: initial classifier: L-BFGS ", init.iterations, " iterations, ", init.evaluations,
                       " evaluations, status ", init.status));
@@ -176,13 +190,34 @@ FitResult fit_dcrc(const FitContext &ctx) {
         for (int64_t c = 0; c < k; ++c) row[c] = std::exp(row[c]);
     }
     result.set_array("memberships", n, k, logp);
-    result.set_array("weights", k, d + 1, raw_feature_weights(des, w, k));
+    if (rbf) {
+        // W acts on [phi(x), 1]; predict rebuilds phi from these arrays.
+        result.set_array("weights", k, cols, w);
+        result.set_array("basis", basis.m, d, basis.points);
+        result.set_array("feature_mean", 1, d, input.mean);
+        result.set_array("feature_scale", 1, d, input.scale);
+        result.set_array("gamma", 1, 1, std::vector<double>{basis.gamma});
+    } else {
+        result.set_array("weights", k, d + 1, raw_feature_weights(input, w, k));
+    }
     result.set_array("objective_trace", static_cast<int64_t>(trace.size()), 1, trace);
     return result;
 }
 
 void predict_dcrc(const PredictContext &ctx, int32_t *labels) {
     const NamedArray &w = ctx.model.get("weights");
+    if (ctx.options.get_choice("kernel") == "rbf") {
+        KernelBasis basis;
+        const NamedArray &b = ctx.model.get("basis");
+        basis.m = b.rows;
+        basis.d = b.cols;
+        basis.points = b.values;
+        basis.gamma = ctx.model.get("gamma").values.at(0);
+        dcrc::predict_kernel_classes(ctx.data, ctx.model.get("feature_mean").values.data(),
+                                     ctx.model.get("feature_scale").values.data(), basis, w.values.data(), w.rows,
+                                     labels);
+        return;
+    }
     dcrc::predict_classes(ctx.data, w.values.data(), w.rows, labels);
 }
 
@@ -202,6 +237,10 @@ OptionTable dcrc_options() {
         OptionSpec::real("mf_tol", 1e-6, 0.0, kInf, "stop the mean field when no q changes by more than this in a sweep"),
         OptionSpec::integer("lbfgs_max_iter", 100, 1, 100000000, "maximum L-BFGS iterations per M-step"),
         OptionSpec::integer("init_restarts", 10, 1, 100000, "k-means++ restarts of the k-means initialisation"),
+        OptionSpec::choice("kernel", "linear", "linear|rbf",
+                           "linear: the model of eq. 6 on x; rbf: on the features exp(-gamma dist(x, b)^2) for kernel_basis points b of the data"),
+        OptionSpec::real("gamma", 0.0, 0.0, kInf, "RBF width on the standardised features; 0 = 1 / d"),
+        OptionSpec::integer("kernel_basis", 300, 1, 100000, "number of basis points of the rbf kernel (memory n x kernel_basis)"),
     };
     append_common_options(t);
     return t;
