@@ -42,12 +42,13 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    // Classes with random means; noise with a different scale per coordinate,
+    // Classes with random means (distance between two about 4 sqrt(2) whatever d,
+    // so that the classes overlap); noise with a different scale per coordinate,
     // so that the learned A is far from I.
     Rng rng(1);
     std::vector<double> mean(static_cast<size_t>(k * d)), scale(static_cast<size_t>(d)), x(static_cast<size_t>(n * d));
     std::vector<int32_t> t(static_cast<size_t>(n));
-    for (double &v : mean) v = rng.normal();
+    for (double &v : mean) v = 4.0 / std::sqrt(static_cast<double>(d)) * rng.normal();
     for (int64_t j = 0; j < d; ++j) scale[j] = 0.2 + 2.0 * rng.uniform();
     for (int64_t i = 0; i < n; ++i) {
         t[i] = static_cast<int32_t>(i % k);

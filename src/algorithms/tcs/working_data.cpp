@@ -17,8 +17,8 @@ constexpr int64_t kMaxFullDim = 4096;
 LabelledClasses read_partial_labels(const FitContext &ctx, const char *algorithm) {
     const int64_t n = ctx.data.n();
     if (!ctx.side || !ctx.side->has_partial_labels())
-        fail(KINDRED_E_INVALID, algorithm, " needs partial labels (the labels of some known clusters, -1 elsewhere); "
-             "set them with kindred_side_set_partial_labels");
+        fail(KINDRED_E_INVALID, algorithm, " needs partial labels (the labels of some known clusters, -1 elsewhere): "
+             "kindred_side_set_partial_labels in the C API, --partial-labels in the CLI");
     const std::vector<int32_t> &y = ctx.side->partial_labels();
     LabelledClasses out;
     std::map<int32_t, int32_t> index;
