@@ -10,11 +10,13 @@
 
 namespace kindred {
 namespace {
-// Rows per distance block: about 64K values (512 KB), so that the block the
-// GEMM writes is still in the L2 cache when the argmin reads it back (blocks
-// of 8 MB ran the same GEMM about 25% slower and made the argmin a second pass
-// through memory). At least kMinBlockRows rows, so that the GEMM stays efficient.
-constexpr int64_t kBlockValues = int64_t(1) << 16;
+// Rows per distance block: about 128K values (1 MB, one core's L2 cache), so
+// that the block the GEMM writes is still in cache when the argmin reads it
+// back (blocks of 8 MB ran the same GEMM about 25% slower and made the argmin
+// a second pass through memory; blocks of 256 KB cost more in the start-up of
+// OpenBLAS's threads, once per call). At least kMinBlockRows rows, so that the
+// GEMM stays efficient.
+constexpr int64_t kBlockValues = int64_t(1) << 17;
 constexpr int64_t kMinBlockRows = 256;
 constexpr int64_t kSumChunk = 32768;
 }  // namespace
