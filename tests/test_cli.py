@@ -176,6 +176,15 @@ class FitPredict(Tmp):
                      "--partial-labels", partial)
         self.assertIn("does not use pairs", err)
 
+    def test_library_warnings_reach_stderr_once(self):
+        # tvclust warns (through the log callback) when p <= 1 - q: the links carry no signal.
+        pairs = self.path("pairs_warn.csv", "i,j,value\n0,1,1\n0,100,-1\n")
+        _, err = run("fit", "tvclust", "--data", iris(), "--pairs", pairs, "--p", "0.3", "--q", "0.3",
+                     "--iterations", "5", "--burn_in", "0")
+        self.assertEqual(err.count("warning: tvclust: p ="), 1, err)
+        _, err = run("fit", "tvclust", "--data", iris(), "--pairs", pairs, "--iterations", "5", "--burn_in", "0")
+        self.assertNotIn("warning", err)
+
     def test_sparse_matrix_market(self):
         mtx = self.path("counts.mtx", "%%MatrixMarket matrix coordinate integer general\n% docs x terms\n6 4 8\n"
                         "1 1 3\n2 1 4\n3 1 5\n1 2 1\n4 3 3\n5 3 4\n6 4 5\n6 3 1\n")

@@ -114,7 +114,8 @@ static void invalid_arguments(void **state) {
     /* Integers are held as doubles: those a double cannot hold exactly are refused. */
     assert_fails_with(kindred_model_set_int(m, "seed", INT64_MAX), KINDRED_E_INVALID, "9223372036854775807 is too large");
     assert_fails_with(kindred_model_set_int(m, "seed", (INT64_C(1) << 53) + 1), KINDRED_E_INVALID, "too large");
-    assert_ok(kindred_model_set_int(m, "seed", INT64_C(1) << 53));
+    assert_ok(kindred_model_set_int(m, "seed", (INT64_C(1) << 53) - 1));
+    assert_fails_with(kindred_model_set_int(m, "seed", INT64_C(1) << 53), KINDRED_E_INVALID, "[0, 9007199254740991]");
     kindred_model *g = NULL;
     assert_ok(kindred_model_new(&g, "gmm"));
     assert_fails_with(kindred_model_set_string(g, "covariance", "round"), KINDRED_E_INVALID,

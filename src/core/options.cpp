@@ -10,7 +10,7 @@ namespace kindred {
 
 std::string format_number(double v) {
     if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-    if (v == std::floor(v) && std::fabs(v) < 1e15) return cat(static_cast<int64_t>(v));
+    if (v == std::floor(v) && std::fabs(v) <= 9007199254740992.0) return cat(static_cast<int64_t>(v));
     // Shortest of 15 or 17 significant digits that reads back exactly.
     std::ostringstream out;
     out.precision(15);
@@ -85,7 +85,8 @@ bool OptionSpec::is_choice(const std::string &word) const {
 }
 
 void append_common_options(OptionTable &table) {
-    table.push_back(OptionSpec::integer("seed", 0, 0, INT64_MAX, "seed of the random generator; equal seeds give equal results"));
+    // Options hold doubles: 2^53 - 1 is the largest seed every value of which is exact.
+    table.push_back(OptionSpec::integer("seed", 0, 0, 9007199254740991LL, "seed of the random generator; equal seeds give equal results"));
     table.push_back(OptionSpec::integer("threads", 0, 0, 1024, "threads of the library's own loops (0 = all cores); results do not depend on it"));
 }
 

@@ -11,6 +11,9 @@ ProgressLine::ProgressLine() : enabled_(isatty(STDERR_FILENO) == 1) {}
 ProgressLine::~ProgressLine() { clear(); }
 
 void ProgressLine::attach(kindred_model *model, const std::string &label) {
+    // Warnings (e.g. side information that carries no signal) always reach
+    // stderr, terminal or not; the progress line only on a terminal.
+    kindred_model_set_log(model, &ProgressLine::log_callback, this);
     if (!enabled_) return;
     label_ = label;
     last_ = std::chrono::steady_clock::time_point{};
@@ -22,6 +25,14 @@ void ProgressLine::clear() {
     std::fprintf(stderr, "\r\033[K");
     std::fflush(stderr);
     shown_ = false;
+}
+
+void ProgressLine::log_callback(void *user, int level, const char *message) {
+    auto *self = static_cast<ProgressLine *>(user);
+    if (level < 2 || !message || self->last_warning_ == message) return;  // once per distinct warning
+    self->last_warning_ = message;
+    self->clear();
+    std::fprintf(stderr, "kindred: warning: %s\n", message);
 }
 
 int ProgressLine::callback(void *user, int64_t iteration, double objective, const char *message) {

@@ -19,7 +19,8 @@ public:
     ProgressLine(const ProgressLine &) = delete;
     ProgressLine &operator=(const ProgressLine &) = delete;
 
-    // Installs the callback on `model` (nothing when stderr is not a terminal);
+    // Installs the progress callback on `model` (not when stderr is not a
+    // terminal) and a log callback that prints warnings on stderr;
     // `label` starts the line, e.g. "kmeans, repeat 2/5".
     void attach(kindred_model *model, const std::string &label);
     // Erases the line, if one is shown.
@@ -27,9 +28,11 @@ public:
 
 private:
     static int callback(void *user, int64_t iteration, double objective, const char *message);
+    static void log_callback(void *user, int level, const char *message);
     bool enabled_;
     bool shown_ = false;
     std::string label_;
+    std::string last_warning_;
     std::chrono::steady_clock::time_point last_;
 };
 
