@@ -196,7 +196,7 @@ double farthest_first_lambda(const DataView &data, int64_t k) {
 }
 
 void predict_nearest_center(const PredictContext &ctx, int32_t *labels) {
-    const NamedArray &c = ctx.model.get("centers");
+    const NamedArray &c = ctx.model.get("centers", -1, ctx.data.d());
     NearestCenter nearest(ctx.data, ctx.threads);
     nearest.assign(c.values.data(), c.rows, labels, nullptr);
 }

@@ -185,12 +185,14 @@ void store(const Params &p, FitResult &r) {
 Params load(const FitResult &r, const OptionValues &o) {
     Params p;
     p.cov = parse_cov(o.get_choice("covariance"));
-    const NamedArray &c = r.get("centers");
+    const NamedArray &c = r.get("centers", -1, r.d);
     p.k = c.rows;
     p.d = c.cols;
     p.means = c.values;
-    p.weights = r.get("weights").values;
-    p.var = r.get("variances").values;
+    p.weights = r.get("weights", p.k, 1).values;
+    const int64_t var_rows = p.cov == Cov::SharedSpherical ? 1 : p.k;
+    const int64_t var_cols = p.cov == Cov::Full ? p.d * p.d : (p.cov == Cov::Diagonal ? p.d : 1);
+    p.var = r.get("variances", var_rows, var_cols).values;
     return p;
 }
 

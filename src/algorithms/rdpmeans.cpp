@@ -192,7 +192,7 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
 // Nearest centre under the fitted divergence (the RDP-means assignment
 // without links, which new points do not have).
 void predict_rdpmeans(const PredictContext &ctx, int32_t *labels) {
-    const NamedArray &c = ctx.model.get("centers");
+    const NamedArray &c = ctx.model.get("centers", -1, ctx.data.d());
     std::unique_ptr<divergence::Bregman> div =
         divergence::make_bregman(ctx.options.get_choice("divergence"), ctx.data, ctx.options.get_double("smoothing"));
     const int64_t n = ctx.data.n(), k = c.rows;

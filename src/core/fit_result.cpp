@@ -34,4 +34,13 @@ const NamedArray &FitResult::get(const std::string &name) const {
     fail(KINDRED_E_UNKNOWN_OPTION, "the model has no array '", name, "'; it has: ", names.empty() ? "none" : names);
 }
 
+const NamedArray &FitResult::get(const std::string &name, int64_t rows, int64_t cols) const {
+    const NamedArray &a = get(name);
+    if ((rows >= 0 && a.rows != rows) || (cols >= 0 && a.cols != cols) ||
+        static_cast<int64_t>(a.values.size()) != a.rows * a.cols)
+        fail(KINDRED_E_CORRUPT, "the model's array '", name, "' is ", a.rows, " x ", a.cols, "; expected ",
+             rows >= 0 ? cat(rows) : std::string("any"), " x ", cols >= 0 ? cat(cols) : std::string("any"));
+    return a;
+}
+
 }  // namespace kindred

@@ -32,6 +32,10 @@ struct FitResult {
     const NamedArray *find(const std::string &name) const;
     // Throws KINDRED_E_UNKNOWN_OPTION listing the arrays held.
     const NamedArray &get(const std::string &name) const;
+    // As get(), and checks the shape (-1 = any): a loaded model passed the
+    // checksum but a file edited by hand may still disagree with itself.
+    // Throws KINDRED_E_CORRUPT naming the array on a mismatch.
+    const NamedArray &get(const std::string &name, int64_t rows, int64_t cols) const;
 };
 
 }  // namespace kindred
