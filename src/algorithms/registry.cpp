@@ -7,14 +7,14 @@ namespace kindred {
 const AlgorithmSpec &kmeans_spec();
 const AlgorithmSpec &dpmeans_spec();
 const AlgorithmSpec &gmm_spec();
-const AlgorithmSpec &tvclust_spec();
 const AlgorithmSpec &copkmeans_spec();
 const AlgorithmSpec &pckmeans_spec();
 const AlgorithmSpec &mpckmeans_spec();
 const AlgorithmSpec &tcs_gm_spec();
 const AlgorithmSpec &tcs_vmf_spec();
-const AlgorithmSpec &rdpmeans_spec();
 const AlgorithmSpec &dcrc_spec();
+const AlgorithmSpec &rdpmeans_spec();
+const AlgorithmSpec &tvclust_spec();
 
 const std::vector<const AlgorithmSpec *> &all_algorithms() {
     static const std::vector<const AlgorithmSpec *> list = {
