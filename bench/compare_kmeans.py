@@ -30,9 +30,12 @@ What is timed (wall clock):
   kindred and scikit-learn seed with greedy k-means++; FAISS has no k-means++
   and seeds with k random points.
 
-Threads: `threads` is kindred's option; kindred calls BLAS only from the
-calling thread, and OpenBLAS has its own threads, set to the same number with
-OPENBLAS_NUM_THREADS in kmeans_bench's environment. scikit-learn's OpenMP and
+Threads: `threads` is kindred's option. By default (--blas-threads one) kindred
+runs with OPENBLAS_NUM_THREADS=1 and its own threads take whole distance blocks,
+each with its own single-threaded GEMM: the same plan as scikit-learn's, whose
+OpenMP threads call a BLAS limited to one thread. With --blas-threads same,
+OPENBLAS_NUM_THREADS equals `threads`; kindred then leaves the GEMM to
+OpenBLAS's threads and calls it from one thread. scikit-learn's OpenMP and
 BLAS pools are limited with threadpoolctl; FAISS with faiss.omp_set_num_threads
 (plus threadpoolctl for its BLAS calls).
 
@@ -95,8 +98,11 @@ class _Nothing:
         return False
 
 
+BLAS_THREADS = "one"  # set from --blas-threads in main()
+
+
 def run_kindred(exe, path, n, d, k, threads, iters, seed):
-    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads))
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads if BLAS_THREADS == "same" else 1))
     cmd = [exe, "--data", path, "--n", str(n), "--d", str(d), "--k", str(k), "--threads", str(threads),
            "--iters", str(iters), "--repeat", "1", "--seed", str(seed)]
     out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
@@ -159,6 +165,7 @@ def machine_summary():
     except ImportError:
         pass
     try:
+        lines.append(f"kindred's OpenBLAS threads: {BLAS_THREADS} (--blas-threads)")
         lines.append("load average at start: " + open("/proc/loadavg").read().split(" ", 3)[:3].__str__())
     except OSError:
         pass
@@ -181,7 +188,11 @@ def main():
     ap.add_argument("--d", default="16,64")
     ap.add_argument("--k", default="10,100")
     ap.add_argument("--seed", type=int, default=12345)
+    ap.add_argument("--blas-threads", choices=["one", "same"], default="one",
+                    help="OpenBLAS threads for kindred: one (our threads split the blocks) or the same as --threads")
     args = ap.parse_args()
+    global BLAS_THREADS
+    BLAS_THREADS = args.blas_threads
     # scikit-learn warns when two of the given initial centres coincide on
     # heavily overlapping data; the timing is unaffected.
     warnings.filterwarnings("ignore", category=UserWarning)

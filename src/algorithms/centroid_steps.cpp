@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
+#include "linalg/blas.hpp"
 #include "linalg/distances.hpp"
 
 namespace kindred {
@@ -28,20 +29,14 @@ void NearestCenter::assign(const double *centers, int64_t k, int32_t *labels, do
     const int64_t n = data_.n();
     const int64_t d = data_.d();
     const int64_t rows = std::max<int64_t>(kMinBlockRows, kBlockValues / std::max<int64_t>(k, 1));
-    block_.resize(static_cast<size_t>(std::min(rows, n) * k));
     const std::vector<double> c_sqnorm = linalg::center_sqnorms(centers, k, d);
-    for (int64_t begin = 0; begin < n; begin += rows) {
-        const int64_t end = std::min(n, begin + rows);
-        // BLAS runs on this thread (with its own threads, which do the bulk
-        // of the work); the argmin is a cheap pass over a block still in cache,
-        // so it stays on this thread too: starting our threads for every block
-        // cost more than it saved.
-        linalg::minus_two_cross(data_, begin, end, centers, k, block_.data());
+    auto block = [&](int64_t begin, int64_t end, double *scratch) {
+        linalg::minus_two_cross(data_, begin, end, centers, k, scratch);
         for (int64_t r = 0; r < end - begin; ++r) {
             // argmin_c |x - c|^2 = argmin_c (|c|^2 - 2 x.c): |x|^2 is the same
             // for every c, so it is added (and the result clamped at 0 against
             // rounding) only to the minimum. Ties go to the smaller c.
-            const double *row = block_.data() + r * k;
+            const double *row = scratch + r * k;
             int64_t best = 0;
             double best_value = c_sqnorm[0] + row[0];
             for (int64_t c = 1; c < k; ++c) {
@@ -54,10 +49,22 @@ void NearestCenter::assign(const double *centers, int64_t k, int32_t *labels, do
             labels[begin + r] = static_cast<int32_t>(best);
             if (dist) dist[begin + r] = std::max(0.0, x_sqnorm_[begin + r] + best_value);
         }
-    }
+    };
+    // Threads are planned with OpenBLAS's: when it runs multi-threaded, its
+    // threads do the bulk (the GEMM) and every block stays on this thread
+    // (starting ours per block cost more than it saved); when it runs on one
+    // thread, our threads take whole blocks, each with its own GEMM. The
+    // blocks are the same either way, so the results are bitwise the same.
+    const int workers = linalg::blas_thread_count() == 1 ? threads_ : 1;
+    const int64_t block_size = std::min(rows, n) * k;
+    block_.resize(static_cast<size_t>(std::max(1, workers) * block_size));
+    parallel_chunks_by_worker(workers, n, rows, [&](int w, int64_t, int64_t begin, int64_t end) {
+        block(begin, end, block_.data() + w * block_size);
+    });
 }
 
-std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, const std::vector<double> &x_sqnorm) {
+std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, const std::vector<double> &x_sqnorm,
+                                     int threads) {
     const int64_t n = data.n(), d = data.d();
     const int64_t trials = 2 + static_cast<int64_t>(std::log(static_cast<double>(k)));
     const int64_t rows = std::max<int64_t>(kMinBlockRows, kBlockValues / trials);
@@ -69,26 +76,35 @@ std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, 
     // min(closest[i], |x_i - candidate|^2), whose sums are the potentials.
     std::vector<double> cand(static_cast<size_t>(trials * d)), cand_sq(static_cast<size_t>(trials));
     std::vector<double> cand_closest(static_cast<size_t>(trials * n)), potentials(static_cast<size_t>(trials));
-    std::vector<double> block(static_cast<size_t>(std::min(rows, n) * trials));
+    // Threads planned with OpenBLAS's, as in NearestCenter::assign.
+    const int workers = linalg::blas_thread_count() == 1 ? std::max(1, threads) : 1;
+    const int64_t block_size = std::min(rows, n) * trials;
+    const int64_t blocks = chunk_count(n, rows);
+    std::vector<double> block(static_cast<size_t>(workers * block_size));
+    std::vector<double> partial(static_cast<size_t>(blocks * trials));
     // The distances of all points to m candidates at once, by blocked GEMM
     // (the former point-by-point dot products made seeding cost far more than
-    // the Lloyd iterations). Potentials are summed in index order: the same
-    // numbers for any number of threads.
+    // the Lloyd iterations). Potentials are summed in index order within a
+    // block, then block by block: the same numbers for any number of threads.
     auto evaluate = [&](int64_t m, const double *base) {
-        std::fill(potentials.begin(), potentials.begin() + m, 0.0);
-        for (int64_t begin = 0; begin < n; begin += rows) {
-            const int64_t end = std::min(n, begin + rows);
-            linalg::minus_two_cross(data, begin, end, cand.data(), m, block.data());
+        parallel_chunks_by_worker(workers, n, rows, [&](int w, int64_t b, int64_t begin, int64_t end) {
+            double *scratch = block.data() + w * block_size;
+            double *sum = partial.data() + b * trials;
+            std::fill(sum, sum + m, 0.0);
+            linalg::minus_two_cross(data, begin, end, cand.data(), m, scratch);
             for (int64_t i = begin; i < end; ++i) {
-                const double *row = block.data() + (i - begin) * m;
+                const double *row = scratch + (i - begin) * m;
                 for (int64_t t = 0; t < m; ++t) {
                     double v = std::max(0.0, x_sqnorm[i] + cand_sq[t] + row[t]);
                     if (base) v = std::min(base[i], v);
                     cand_closest[t * n + i] = v;
-                    potentials[t] += v;
+                    sum[t] += v;
                 }
             }
-        }
+        });
+        std::fill(potentials.begin(), potentials.begin() + m, 0.0);
+        for (int64_t b = 0; b < blocks; ++b)
+            for (int64_t t = 0; t < m; ++t) potentials[t] += partial[b * trials + t];
     };
     auto take_candidate = [&](int64_t t, int64_t index) {
         data.copy_row(index, cand.data() + t * d);

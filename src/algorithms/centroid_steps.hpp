@@ -29,7 +29,10 @@ private:
 
 // k-means++ (Arthur & Vassilvitskii), greedy variant: each new centre is the
 // best of 2 + ln(k) D^2-weighted candidates by resulting potential.
-std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, const std::vector<double> &x_sqnorm);
+// threads: the library's own threads (used when OpenBLAS runs single-threaded);
+// the centres do not depend on it.
+std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, const std::vector<double> &x_sqnorm,
+                                     int threads = 1);
 
 // sums (k x d) and counts (k) of the points of each label; labels outside
 // [0, k) are skipped. Chunked with a fixed chunk size: identical for any threads.

@@ -69,7 +69,7 @@ FitResult fit_copkmeans(const FitContext &ctx) {
 
     Rng rng(static_cast<uint64_t>(ctx.options.get_int("seed")));
     const std::vector<double> x_sqnorm = linalg::row_sqnorms(data);
-    std::vector<double> centers = kmeanspp_centers(data, k, rng, x_sqnorm);
+    std::vector<double> centers = kmeanspp_centers(data, k, rng, x_sqnorm, ctx.threads);
     std::vector<double> dmat(static_cast<size_t>(n * k)), cost(static_cast<size_t>(k));
     std::vector<int32_t> labels(static_cast<size_t>(n), -1), comp_label(static_cast<size_t>(ncomp));
     std::vector<int64_t> order(static_cast<size_t>(k));

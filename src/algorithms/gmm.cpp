@@ -216,7 +216,7 @@ FitResult fit_gmm(const FitContext &ctx) {
         Rng rng = base.derive(static_cast<uint64_t>(r));
         Params p;
         p.k = k; p.d = d; p.cov = cov;
-        std::vector<double> centers = kmeanspp_centers(data, k, rng, x_sqnorm);
+        std::vector<double> centers = kmeanspp_centers(data, k, rng, x_sqnorm, ctx.threads);
         std::vector<int32_t> lab(n);
         nearest.assign(centers.data(), k, lab.data(), nullptr);
         std::vector<double> resp(static_cast<size_t>(n * k), 0.0);

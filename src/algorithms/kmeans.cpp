@@ -101,7 +101,7 @@ FitResult fit_kmeans(const FitContext &ctx) {
     Run best;
     for (int64_t r = 0; r < n_init; ++r) {
         Rng rng = base.derive(static_cast<uint64_t>(r));
-        Run run = lloyd(ctx, nearest, kmeanspp_centers(data, k, rng, nearest.x_sqnorm()), k, tol_abs, max_iter, r);
+        Run run = lloyd(ctx, nearest, kmeanspp_centers(data, k, rng, nearest.x_sqnorm(), ctx.threads), k, tol_abs, max_iter, r);
         ctx.log.debug(cat("kmeans: restart ", r, " inertia ", run.inertia, " after ", run.iterations, " iterations"));
         if (run.inertia < best.inertia) best = std::move(run);
     }

@@ -22,6 +22,11 @@ inline int64_t chunk_count(int64_t n, int64_t chunk) { return (n + chunk - 1) / 
 void parallel_chunks(int threads, int64_t n, int64_t chunk,
                      const std::function<void(int64_t, int64_t, int64_t)> &body);
 
+// As parallel_chunks, and also passes the index of the worker (in [0, threads))
+// running the chunk, so that each worker can use scratch of its own.
+void parallel_chunks_by_worker(int threads, int64_t n, int64_t chunk,
+                               const std::function<void(int, int64_t, int64_t, int64_t)> &body);
+
 }  // namespace kindred
 
 #endif

@@ -14,6 +14,8 @@ int blas_int(int64_t v, const char *what) {
     return static_cast<int>(v);
 }
 
+int blas_thread_count() { return openblas_get_num_threads(); }
+
 void gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
           const double *a, int64_t lda, const double *b, int64_t ldb, double beta, double *c,
           int64_t ldc) {

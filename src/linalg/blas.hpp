@@ -11,6 +11,11 @@ namespace linalg {
 
 int blas_int(int64_t v, const char *what);
 
+// The number of threads OpenBLAS will use for a call (read, never changed:
+// the library leaves BLAS settings to the program). Our own threads call BLAS
+// concurrently only when this is 1, so that the two never oversubscribe the cores.
+int blas_thread_count();
+
 // C (m x n, row-major, ldc) = alpha * op(A) * op(B) + beta * C, all row-major.
 void gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
           const double *a, int64_t lda, const double *b, int64_t ldb, double beta, double *c,
