@@ -26,21 +26,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "kindred.h"
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* CPU time of the process: on a shared machine it shows the cost of the work
- * itself, without the time spent waiting for a core (with one thread). */
-static double cpu_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 typedef struct {
     int64_t first_iter, last_iter, calls;

@@ -22,9 +22,9 @@
  * Output: one line per repetition, "key=value" fields, parsed by
  * compare_kmeans.py. Exit status 0 only if every fit succeeded.
  *
- * BLAS threads: kindred calls BLAS from the calling thread only; OpenBLAS
- * starts its own threads, which are set with OPENBLAS_NUM_THREADS in the
- * environment (the driver sets it equal to --threads). */
+ * BLAS threads: kindred reads OpenBLAS's thread count (OPENBLAS_NUM_THREADS)
+ * and plans its own threads with it (docs/performance.md, "What is measured");
+ * the driver runs this program with OPENBLAS_NUM_THREADS=1 by default. */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
 #include <stdint.h>
@@ -33,21 +33,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "kindred.h"
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* CPU time of the whole process (all threads): on a machine shared with other
- * jobs it is the figure that time-sharing does not inflate (for one thread). */
-static double cpu_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Timestamps of the progress callbacks of one fit. */
 typedef struct {

@@ -21,13 +21,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "kindred.h"
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 typedef struct timing {
     double first, last;

@@ -26,20 +26,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "kindred.h"
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Process CPU time: with one thread, what other jobs on a shared machine do not inflate. */
-static double cpu_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static double peak_mb(void) {
     struct rusage u;
