@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "algorithms/tcs/gamma_selection.hpp"
+#include "algorithms/tcs/known_and_new_clusters.hpp"
 #include "algorithms/tcs/learn_metric.hpp"
 #include "algorithms/tcs/mixtures.hpp"
 #include "algorithms/tcs/transform.hpp"
@@ -82,7 +83,8 @@ FitResult fit_tcs_gm(const FitContext &ctx) {
     const std::vector<double> z = apply_linear(w.x, w.n, p, learned.l, false);
     const int64_t big_k = cls.k();
 
-    // Centres in the transformed space: the labelled classes' means L m_k ...
+    // Centres in the transformed space: the labelled classes' means L m_k, then
+    // the k clusters of the GM on the transformed unlabelled points.
     std::vector<double> centers(static_cast<size_t>(big_k * p), 0.0);
     std::vector<int64_t> count(static_cast<size_t>(big_k), 0);
     for (size_t q = 0; q < cls.labelled.size(); ++q) {
@@ -92,33 +94,13 @@ FitResult fit_tcs_gm(const FitContext &ctx) {
     }
     for (int64_t c = 0; c < big_k; ++c)
         for (int64_t j = 0; j < p; ++j) centers[c * p + j] /= static_cast<double>(count[c]);
-    std::vector<double> ids(cls.class_ids.begin(), cls.class_ids.end());
-    const int32_t first_new = cls.class_ids.back() + 1;
-
-    r.labels.assign(static_cast<size_t>(w.n), -1);
-    for (size_t q = 0; q < cls.labelled.size(); ++q) r.labels[cls.labelled[q]] = cls.class_ids[cls.class_of[q]];
-    int64_t new_clusters = 0;
-    if (n_u > 0) {
-        // ... then the k clusters of the GM on the transformed unlabelled points.
-        std::vector<double> zu(static_cast<size_t>(n_u * p));
-        for (int64_t q = 0; q < n_u; ++q)
-            std::copy(z.begin() + cls.unlabelled[q] * p, z.begin() + (cls.unlabelled[q] + 1) * p, zu.begin() + q * p);
-        const MixtureFit mix = gaussian_mixture(zu, n_u, p, mixture_settings(o, k), ctx);
-        for (int64_t q = 0; q < n_u; ++q) r.labels[cls.unlabelled[q]] = first_new + mix.labels[q];
-        centers.insert(centers.end(), mix.means.begin(), mix.means.end());
-        for (int64_t c = 0; c < k; ++c) ids.push_back(static_cast<double>(first_new + c));
-        new_clusters = k;
-        r.set_array("mixture_log_likelihood", 1, 1, {mix.log_likelihood});
-    }
-    r.clusters = big_k + new_clusters;
+    cluster_known_and_new(ctx, cls, z, w.n, p, k, std::move(centers), gaussian_mixture, r);
     r.iterations = learned.fista.iterations;
     r.converged = o.get_bool("learn_transform") ? learned.fista.converged : true;
     r.objective = learned.fista.objective;
     r.set_array("metric", p, p, learned.a);
     r.set_array("transform", p, p, learned.l);
     if (!w.basis.empty()) r.set_array("svd_basis", w.original_d, p, w.basis);
-    r.set_array("centers", big_k + new_clusters, p, centers);
-    r.set_array("cluster_ids", big_k + new_clusters, 1, ids);
     r.set_array("objective_trace", static_cast<int64_t>(learned.fista.trace.size()), 1, learned.fista.trace);
     return r;
 }

@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "algorithms/tcs/gamma_selection.hpp"
+#include "algorithms/tcs/known_and_new_clusters.hpp"
 #include "algorithms/tcs/mixtures.hpp"
 #include "algorithms/tcs/transform.hpp"
 #include "algorithms/tcs/vmf_objective.hpp"
@@ -133,28 +134,11 @@ FitResult fit_tcs_vmf(const FitContext &ctx) {
 
     const Learned learned = learn(w, cls, o, gamma, &ctx.progress);
     const std::vector<double> z = apply_linear(w.x, w.n, p, learned.l, true);
-    const int64_t big_k = cls.k();
-    std::vector<double> centers = learned.mu;  // the labelled classes' mean directions
-    std::vector<double> ids(cls.class_ids.begin(), cls.class_ids.end());
-    const int32_t first_new = cls.class_ids.back() + 1;
-    r.labels.assign(static_cast<size_t>(w.n), -1);
-    for (size_t q = 0; q < cls.labelled.size(); ++q) r.labels[cls.labelled[q]] = cls.class_ids[cls.class_of[q]];
-    int64_t new_clusters = 0;
-    if (n_u > 0) {
-        std::vector<double> zu(static_cast<size_t>(n_u * p));
-        for (int64_t q = 0; q < n_u; ++q)
-            std::copy(z.begin() + cls.unlabelled[q] * p, z.begin() + (cls.unlabelled[q] + 1) * p, zu.begin() + q * p);
-        const MixtureFit mix = vmf_mixture(zu, n_u, p, mixture_settings(o, k), ctx);
-        for (int64_t q = 0; q < n_u; ++q) r.labels[cls.unlabelled[q]] = first_new + mix.labels[q];
-        centers.insert(centers.end(), mix.means.begin(), mix.means.end());
-        for (int64_t c = 0; c < k; ++c) ids.push_back(static_cast<double>(first_new + c));
-        new_clusters = k;
-        r.set_array("mixture_log_likelihood", 1, 1, {mix.log_likelihood});
-    }
+    // The labelled classes' mean directions, then the vMF mixture's on the unlabelled points.
+    cluster_known_and_new(ctx, cls, z, w.n, p, k, learned.mu, vmf_mixture, r);
     // A = L^T L, for symmetry with tcs-gm (the vMF model sees only directions of L x).
     std::vector<double> a(static_cast<size_t>(p * p));
     linalg::gemm(true, false, p, p, p, 1.0, learned.l.data(), p, learned.l.data(), p, 0.0, a.data(), p);
-    r.clusters = big_k + new_clusters;
     r.iterations = learned.iterations;
     r.converged = learned.converged;
     r.objective = learned.objective;
@@ -162,8 +146,6 @@ FitResult fit_tcs_vmf(const FitContext &ctx) {
     r.set_array("metric", p, p, a);
     r.set_array("kappa", 1, 1, {learned.kappa});
     if (!w.basis.empty()) r.set_array("svd_basis", w.original_d, p, w.basis);
-    r.set_array("centers", big_k + new_clusters, p, centers);
-    r.set_array("cluster_ids", big_k + new_clusters, 1, ids);
     r.set_array("objective_trace", static_cast<int64_t>(learned.trace.size()), 1, learned.trace);
     return r;
 }

@@ -1,0 +1,30 @@
+// The last step shared by tcs-gm and tcs-vmf: the labelled points keep their
+// class ids; the unlabelled ones are clustered into k new clusters by a
+// mixture in the transformed space; the model keeps the centres and ids of both.
+#ifndef KINDRED_ALGORITHMS_TCS_KNOWN_AND_NEW_CLUSTERS_HPP
+#define KINDRED_ALGORITHMS_TCS_KNOWN_AND_NEW_CLUSTERS_HPP
+
+#include <cstdint>
+#include <vector>
+
+#include "algorithms/algorithm.hpp"
+#include "algorithms/tcs/mixtures.hpp"
+#include "algorithms/tcs/working_data.hpp"
+
+namespace kindred {
+namespace tcs {
+
+using MixtureFn = MixtureFit (*)(const std::vector<double> &z, int64_t n, int64_t p, const MixtureSettings &s,
+                                 const FitContext &ctx);
+
+// z: all n transformed points (n x p, row-major); known_centers: the
+// labelled classes' centres in that space (cls.k() x p). Sets r.labels,
+// r.clusters and the arrays "centers", "cluster_ids" and (when there are
+// unlabelled points) "mixture_log_likelihood".
+void cluster_known_and_new(const FitContext &ctx, const LabelledClasses &cls, const std::vector<double> &z, int64_t n,
+                           int64_t p, int64_t k, std::vector<double> known_centers, MixtureFn mixture, FitResult &r);
+
+}  // namespace tcs
+}  // namespace kindred
+
+#endif
