@@ -2,9 +2,9 @@
 //! bindings/rust/check_sys.py --write; checked against the header by check_sys.py.
 //! Use the safe `kindred` crate instead of calling these directly.
 #![allow(non_camel_case_types)]
-#![no_std]
 
-pub use core::ffi::{c_char, c_int, c_void};
+// std::os::raw rather than core::ffi: the latter needs Rust 1.64, Debian 12 ships 1.63.
+pub use std::os::raw::{c_char, c_int, c_void};
 
 /// Header version this crate was generated from.
 pub const KINDRED_HEADER_VERSION: (u32, u32, u32) = (0, 1, 0);
