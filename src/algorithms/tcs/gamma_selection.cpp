@@ -68,5 +68,21 @@ GammaChoice select_gamma(const char *algorithm, const WorkingData &w, const Labe
     return choice;
 }
 
+double fit_gamma(const char *algorithm, const FitContext &ctx, const WorkingData &w, const LabelledClasses &cls,
+                 bool normalise, const GammaLearner &learner, MixtureFn mixture, FitResult &r) {
+    const OptionValues &o = ctx.options;
+    double gamma = o.get_double("gamma");
+    if (o.get_int("validation_classes") > 0 && o.get_bool("learn_transform")) {
+        const GammaClusterer clusterer = [&](const std::vector<double> &z, int64_t n, int64_t k) {
+            return mixture(z, n, w.d, mixture_settings(o, k), ctx).labels;
+        };
+        const GammaChoice choice = select_gamma(algorithm, w, cls, o, normalise, learner, clusterer);
+        gamma = choice.gamma;
+        r.set_array("gamma_scores", static_cast<int64_t>(choice.grid.size()), 2, choice.table());
+    }
+    r.set_array("gamma", 1, 1, {gamma});
+    return gamma;
+}
+
 }  // namespace tcs
 }  // namespace kindred

@@ -11,6 +11,7 @@
 #include <functional>
 #include <vector>
 
+#include "algorithms/tcs/mixtures.hpp"
 #include "algorithms/tcs/working_data.hpp"
 
 namespace kindred {
@@ -32,6 +33,12 @@ struct GammaChoice {
 GammaChoice select_gamma(const char *algorithm, const WorkingData &w, const LabelledClasses &cls,
                          const OptionValues &o, bool normalise, const GammaLearner &learner,
                          const GammaClusterer &clusterer);
+
+// The gamma a fit uses: the "gamma" option, or, when validation_classes > 0
+// and the transformation is learned, the grid's choice with the held-out
+// classes clustered by `mixture`. Records "gamma" (and "gamma_scores") in r.
+double fit_gamma(const char *algorithm, const FitContext &ctx, const WorkingData &w, const LabelledClasses &cls,
+                 bool normalise, const GammaLearner &learner, MixtureFn mixture, FitResult &r);
 
 }  // namespace tcs
 }  // namespace kindred

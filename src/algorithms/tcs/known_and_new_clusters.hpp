@@ -14,9 +14,6 @@
 namespace kindred {
 namespace tcs {
 
-using MixtureFn = MixtureFit (*)(const std::vector<double> &z, int64_t n, int64_t p, const MixtureSettings &s,
-                                 const FitContext &ctx);
-
 // z: all n transformed points (n x p, row-major); known_centers: the
 // labelled classes' centres in that space (cls.k() x p). Sets r.labels,
 // r.clusters and the arrays "centers", "cluster_ids" and (when there are

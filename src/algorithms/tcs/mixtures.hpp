@@ -38,6 +38,10 @@ MixtureFit gaussian_mixture(const std::vector<double> &z, int64_t n, int64_t p, 
 MixtureFit vmf_mixture(const std::vector<double> &z, int64_t n, int64_t p, const MixtureSettings &s,
                        const FitContext &ctx);
 
+// gaussian_mixture or vmf_mixture.
+using MixtureFn = MixtureFit (*)(const std::vector<double> &z, int64_t n, int64_t p, const MixtureSettings &s,
+                                 const FitContext &ctx);
+
 // Banerjee et al. (2005), eq. (4.4): kappa ~ rbar (p - rbar^2) / (1 - rbar^2).
 double vmf_concentration(double rbar, int64_t p);
 // log C_p(kappa) = (p/2 - 1) log kappa - p/2 log(2 pi) - log I_{p/2-1}(kappa), with the

@@ -120,17 +120,8 @@ FitResult fit_tcs_vmf(const FitContext &ctx) {
         fail(KINDRED_E_DIMENSION, kName, ": k = ", k, " clusters asked for ", n_u, " unlabelled points");
 
     FitResult r;
-    double gamma = o.get_double("gamma");
-    if (o.get_int("validation_classes") > 0 && o.get_bool("learn_transform")) {
-        const GammaLearner learner = [&](const LabelledClasses &train, double g) { return learn(w, train, o, g, nullptr).l; };
-        const GammaClusterer clusterer = [&](const std::vector<double> &z, int64_t n, int64_t kk) {
-            return vmf_mixture(z, n, p, mixture_settings(o, kk), ctx).labels;
-        };
-        const GammaChoice choice = select_gamma(kName, w, cls, o, true, learner, clusterer);
-        gamma = choice.gamma;
-        r.set_array("gamma_scores", static_cast<int64_t>(choice.grid.size()), 2, choice.table());
-    }
-    r.set_array("gamma", 1, 1, {gamma});
+    const GammaLearner learner = [&](const LabelledClasses &train, double g) { return learn(w, train, o, g, nullptr).l; };
+    const double gamma = fit_gamma(kName, ctx, w, cls, true, learner, vmf_mixture, r);
 
     const Learned learned = learn(w, cls, o, gamma, &ctx.progress);
     const std::vector<double> z = apply_linear(w.x, w.n, p, learned.l, true);
