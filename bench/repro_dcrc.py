@@ -11,11 +11,22 @@ figure4: for each data set, 0.05N .. 0.3N random triplets labelled by eq. (1)
   Features are standardised (as in the paper) for every method.
 noise: answers flipped with the confusion of Table IV(a) (rows: true answer,
   normalised), DCRC for several epsilon.
-sensitivity: DCRC and DCRC-YN for a few (tau, lambda) of the paper's grid (the
-  paper picks them by cross-validation, kindred's defaults are fixed).
+  --tune fixed (default): DCRC and DCRC-YN with kindred's defaults (tau = 1,
+  lambda = 2^-6). --tune cv: the paper's section V-B2 protocol, per run and
+  size: the triplets are split into five folds; for every (tau, lambda) of the
+  paper's grid DCRC is fitted on four folds and the held-out triplets' answers
+  are predicted by eq. (1) from the cluster labels of a, b, c (yes / no / dnk);
+  the grid point with the best mean accuracy over the five folds is refitted on
+  all triplets and scored by F-measure. DCRC-YN uses the same folds with the
+  dnk triplets removed from training and validation ("removing dnk constraints
+  ... when necessary"), so its accuracy is over held-out yes/no triplets (a
+  predicted dnk counts as wrong). Ties go to the grid point nearest the
+  default. The F-measure (the test metric) is never used to choose.
+sensitivity: DCRC and DCRC-YN for a few (tau, lambda) of the paper's grid.
 
 usage: repro_dcrc.py [--build DIR] [--data DIR] [--runs R] [--datasets a,b]
                      [--study figure4|noise|sensitivity|all] [--threads T]
+                     [--tune fixed|cv] [--sizes 0.05,0.1,...]
 """
 import argparse
 import ctypes as C
@@ -155,28 +166,108 @@ def mean_ci(values):
     return "%.3f±%.3f" % (v.mean(), half)
 
 
-def figure4(kd, data_dir, datasets, runs):
+# Section V-B2: "we search for the optimal tau in {0.5, 1, 1.5} and lambda in
+# {2^-10, 2^-8, 2^-6, 2^-4, 2^-2}"; epsilon stays at 0.05 (kindred's default).
+TAU_GRID = (0.5, 1.0, 1.5)
+LAMBDA_GRID = tuple(2.0 ** e for e in (-10, -8, -6, -4, -2))
+DEFAULT = (1.0, 2.0 ** -6)
+CV_FOLDS = 5
+
+
+def grid_in_tie_order():
+    """The 15 grid points, nearest the default (tau 1, lambda 2^-6) first, so
+    that np.argmax (first maximum) breaks ties towards the default."""
+    points = [(t, l) for t in TAU_GRID for l in LAMBDA_GRID]
+    return sorted(points, key=lambda p: (abs(p[0] - DEFAULT[0]) / 0.5 + abs(np.log2(p[1] / DEFAULT[1])) / 2,
+                                         p[0], p[1]))
+
+
+def predict_answers(labels, a, b, c):
+    """Eq. (1) applied to cluster labels: yes (1) if y_a = y_b != y_c, no (-1)
+    if y_a = y_c != y_b, don't know (0) otherwise."""
+    la, lb, lc = labels[a], labels[b], labels[c]
+    out = np.zeros(len(a), dtype=np.int32)
+    out[(la == lb) & (la != lc)] = 1
+    out[(la == lc) & (la != lb)] = -1
+    return out
+
+
+def select_by_cv(kd, x, k, n, triplets, folds, seed):
+    """Five-fold cross-validation of section V-B2 on constraint prediction
+    accuracy. `folds` gives each triplet's fold (the same for DCRC and
+    DCRC-YN; the caller drops dnk triplets for DCRC-YN, from both sides).
+    Returns (tau, lambda), its mean validation accuracy."""
+    a, b, c, ans = triplets
+    # Fit once per (fold, grid point); the sides do not depend on the grid point.
+    sides = []
+    for f in range(CV_FOLDS):
+        train, held = folds != f, folds == f
+        sides.append((kd.side(n, triplets=(a[train], b[train], c[train], ans[train])), held))
+    grid = grid_in_tie_order()
+    means = []
+    try:
+        for tau, lam in grid:
+            acc = []
+            for side, held in sides:
+                if not held.any():
+                    continue  # a fold with no held-out triplet (tiny samples after dropping dnk)
+                labels = kd.fit("dcrc", x, k, side, seed=seed, tau=tau, **{"lambda": lam})
+                acc.append(np.mean(predict_answers(labels, a[held], b[held], c[held]) == ans[held]))
+            means.append(np.mean(acc) if acc else 0.0)
+    finally:
+        for side, _ in sides:
+            kd.lib.kindred_side_free(side)
+    best = int(np.argmax(means))
+    return grid[best], means[best]
+
+
+def assign_folds(count, seed):
+    """Each triplet's fold in 0..4: a random permutation cut into five near-equal parts."""
+    folds = np.empty(count, dtype=np.int64)
+    order = np.random.default_rng(seed).permutation(count)
+    for f, part in enumerate(np.array_split(order, CV_FOLDS)):
+        folds[part] = f
+    return folds
+
+
+def figure4(kd, data_dir, datasets, runs, tune="fixed", sizes=(0.05, 0.10, 0.15, 0.20, 0.25, 0.30)):
     pairwise = [a for a in ("copkmeans", "pckmeans", "mpckmeans") if a in kd.algorithms]
     methods = ["dcrc", "dcrc-yn", "kmeans"] + pairwise
     print("## Figure 4 protocol: pairwise F-measure, mean ± 95%% CI over %d runs" % runs)
     print("methods: %s; pairwise methods get 1 ML + 1 CL per yes/no triplet" % ", ".join(methods))
+    if tune == "cv":
+        print("DCRC and DCRC-YN: tau, lambda by five-fold CV on constraint prediction accuracy (section V-B2);"
+              " 'chosen' = most frequent (tau, log2 lambda) over the runs, DCRC / DCRC-YN; 'cv acc' = mean"
+              " validation accuracy of the chosen point, DCRC / DCRC-YN")
     for name in datasets:
         x, y, k = load_csv(os.path.join(data_dir, name + ".csv"))
         n = len(y)
         print("\n### %s (n = %d, d = %d, K = %d)\n" % (name, n, x.shape[1], k))
-        print("| triplets | dnk share | " + " | ".join(methods) + " |")
-        print("|---:|---:|" + "---:|" * len(methods))
+        extra = " chosen | cv acc |" if tune == "cv" else ""
+        print("| triplets | dnk share | " + " | ".join(methods) + " |" + extra)
+        print("|---:|---:|" + "---:|" * len(methods) + ("---|---|" if extra else ""))
         t0 = time.time()
-        for frac in (0.05, 0.10, 0.15, 0.20, 0.25, 0.30):
+        for frac in sizes:
             count = int(round(frac * n))
             scores = {m: [] for m in methods}
             failures = {m: 0 for m in methods}
             dnk = []
+            chosen = {"dcrc": [], "dcrc-yn": []}
+            cv_acc = {"dcrc": [], "dcrc-yn": []}
             for r in range(runs):
                 seed = 1000 * r + int(frac * 100)
                 a, b, c, ans = kd.sample_triplets(y, count, seed)
                 dnk.append(np.mean(ans == 0))
                 keep = ans != 0
+                params = {"dcrc": {}, "dcrc-yn": {}}
+                if tune == "cv":
+                    folds = assign_folds(count, seed)
+                    for m, sel in (("dcrc", np.ones(count, dtype=bool)), ("dcrc-yn", keep)):
+                        (tau, lam), acc = select_by_cv(kd, x, k, n, (a[sel], b[sel], c[sel], ans[sel]),
+                                                       folds[sel], r)
+                        params[m] = {"tau": tau, "lambda": lam}
+                        chosen[m].append((tau, int(round(np.log2(lam)))))
+                        cv_acc[m].append(acc)
                 sides = {
                     "dcrc": kd.side(n, triplets=(a, b, c, ans)),
                     "dcrc-yn": kd.side(n, triplets=(a[keep], b[keep], c[keep], ans[keep])),
@@ -187,7 +278,7 @@ def figure4(kd, data_dir, datasets, runs):
                     side = sides.get(m, pair_side)
                     alg = "dcrc" if m.startswith("dcrc") else m
                     try:
-                        labels = kd.fit(alg, x, k, side, seed=r)
+                        labels = kd.fit(alg, x, k, side, seed=r, **params.get(m, {}))
                         scores[m].append(kd.fmeasure(y, labels))
                     except RuntimeError:
                         failures[m] += 1
@@ -195,6 +286,13 @@ def figure4(kd, data_dir, datasets, runs):
                     if s is not None:
                         kd.lib.kindred_side_free(s)
             cells = [mean_ci(scores[m]) + (" (%d failed)" % failures[m] if failures[m] else "") for m in methods]
+            if tune == "cv":
+                modes = []
+                for m in ("dcrc", "dcrc-yn"):
+                    values, counts = np.unique(np.array(chosen[m]), axis=0, return_counts=True)
+                    tau, e = values[int(np.argmax(counts))]
+                    modes.append("%g, %d (%d/%d)" % (tau, e, counts.max(), runs))
+                cells += [" / ".join(modes), "%.2f / %.2f" % (np.mean(cv_acc["dcrc"]), np.mean(cv_acc["dcrc-yn"]))]
             print("| %d (%.2fN) | %.2f | %s |" % (count, frac, np.mean(dnk), " | ".join(cells)))
             sys.stdout.flush()
         print("\n(%.0f s)" % (time.time() - t0))
@@ -285,10 +383,15 @@ def main():
     ap.add_argument("--noise-datasets", default="ionosphere,balance,letters_ijlt")
     ap.add_argument("--study", default="all", choices=["figure4", "noise", "sensitivity", "all"])
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--tune", default="fixed", choices=["fixed", "cv"],
+                    help="figure4: DCRC's tau / lambda fixed at the defaults, or chosen by the paper's 5-fold CV")
+    ap.add_argument("--sizes", default="0.05,0.1,0.15,0.2,0.25,0.3",
+                    help="figure4: numbers of triplets as fractions of N")
     args = ap.parse_args()
     kd = Kindred(args.build, args.threads)
     if args.study in ("figure4", "all"):
-        figure4(kd, args.data, args.datasets.split(","), args.runs)
+        figure4(kd, args.data, args.datasets.split(","), args.runs, args.tune,
+                [float(v) for v in args.sizes.split(",")])
     if args.study in ("noise", "all"):
         print()
         noise_study(kd, args.data, args.noise_datasets.split(","), args.runs)
