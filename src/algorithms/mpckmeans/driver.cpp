@@ -66,16 +66,22 @@ FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
     double learning_rate = cfg.learning_rate;
     bool converged = false;
     int64_t it = 0;
+    // Constant potentials (pckmeans) do not depend on A: one set of
+    // potentials and one E-step graph serve the whole fit.
+    Potentials pot = potentials(*dist, cons, cfg.constant_potential);
+    IcmGraph graph = icm_graph(cons, pot);
     for (it = 1; it <= cfg.max_iter; ++it) {
         // E-step (3.22) with the centres and A of the previous iteration.
-        const int64_t moves = icm_assign(dmat, k, cons, potentials(*dist, cons, cfg.constant_potential),
-                                         cfg.icm_max_sweeps, icm_rng, labels);
+        // (pot was last computed for the objective, with the current A.)
+        if (it > 1 && !cfg.constant_potential) graph = icm_graph(cons, pot);
+        const int64_t moves = icm_assign(dmat, k, graph, cfg.icm_max_sweeps, icm_rng, labels);
         // M-step (A): centroids (3.23, 3.24).
         dist->centroids(labels.data(), k, centers);
         // M-step (B): distortion parameters (3.25 - 3.29).
         if (cfg.learn_metric) metric_step(*dist, cons, centers, labels, cfg, learning_rate);
         dist->point_center_all(centers.data(), k, dmat.data());
-        const double j = objective(*dist, cons, potentials(*dist, cons, cfg.constant_potential), dmat, k, labels.data(), cfg);
+        if (!cfg.constant_potential) pot = potentials(*dist, cons, false);
+        const double j = objective(*dist, cons, pot, dmat, k, labels.data(), cfg);
         if (!std::isfinite(j))
             fail(KINDRED_E_NUMERICAL, cfg.name, ": the objective became ", j, " at iteration ", it,
                  (cfg.kind == divergence::DistortionKind::IDivergence ? " (raise 'smoothing')" : ""));

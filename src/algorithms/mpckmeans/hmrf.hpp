@@ -63,8 +63,27 @@ double pair_penalty(const divergence::PairConstraint &p, const Potentials &pot, 
 double objective(const divergence::WeightedDistortion &dist, const Constraints &cons, const Potentials &pot,
                  const std::vector<double> &dist_matrix, int64_t k, const int32_t *labels, const Config &cfg);
 
+// The constraints as the E-step reads them: for each point (CSR by indptr)
+// its neighbours j and the cost of the constraint's violation, w phi for a
+// must-link (w > 0) and -w (phi_max - phi) for a cannot-link (w <= 0) (3.13).
+struct IcmGraph {
+    struct Edge {
+        int64_t j;
+        double w;
+    };
+    std::vector<int64_t> indptr;
+    std::vector<Edge> edges;
+};
+IcmGraph icm_graph(const Constraints &cons, const Potentials &pot);
+
+// How a sweep is carried out (icm.cpp); every schedule gives the same labels,
+// those of the sequential sweep in the sweep's random order (Reference).
+enum class IcmSchedule { Auto, Reference, Passes, Heap };
+
 // E-step: ICM in random order, repeated until no point moves (3.22) or
 // max_sweeps. Returns the number of moves.
+int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const IcmGraph &graph, int64_t max_sweeps,
+                   Rng &rng, std::vector<int32_t> &labels, IcmSchedule schedule = IcmSchedule::Auto);
 int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const Constraints &cons, const Potentials &pot,
                    int64_t max_sweeps, Rng &rng, std::vector<int32_t> &labels);
 

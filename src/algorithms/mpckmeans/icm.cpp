@@ -1,0 +1,276 @@
+// The E-step of HMRF-KMeans (Basu et al., section 3.3.6): iterated
+// conditional modes. Each sweep visits every point in a fresh random order
+// and gives it the label minimising its share J_obj(x_i, mu_h) of the
+// objective (3.22), with the labels of the other points as they are at that
+// moment; sweeps repeat until no point moves.
+//
+// The random order of a sweep is that of random keys: point i has the key
+// key_s(i) = splitmix64(seed_s + i), seed_s drawn from the fit's Rng once per
+// sweep, and the sweep visits the points by increasing (key, index). Keys of
+// this kind give every permutation the same probability, like a shuffle, but
+// any point's position can be computed without the others'.
+//
+// What a visit decides depends only on the point's row of distortions (fixed
+// during the E-step) and on its neighbours' labels. Two visits of points that
+// share no constraint therefore commute, and every visiting sequence that
+// keeps, for each constraint (i, j), the order of i and j that the keys give
+// produces exactly the labels of the sequential sweep. We use two such
+// sequences instead of the sequential one, which jumps through memory:
+//  - passes in index order: a point is visited as soon as all its neighbours
+//    with a smaller key have been; those with one still pending wait for the
+//    next pass (the rows of the distance matrix, the adjacency and the point
+//    states are then read in memory order);
+//  - a heap by key of the points that can still move: a point whose
+//    neighbours did not move since its last visit would keep its label, so
+//    only points next to a move need a visit. Used once few points remain.
+// Both are exact (the result is that of the sequential sweep in key order,
+// icm_reference); tests/test_icm_schedule.cpp checks it.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <queue>
+#include <utility>
+
+#include "algorithms/mpckmeans/hmrf.hpp"
+#include "core/error.hpp"
+
+namespace kindred {
+namespace hmrf {
+namespace {
+
+// splitmix64's output function: a bijection of 64-bit words whose outputs for
+// consecutive inputs look independent.
+inline uint64_t mix64(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+inline uint64_t sweep_key(uint64_t seed, int64_t i) {
+    return mix64(seed + static_cast<uint64_t>(i) * 0x9E3779B97F4A7C15ULL);
+}
+
+// i comes before j in the sweep: by key, ties by index.
+inline bool before(uint64_t key_i, int64_t i, uint64_t key_j, int64_t j) {
+    return key_i < key_j || (key_i == key_j && i < j);
+}
+
+// The passes in index order are worth their scan of all n points while at
+// least this share of the points may move; below it the heap takes over.
+constexpr int64_t kPassShare = 16;
+// After this many passes the points still waiting go to the heap (a long
+// chain of waiting points would otherwise cost one pass per link).
+constexpr int kMaxPasses = 6;
+constexpr int64_t kPrefetchAhead = 8;
+
+struct PointState {
+    int32_t label;
+    uint32_t visited_in;  // sweep number + 1 of the last sweep in which the point's turn came
+    uint8_t dirty;        // a neighbour moved since the point's last visit
+};
+
+class Icm {
+public:
+    Icm(const std::vector<double> &dist_matrix, int64_t k, const IcmGraph &graph, std::vector<int32_t> &labels)
+        : dmat_(dist_matrix), k_(k), g_(graph), labels_(labels), n_(static_cast<int64_t>(labels.size())),
+          cost_(static_cast<size_t>(k)), state_(static_cast<size_t>(n_)) {
+        for (int64_t i = 0; i < n_; ++i) state_[i] = {labels[i], 0, 1};
+        dirty_list_.resize(static_cast<size_t>(n_));
+        for (int64_t i = 0; i < n_; ++i) dirty_list_[i] = i;
+    }
+
+    int64_t run(int64_t max_sweeps, Rng &rng, IcmSchedule schedule) {
+        int64_t moves = 0;
+        for (int64_t sweep = 0; sweep < max_sweeps; ++sweep) {
+            seed_ = rng.next_u64();
+            stamp_ = static_cast<uint32_t>(sweep + 1);
+            moved_ = 0;
+            next_dirty_.clear();
+            if (schedule == IcmSchedule::Reference) {
+                reference_sweep();
+            } else {
+                const bool passes = schedule == IcmSchedule::Passes ||
+                                    (schedule == IcmSchedule::Auto &&
+                                     static_cast<int64_t>(dirty_list_.size()) * kPassShare >= n_);
+                heap_sweep(passes ? pass_phase(schedule == IcmSchedule::Passes ? INT32_MAX : kMaxPasses)
+                                  : dirty_list_);
+            }
+            dirty_list_.swap(next_dirty_);
+            moves += moved_;
+            if (moved_ == 0) break;
+        }
+        for (int64_t i = 0; i < n_; ++i) labels_[i] = state_[i].label;
+        return moves;
+    }
+
+private:
+    uint64_t key(int64_t i) const { return sweep_key(seed_, i); }
+
+    // The point's turn in the sweep: a visit if a neighbour moved since its
+    // last one (else it would keep its label). On a move, neighbours become
+    // dirty: those later in the sweep (by key) are visited in it (pushed on
+    // the heap when one is running), the earlier ones in the next sweep.
+    void take_turn(int64_t i, std::vector<std::pair<uint64_t, int64_t>> *heap) {
+        PointState &s = state_[i];
+        s.visited_in = stamp_;
+        if (!s.dirty) return;
+        s.dirty = 0;
+        const int32_t best = best_label(i);
+        if (best == s.label) return;
+        s.label = best;
+        ++moved_;
+        const uint64_t ki = key(i);
+        for (int64_t e = g_.indptr[i]; e < g_.indptr[i + 1]; ++e) {
+            const int64_t j = g_.edges[e].j;
+            PointState &t = state_[j];
+            if (t.dirty) continue;
+            t.dirty = 1;
+            const uint64_t kj = key(j);
+            if (before(kj, j, ki, i)) {
+                next_dirty_.push_back(j);  // its turn in this sweep has passed
+            } else if (heap) {
+                heap->emplace_back(kj, j);
+                std::push_heap(heap->begin(), heap->end(), std::greater<std::pair<uint64_t, int64_t>>());
+            }
+        }
+    }
+
+    // argmin_h J_obj(x_i, mu_h) of (3.22) (the prior term is the same for
+    // every h); the current label unless another one is strictly lower
+    // beyond rounding, so that ICM terminates.
+    int32_t best_label(int64_t i) {
+        const double *row = dmat_.data() + i * k_;
+        double *cost = cost_.data();
+        double must = 0.0;
+        for (int64_t h = 0; h < k_; ++h) cost[h] = row[h];
+        for (int64_t e = g_.indptr[i]; e < g_.indptr[i + 1]; ++e) {
+            const IcmGraph::Edge &edge = g_.edges[e];
+            const int32_t yj = state_[edge.j].label;
+            if (edge.w > 0.0) {
+                // A must-link costs w phi unless y_i = y_j (3.13, c_ij = 1).
+                must += edge.w;
+                cost[yj] -= edge.w;
+            } else {
+                // A cannot-link costs w (phi_max - phi) when y_i = y_j (3.13, c_ij = -1).
+                cost[yj] -= edge.w;
+            }
+        }
+        for (int64_t h = 0; h < k_; ++h) cost[h] += must;
+        const int32_t cur = state_[i].label;
+        int32_t best = 0;
+        for (int64_t h = 1; h < k_; ++h)
+            if (cost[h] < cost[best]) best = static_cast<int32_t>(h);
+        if (best != cur && cost[best] < cost[cur] - 1e-12 * (1.0 + std::fabs(cost[cur]))) return best;
+        return cur;
+    }
+
+    // All neighbours earlier in the sweep have had their turn.
+    bool ready(int64_t i) const {
+        const uint64_t ki = key(i);
+        for (int64_t e = g_.indptr[i]; e < g_.indptr[i + 1]; ++e) {
+            const int64_t j = g_.edges[e].j;
+            if (state_[j].visited_in != stamp_ && before(key(j), j, ki, i)) return false;
+        }
+        return true;
+    }
+
+    void prefetch_neighbours(int64_t i) const {
+        __builtin_prefetch(dmat_.data() + i * k_);
+        for (int64_t e = g_.indptr[i]; e < g_.indptr[i + 1]; ++e) __builtin_prefetch(&state_[g_.edges[e].j]);
+    }
+
+    // Passes in index order; returns the dirty points still waiting (in index order).
+    const std::vector<int64_t> &pass_phase(int max_passes) {
+        waiting_.clear();
+        for (int64_t i = 0; i < n_; ++i) {
+            if (i + kPrefetchAhead < n_) prefetch_neighbours(i + kPrefetchAhead);
+            if (g_.indptr[i] == g_.indptr[i + 1] || ready(i))
+                take_turn(i, nullptr);
+            else
+                waiting_.push_back(i);
+        }
+        for (int pass = 1; pass < max_passes && !waiting_.empty(); ++pass) {
+            size_t keep = 0;
+            for (size_t w = 0; w < waiting_.size(); ++w) {
+                if (w + kPrefetchAhead < waiting_.size()) prefetch_neighbours(waiting_[w + kPrefetchAhead]);
+                const int64_t i = waiting_[w];
+                if (ready(i))
+                    take_turn(i, nullptr);
+                else
+                    waiting_[keep++] = i;
+            }
+            waiting_.resize(keep);
+        }
+        // A waiting point that is not dirty can only become so through a
+        // neighbour's move, which pushes it on the heap then.
+        size_t keep = 0;
+        for (int64_t i : waiting_)
+            if (state_[i].dirty) waiting_[keep++] = i;
+        waiting_.resize(keep);
+        return waiting_;
+    }
+
+    // The rest of the sweep in key order, starting from the given dirty
+    // points (none of which has had its turn).
+    void heap_sweep(const std::vector<int64_t> &start) {
+        heap_.clear();
+        for (int64_t i : start) heap_.emplace_back(key(i), i);
+        std::make_heap(heap_.begin(), heap_.end(), std::greater<std::pair<uint64_t, int64_t>>());
+        while (!heap_.empty()) {
+            std::pop_heap(heap_.begin(), heap_.end(), std::greater<std::pair<uint64_t, int64_t>>());
+            const int64_t i = heap_.back().second;
+            heap_.pop_back();
+            take_turn(i, &heap_);
+        }
+    }
+
+    // The definition: every point in key order (for tests).
+    void reference_sweep() {
+        std::vector<std::pair<uint64_t, int64_t>> order(static_cast<size_t>(n_));
+        for (int64_t i = 0; i < n_; ++i) order[i] = {key(i), i};
+        std::sort(order.begin(), order.end());
+        for (const auto &o : order) take_turn(o.second, nullptr);
+    }
+
+    const std::vector<double> &dmat_;
+    const int64_t k_;
+    const IcmGraph &g_;
+    std::vector<int32_t> &labels_;
+    const int64_t n_;
+    std::vector<double> cost_;
+    std::vector<PointState> state_;
+    std::vector<int64_t> dirty_list_, next_dirty_, waiting_;
+    std::vector<std::pair<uint64_t, int64_t>> heap_;
+    uint64_t seed_ = 0;
+    uint32_t stamp_ = 0;
+    int64_t moved_ = 0;
+};
+
+}  // namespace
+
+IcmGraph icm_graph(const Constraints &cons, const Potentials &pot) {
+    IcmGraph g;
+    g.indptr = cons.indptr;
+    g.edges.resize(cons.other.size());
+    for (size_t e = 0; e < cons.other.size(); ++e) {
+        const int64_t q = cons.pair_of[e];
+        const auto &p = cons.pairs[q];
+        // (3.13): w phi for a must-link, w (phi_max - phi) for a cannot-link (stored negated).
+        g.edges[e] = {cons.other[e], p.must ? p.w * pot.phi[q] : -(p.w * (pot.phi_max - pot.phi[q]))};
+    }
+    return g;
+}
+
+int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const IcmGraph &graph, int64_t max_sweeps,
+                   Rng &rng, std::vector<int32_t> &labels, IcmSchedule schedule) {
+    Icm icm(dist_matrix, k, graph, labels);
+    return icm.run(max_sweeps, rng, schedule);
+}
+
+int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const Constraints &cons, const Potentials &pot,
+                   int64_t max_sweeps, Rng &rng, std::vector<int32_t> &labels) {
+    return icm_assign(dist_matrix, k, icm_graph(cons, pot), max_sweeps, rng, labels, IcmSchedule::Auto);
+}
+
+}  // namespace hmrf
+}  // namespace kindred

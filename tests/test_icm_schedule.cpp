@@ -1,0 +1,142 @@
+// The ICM E-step of HMRF-KMeans / PCKMeans (src/algorithms/mpckmeans/icm.cpp)
+// carries out each sweep in index-order passes and then by a heap of the
+// points next to a move, instead of visiting every point in the sweep's
+// random order. These tests check that every schedule gives exactly the
+// labels (and move counts) of the sequential sweep in random order
+// (IcmSchedule::Reference), on random constraint graphs from sparse to dense,
+// with partial E-steps (max_sweeps 1, 2) and full ones; that the result is
+// a local minimum; and that points without constraints take the argmin.
+// The kindred headers come before cmocka.h, whose fail() macro would clash.
+#include <vector>
+
+#include "algorithms/mpckmeans/hmrf.hpp"
+#include "core/rng.hpp"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+extern "C" {
+#include <cmocka.h>
+}
+
+using namespace kindred;
+using hmrf::IcmSchedule;
+
+namespace {
+
+struct Problem {
+    int64_t n, k;
+    std::vector<double> dmat;
+    hmrf::IcmGraph graph;
+    std::vector<int32_t> labels;
+};
+
+// n points, k clusters, random distortions in [0, 1), `pairs` random
+// constraints (must-links with probability must_share) with weights in
+// [0.05, 0.55) so that constraints and distances compete.
+Problem make_problem(uint64_t seed, int64_t n, int64_t k, int64_t pairs, double must_share) {
+    Problem p;
+    p.n = n;
+    p.k = k;
+    Rng rng(seed);
+    p.dmat.resize(static_cast<size_t>(n * k));
+    for (double &v : p.dmat) v = rng.uniform();
+    p.labels.resize(static_cast<size_t>(n));
+    for (int32_t &y : p.labels) y = static_cast<int32_t>(rng.below(k));
+    std::vector<std::vector<hmrf::IcmGraph::Edge>> adj(static_cast<size_t>(n));
+    for (int64_t q = 0; q < pairs; ++q) {
+        const int64_t i = rng.below(n), j = (i + 1 + rng.below(n - 1)) % n;
+        const double w = 0.05 + 0.5 * rng.uniform();
+        const double signed_w = rng.uniform() < must_share ? w : -w;
+        adj[i].push_back({j, signed_w});
+        adj[j].push_back({i, signed_w});
+    }
+    p.graph.indptr.assign(1, 0);
+    for (int64_t i = 0; i < n; ++i) {
+        p.graph.edges.insert(p.graph.edges.end(), adj[i].begin(), adj[i].end());
+        p.graph.indptr.push_back(static_cast<int64_t>(p.graph.edges.size()));
+    }
+    return p;
+}
+
+int64_t run(const Problem &p, IcmSchedule schedule, int64_t max_sweeps, uint64_t seed, std::vector<int32_t> &labels) {
+    labels = p.labels;
+    Rng rng(seed);
+    return hmrf::icm_assign(p.dmat, p.k, p.graph, max_sweeps, rng, labels, schedule);
+}
+
+// Every schedule reproduces the sequential sweeps in the random order.
+void schedules_give_the_reference_labels(void **) {
+    const int64_t sizes[] = {1, 50, 400};
+    const double degrees[] = {0.2, 1.0, 4.0, 20.0};
+    const int64_t sweeps[] = {1, 2, 1000};
+    const IcmSchedule schedules[] = {IcmSchedule::Auto, IcmSchedule::Passes, IcmSchedule::Heap};
+    int64_t compared = 0, moved = 0;
+    for (int64_t n : sizes)
+        for (double degree : degrees)
+            for (uint64_t seed = 1; seed <= 4; ++seed) {
+                const Problem p = make_problem(seed * 7919 + static_cast<uint64_t>(n), n, 4,
+                                               n > 1 ? static_cast<int64_t>(degree * static_cast<double>(n) / 2) : 0,
+                                               seed % 2 ? 0.3 : 0.7);
+                for (int64_t max_sweeps : sweeps) {
+                    std::vector<int32_t> want, got;
+                    const int64_t want_moves = run(p, IcmSchedule::Reference, max_sweeps, seed, want);
+                    moved += want_moves;
+                    for (IcmSchedule s : schedules) {
+                        const int64_t moves = run(p, s, max_sweeps, seed, got);
+                        assert_int_equal(moves, want_moves);
+                        assert_memory_equal(got.data(), want.data(), want.size() * sizeof(int32_t));
+                        ++compared;
+                    }
+                }
+            }
+    assert_true(compared > 100);
+    assert_true(moved > 1000);  // the problems do exercise moves
+}
+
+// After a full E-step no point can lower its share of the objective.
+void result_is_a_local_minimum(void **) {
+    for (uint64_t seed = 1; seed <= 5; ++seed) {
+        const Problem p = make_problem(seed, 300, 5, 900, 0.5);
+        std::vector<int32_t> labels;
+        run(p, IcmSchedule::Auto, 1000, seed, labels);
+        for (int64_t i = 0; i < p.n; ++i) {
+            std::vector<double> cost(p.dmat.begin() + i * p.k, p.dmat.begin() + (i + 1) * p.k);
+            for (int64_t e = p.graph.indptr[i]; e < p.graph.indptr[i + 1]; ++e) {
+                const auto &edge = p.graph.edges[e];
+                for (int64_t h = 0; h < p.k; ++h) {
+                    const bool same = labels[edge.j] == h;
+                    if (edge.w > 0 && !same) cost[h] += edge.w;
+                    if (edge.w < 0 && same) cost[h] -= edge.w;
+                }
+            }
+            for (int64_t h = 0; h < p.k; ++h) assert_true(cost[labels[i]] <= cost[h] + 1e-9);
+        }
+        // Another E-step from there moves nothing.
+        Rng rng(seed + 1);
+        std::vector<int32_t> again(labels);
+        assert_int_equal(hmrf::icm_assign(p.dmat, p.k, p.graph, 1000, rng, again), 0);
+        assert_memory_equal(again.data(), labels.data(), labels.size() * sizeof(int32_t));
+    }
+}
+
+// Without constraints the E-step is the nearest-centre assignment.
+void unconstrained_points_take_the_argmin(void **) {
+    const Problem p = make_problem(3, 500, 6, 0, 0.5);
+    std::vector<int32_t> labels;
+    run(p, IcmSchedule::Auto, 1000, 3, labels);
+    for (int64_t i = 0; i < p.n; ++i)
+        for (int64_t h = 0; h < p.k; ++h) assert_true(p.dmat[i * p.k + labels[i]] <= p.dmat[i * p.k + h]);
+}
+
+}  // namespace
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(schedules_give_the_reference_labels),
+        cmocka_unit_test(result_is_a_local_minimum),
+        cmocka_unit_test(unconstrained_points_take_the_argmin),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
