@@ -8,11 +8,15 @@ Explore/Consolidate active selection against random pairs.
 
 Protocol (section 3.5.3): in every run the points are split at random into
 two halves; constraints are random pairs of training points labelled
-must-link / cannot-link from the classes, with unit weights; the algorithm
-clusters the whole data set; NMI is computed on the test half only.
+must-link / cannot-link from the classes, with unit weights, and the
+constraints they imply (transitive closure of the must-links, cannot-links
+between the components they join: "unit constraint costs W were used for all
+constraints (original and inferred)"; --no-inferred turns this off); the
+x axis counts the sampled pairs; the algorithm clusters the whole data set;
+NMI is computed on the test half only.
 
 usage: /usr/bin/python3 bench/repro_hmrf.py [--build build-dir] [--data ../shared/data]
-           [--runs 20] [--points 0,100,250,500,1000] [--sets iris,wine,...] [--active]
+           [--runs 20] [--points 0,100,250,500,1000] [--sets iris,wine,...] [--active] [--no-inferred]
 
 Needs numpy and scipy (Debian python3-numpy, python3-scipy) and a built
 libkindred (meson setup build && ninja -C build).
@@ -182,6 +186,48 @@ def random_pairs(y, pool, count, rng):
     return np.array(out, dtype=np.float64).reshape(-1, 3)
 
 
+def with_inferred(pairs):
+    """The given pairs plus the constraints they imply (section 3.5.3: "unit
+    constraint costs W were used for all constraints (original and
+    inferred)"): every pair inside a must-link component is a must-link, and
+    every pair across two components joined by a cannot-link is a cannot-link.
+    Contradictions (a cannot-link inside a component) cannot occur here: the
+    answers come from the classes."""
+    if len(pairs) == 0:
+        return pairs
+    parent = {}
+
+    def find(a):
+        parent.setdefault(a, a)
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+    ends = set(int(v) for v in pairs[:, :2].ravel())
+    for i, j, v in pairs:
+        if v > 0:
+            parent[find(int(i))] = find(int(j))
+    members = {}
+    for a in ends:
+        members.setdefault(find(a), []).append(a)
+    out = {}
+    for group in members.values():
+        group.sort()
+        for x in range(len(group)):
+            for y in range(x + 1, len(group)):
+                out[(group[x], group[y])] = 1.0
+    joined = set()
+    for i, j, v in pairs:
+        if v < 0:
+            ri, rj = find(int(i)), find(int(j))
+            joined.add((min(ri, rj), max(ri, rj)))
+    for ri, rj in joined:
+        for a in members[ri]:
+            for b in members[rj]:
+                out[(min(a, b), max(a, b))] = -1.0
+    return np.array([(i, j, v) for (i, j), v in sorted(out.items())], dtype=np.float64).reshape(-1, 3)
+
+
 # The ablations of section 3.5.3 as option sets of mpckmeans.
 ABLATIONS = [
     ("KMEANS", "mpckmeans", dict(constraints=0, learn_metric=0)),
@@ -199,7 +245,7 @@ EUCLIDEAN_SETS = ["iris", "wine", "ionosphere", "digits389_10pct", "letters_ijl_
 TEXT_SETS = ["news_different3", "news_related3", "news_similar3"]
 
 
-def curve(kd, data, y, k, algorithm, options, points, runs, seed0, active=None):
+def curve(kd, data, y, k, algorithm, options, points, runs, seed0, active=None, inferred=True):
     n = len(y)
     table = np.zeros((len(points), runs))
     for r in range(runs):
@@ -215,6 +261,8 @@ def curve(kd, data, y, k, algorithm, options, points, runs, seed0, active=None):
                 if len(sub):
                     pairs[:, 0] = train[sub[:, 0].astype(np.int64)]
                     pairs[:, 1] = train[sub[:, 1].astype(np.int64)]
+            if inferred:
+                pairs = with_inferred(pairs)
             opts = dict(k=k, seed=seed0 + r, threads=1)
             opts.update(options)
             labels = kd.fit(data, algorithm, opts, pairs)
@@ -243,6 +291,8 @@ def main():
     ap.add_argument("--sets", default=",".join(EUCLIDEAN_SETS + TEXT_SETS))
     ap.add_argument("--active", action="store_true", help="also compare Explore/Consolidate with random pairs")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-inferred", action="store_true",
+                    help="give the algorithms only the sampled pairs, not the constraints they imply")
     args = ap.parse_args()
     kd = Kindred(args.build)
     points = [int(p) for p in args.points.split(",")]
@@ -257,7 +307,8 @@ def main():
                 rows = []
                 for label, algorithm, options in ABLATIONS:
                     opts = dict(options, distortion=dist)
-                    rows.append((label, curve(kd, x, y, k, algorithm, opts, points, args.runs, args.seed)))
+                    rows.append((label, curve(kd, x, y, k, algorithm, opts, points, args.runs, args.seed,
+                                             inferred=not args.no_inferred)))
                 print_table("%s, %s (n = %d, d = %d), %.0f s" % (name, dist, x.shape[0], x.shape[1], time.time() - t0),
                             points, rows)
                 t0 = time.time()
@@ -266,14 +317,17 @@ def main():
         k = int(y.max()) + 1
         rows = []
         for label, algorithm, options in ABLATIONS + EUCLIDEAN_EXTRA:
-            rows.append((label, curve(kd, x, y, k, algorithm, options, points, args.runs, args.seed)))
+            rows.append((label, curve(kd, x, y, k, algorithm, options, points, args.runs, args.seed,
+                                          inferred=not args.no_inferred)))
         if args.active:
             def explore_consolidate(train, budget, seed, x=x, y=y, k=k):
                 return kd.active_pairs("explore-consolidate", x[train], y[train], k, budget, seed)
             rows.append(("C-D-R, Explore/Consolidate",
-                         curve(kd, x, y, k, "mpckmeans", {}, points, args.runs, args.seed, explore_consolidate)))
+                         curve(kd, x, y, k, "mpckmeans", {}, points, args.runs, args.seed, explore_consolidate,
+                               not args.no_inferred)))
             rows.append(("PCKMeans, Explore/Consolidate",
-                         curve(kd, x, y, k, "pckmeans", {}, points, args.runs, args.seed, explore_consolidate)))
+                         curve(kd, x, y, k, "pckmeans", {}, points, args.runs, args.seed, explore_consolidate,
+                               not args.no_inferred)))
         print_table("%s, squared Euclidean, diagonal A unless said (n = %d, d = %d), %.0f s"
                     % (name, x.shape[0], x.shape[1], time.time() - t0), points, rows)
 
