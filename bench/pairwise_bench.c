@@ -1,19 +1,32 @@
 /* Times the pairwise-constraint methods against kmeans through the public C
  * API: the time of one iteration (interval between two progress callbacks,
- * which every method reports once per iteration) and of the whole fit.
+ * which every method reports once per iteration), as process CPU time and
+ * wall-clock time, and the whole fit.
  *
- * Data: Gaussian blobs (k centres, fixed seed), n points in d dimensions, and
- * `pairs` constraints sampled from the blob labels (kindred_sample_pairs).
- * Methods: kmeans (n_init 1, tol 0), pckmeans, mpckmeans with a diagonal
- * metric (euclidean-diag), mpckmeans with a full metric (euclidean-full),
- * copkmeans; each runs exactly --iters iterations where it can (kmeans tol 0;
- * the others stop earlier only when nothing changes any more).
+ * Data: Gaussian blobs (k centres N(0, spread^2 I), unit noise, fixed seed), n
+ * points in d dimensions, and `pairs` constraints sampled from the blob labels
+ * (kindred_sample_pairs). With the default spread 4 the blobs are separated
+ * and every method converges in 2-3 iterations; with spread 1 they overlap
+ * and the methods run --iters iterations, which is what a per-iteration
+ * figure needs. Methods: kmeans (n_init 1, tol 0), pckmeans, mpckmeans with a
+ * diagonal metric (euclidean-diag), with a full metric (euclidean-full),
+ * copkmeans; each runs at most --iters iterations.
+ *
+ * The methods are interleaved (kmeans, pckmeans, ..., kmeans, pckmeans, ...)
+ * --repeats times, and the per-iteration figures are medians over all the
+ * intervals of all repeats (the first callback, after the initialisation,
+ * only starts the clock), so that a burst of load from other jobs on a shared
+ * machine moves every method alike.
  *
  * usage: pairwise_bench --n N --d D --k K --pairs P [--iters I] [--threads T]
+ *        [--spread S] [--repeats R]
  *        [--methods kmeans,pckmeans,mpck-diag,mpck-full,copkmeans]
  * Output: one line per method: "method=... n=... d=... k=... pairs=...
- * iter_s=... fit_s=... iterations=..." (wall-clock seconds). */
-#define _POSIX_C_SOURCE 199309L
+ * iter_cpu=... iter_wall=... intervals=... fit_s=... iterations=...
+ * objective=..." (seconds; iter_* are medians per iteration, fit_s the median
+ * wall time of a whole fit), then for every method but kmeans its ratio of
+ * CPU time per iteration to kmeans's. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,22 +37,52 @@
 #include "bench_clock.h"
 #include "kindred.h"
 
+enum { kMethods = 5, kMaxIntervals = 100000 };
+
+/* Per-iteration intervals of one method over all repeats. */
 typedef struct timing {
-    double first, last;
-    int64_t first_iter, last_iter;
+    double last_cpu, last_wall;
+    int64_t last_iter;
+    double *cpu, *wall;
+    int64_t count;
 } timing;
 
 static int on_progress(void *user, int64_t iteration, double objective, const char *message) {
     (void)objective;
     (void)message;
     timing *t = (timing *)user;
-    const double now = now_seconds();
-    if (t->first_iter < 0) {
-        t->first = now;
-        t->first_iter = iteration;
+    const double cpu = cpu_seconds(), wall = now_seconds();
+    if (t->last_iter >= 0 && iteration == t->last_iter + 1 && t->count < kMaxIntervals) {
+        t->cpu[t->count] = cpu - t->last_cpu;
+        t->wall[t->count] = wall - t->last_wall;
+        ++t->count;
     }
-    t->last = now;
+    t->last_cpu = cpu;
+    t->last_wall = wall;
     t->last_iter = iteration;
+    return 0;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int64_t count) {
+    if (count <= 0) return NAN;
+    qsort(v, (size_t)count, sizeof(double), compare_doubles);
+    return count % 2 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2]);
+}
+
+/* name is one of the comma-separated entries of list. */
+static int listed(const char *list, const char *name) {
+    const size_t len = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *end = strchr(p, ',');
+        const size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == len && !strncmp(p, name, len)) return 1;
+        p = end ? end + 1 : NULL;
+    }
     return 0;
 }
 
@@ -63,7 +106,8 @@ static int fail_status(kindred_status s, const char *what) {
 }
 
 int main(int argc, char **argv) {
-    int64_t n = 100000, d = 16, k = 10, pairs = -1, iters = 10, threads = 1;
+    int64_t n = 100000, d = 16, k = 10, pairs = -1, iters = 10, threads = 1, repeats = 1;
+    double spread = 4.0;
     const char *methods = "kmeans,pckmeans,mpck-diag,mpck-full,copkmeans";
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--n")) n = atoll(argv[a + 1]);
@@ -72,6 +116,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[a], "--pairs")) pairs = atoll(argv[a + 1]);
         else if (!strcmp(argv[a], "--iters")) iters = atoll(argv[a + 1]);
         else if (!strcmp(argv[a], "--threads")) threads = atoll(argv[a + 1]);
+        else if (!strcmp(argv[a], "--repeats")) repeats = atoll(argv[a + 1]);
+        else if (!strcmp(argv[a], "--spread")) spread = atof(argv[a + 1]);
         else if (!strcmp(argv[a], "--methods")) methods = argv[a + 1];
         else {
             fprintf(stderr, "pairwise_bench: unknown flag %s\n", argv[a]);
@@ -79,10 +125,14 @@ int main(int argc, char **argv) {
         }
     }
     if (pairs < 0) pairs = n;
+    if (n < 1 || d < 1 || k < 1 || iters < 1 || repeats < 1) {
+        fprintf(stderr, "pairwise_bench: n, d, k, iters and repeats must be positive\n");
+        return 2;
+    }
     double *x = malloc(sizeof(double) * (size_t)(n * d)), *centres = malloc(sizeof(double) * (size_t)(k * d));
     int32_t *truth = malloc(sizeof(int32_t) * (size_t)n);
     if (!x || !centres || !truth) return 1;
-    for (int64_t v = 0; v < k * d; ++v) centres[v] = 4.0 * normal();
+    for (int64_t v = 0; v < k * d; ++v) centres[v] = spread * normal();
     for (int64_t i = 0; i < n; ++i) {
         truth[i] = (int32_t)(i % k);
         for (int64_t j = 0; j < d; ++j) x[i * d + j] = centres[truth[i] * d + j] + normal();
@@ -91,38 +141,75 @@ int main(int argc, char **argv) {
     if (fail_status(kindred_side_new(&side, n), "side")) return 1;
     if (fail_status(kindred_sample_pairs(side, truth, n, pairs, -1, 0.0, 7), "sampling pairs")) return 1;
 
-    const char *names[] = {"kmeans", "pckmeans", "mpck-diag", "mpck-full", "copkmeans"};
-    const char *algos[] = {"kmeans", "pckmeans", "mpckmeans", "mpckmeans", "copkmeans"};
-    for (int m = 0; m < 5; ++m) {
-        if (!strstr(methods, names[m])) continue;
-        kindred_model *model = NULL;
-        if (fail_status(kindred_model_new(&model, algos[m]), "model")) return 1;
-        kindred_model_set_int(model, "k", k);
-        kindred_model_set_int(model, "threads", threads);
-        kindred_model_set_int(model, "max_iter", iters);
-        if (m == 0) {
-            kindred_model_set_int(model, "n_init", 1);
-            kindred_model_set_double(model, "tol", 0.0);
-        }
-        if (m == 2) kindred_model_set_string(model, "distortion", "euclidean-diag");
-        if (m == 3) kindred_model_set_string(model, "distortion", "euclidean-full");
-        if (m >= 2 && m <= 3) kindred_model_set_double(model, "tol", 0.0);
-        timing t = {0, 0, -1, -1};
-        kindred_model_set_progress(model, on_progress, &t);
-        const double start = now_seconds();
-        const kindred_status s = kindred_model_fit_dense(model, x, n, d, KINDRED_ROW_MAJOR, d, m == 0 ? NULL : side);
-        const double fit_s = now_seconds() - start;
-        if (s != KINDRED_OK) {
-            printf("method=%s n=%lld d=%lld k=%lld pairs=%lld error=\"%s\"\n", names[m], (long long)n, (long long)d,
-                   (long long)k, (long long)pairs, kindred_last_error());
+    const char *names[kMethods] = {"kmeans", "pckmeans", "mpck-diag", "mpck-full", "copkmeans"};
+    const char *algos[kMethods] = {"kmeans", "pckmeans", "mpckmeans", "mpckmeans", "copkmeans"};
+    timing t[kMethods];
+    double *fit_s[kMethods];
+    int64_t iterations[kMethods];
+    double objective[kMethods];
+    for (int m = 0; m < kMethods; ++m) {
+        memset(&t[m], 0, sizeof t[m]);
+        t[m].cpu = malloc(sizeof(double) * kMaxIntervals);
+        t[m].wall = malloc(sizeof(double) * kMaxIntervals);
+        fit_s[m] = malloc(sizeof(double) * (size_t)repeats);
+        iterations[m] = 0;
+        objective[m] = NAN;
+        if (!t[m].cpu || !t[m].wall || !fit_s[m]) return 1;
+    }
+    char *errors[kMethods] = {NULL};
+    for (int64_t r = 0; r < repeats; ++r) {
+        for (int m = 0; m < kMethods; ++m) {
+            if (!listed(methods, names[m]) || errors[m]) continue;
+            kindred_model *model = NULL;
+            if (fail_status(kindred_model_new(&model, algos[m]), "model")) return 1;
+            kindred_model_set_int(model, "k", k);
+            kindred_model_set_int(model, "threads", threads);
+            kindred_model_set_int(model, "max_iter", iters);
+            if (m == 0) {
+                kindred_model_set_int(model, "n_init", 1);
+                kindred_model_set_double(model, "tol", 0.0);
+            }
+            if (m == 2) kindred_model_set_string(model, "distortion", "euclidean-diag");
+            if (m == 3) kindred_model_set_string(model, "distortion", "euclidean-full");
+            if (m >= 2 && m <= 3) kindred_model_set_double(model, "tol", 0.0);
+            t[m].last_iter = -1;
+            kindred_model_set_progress(model, on_progress, &t[m]);
+            const double start = now_seconds();
+            const kindred_status s =
+                kindred_model_fit_dense(model, x, n, d, KINDRED_ROW_MAJOR, d, m == 0 ? NULL : side);
+            fit_s[m][r] = now_seconds() - start;
+            if (s != KINDRED_OK) {
+                errors[m] = strdup(kindred_last_error());
+            } else {
+                kindred_model_summary(model, NULL, NULL, NULL, &iterations[m], NULL, &objective[m]);
+            }
             kindred_model_free(model);
+        }
+    }
+    double kmeans_cpu = NAN;
+    for (int m = 0; m < kMethods; ++m) {
+        if (!listed(methods, names[m])) continue;
+        if (errors[m]) {
+            printf("method=%s n=%lld d=%lld k=%lld pairs=%lld error=\"%s\"\n", names[m], (long long)n, (long long)d,
+                   (long long)k, (long long)pairs, errors[m]);
             continue;
         }
-        const double iter_s = t.last_iter > t.first_iter ? (t.last - t.first) / (double)(t.last_iter - t.first_iter) : NAN;
-        printf("method=%s n=%lld d=%lld k=%lld pairs=%lld iter_s=%.5f fit_s=%.4f iterations=%lld\n", names[m],
-               (long long)n, (long long)d, (long long)k, (long long)pairs, iter_s, fit_s, (long long)t.last_iter);
+        const int64_t count = t[m].count;
+        const double cpu = median(t[m].cpu, count), wall = median(t[m].wall, count);
+        if (m == 0) kmeans_cpu = cpu;
+        printf("method=%s n=%lld d=%lld k=%lld pairs=%lld threads=%lld iter_cpu=%.5f iter_wall=%.5f intervals=%lld "
+               "fit_s=%.4f iterations=%lld objective=%.10g",
+               names[m], (long long)n, (long long)d, (long long)k, (long long)pairs, (long long)threads, cpu, wall,
+               (long long)count, median(fit_s[m], repeats), (long long)iterations[m], objective[m]);
+        if (m > 0 && kmeans_cpu > 0.0) printf(" ratio_cpu=%.2f", cpu / kmeans_cpu);
+        printf("\n");
         fflush(stdout);
-        kindred_model_free(model);
+    }
+    for (int m = 0; m < kMethods; ++m) {
+        free(t[m].cpu);
+        free(t[m].wall);
+        free(fit_s[m]);
+        free(errors[m]);
     }
     kindred_side_free(side);
     free(x);

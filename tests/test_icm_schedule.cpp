@@ -57,6 +57,7 @@ Problem make_problem(uint64_t seed, int64_t n, int64_t k, int64_t pairs, double 
         p.graph.edges.insert(p.graph.edges.end(), adj[i].begin(), adj[i].end());
         p.graph.indptr.push_back(static_cast<int64_t>(p.graph.edges.size()));
     }
+    p.graph.compute_slack();
     return p;
 }
 

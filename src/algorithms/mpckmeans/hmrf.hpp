@@ -65,7 +65,8 @@ double objective(const divergence::WeightedDistortion &dist, const Constraints &
 
 // The constraints as the E-step reads them: for each point (CSR by indptr)
 // its neighbours j and the cost of the constraint's violation, w phi for a
-// must-link (w > 0) and -w (phi_max - phi) for a cannot-link (w <= 0) (3.13).
+// must-link (w > 0) and -w (phi_max - phi) for a cannot-link (w <= 0) (3.13);
+// slack[i] = sum of |w| over the point's edges (compute_slack).
 struct IcmGraph {
     struct Edge {
         int64_t j;
@@ -73,6 +74,8 @@ struct IcmGraph {
     };
     std::vector<int64_t> indptr;
     std::vector<Edge> edges;
+    std::vector<double> slack;
+    void compute_slack();
 };
 IcmGraph icm_graph(const Constraints &cons, const Potentials &pot);
 

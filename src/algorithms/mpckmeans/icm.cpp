@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <queue>
 #include <utility>
 
@@ -61,22 +62,34 @@ constexpr int64_t kPassShare = 16;
 // After this many passes the points still waiting go to the heap (a long
 // chain of waiting points would otherwise cost one pass per link).
 constexpr int kMaxPasses = 6;
-constexpr int64_t kPrefetchAhead = 8;
+constexpr int64_t kPrefetchAhead = 24;
 
 struct PointState {
     int32_t label;
-    uint32_t visited_in;  // sweep number + 1 of the last sweep in which the point's turn came
-    uint8_t dirty;        // a neighbour moved since the point's last visit
+    uint32_t visited_in : 30;  // sweep number + 1 of the last sweep in which the point's turn came
+    uint32_t dirty : 1;        // a neighbour moved since the point's last visit
+    uint32_t inert : 1;        // keeps its label whatever its neighbours' labels (see Icm::Icm)
 };
 
 class Icm {
 public:
-    Icm(const std::vector<double> &dist_matrix, int64_t k, const IcmGraph &graph, std::vector<int32_t> &labels)
+    // A point whose label c is the argmin of its row with a margin above
+    // the sum of its constraint weights (slack) keeps c at every visit:
+    // the constraints shift cost[h] - cost[c] by at most the slack (3.22).
+    // Such a point is inert for the whole E-step (the rows do not change):
+    // it is never visited and its neighbours need not wait for it, which
+    // changes nothing in the result (the Reference schedule visits them all).
+    Icm(const std::vector<double> &dist_matrix, int64_t k, const IcmGraph &graph, std::vector<int32_t> &labels,
+        bool use_inert)
         : dmat_(dist_matrix), k_(k), g_(graph), labels_(labels), n_(static_cast<int64_t>(labels.size())),
           cost_(static_cast<size_t>(k)), state_(static_cast<size_t>(n_)) {
-        for (int64_t i = 0; i < n_; ++i) state_[i] = {labels[i], 0, 1};
-        dirty_list_.resize(static_cast<size_t>(n_));
-        for (int64_t i = 0; i < n_; ++i) dirty_list_[i] = i;
+        use_inert = use_inert && static_cast<int64_t>(graph.slack.size()) == n_;
+        dirty_list_.reserve(static_cast<size_t>(n_));
+        for (int64_t i = 0; i < n_; ++i) {
+            const bool inert = use_inert && keeps_label(i, labels[i]);
+            state_[i] = {labels[i], 0, inert ? 0u : 1u, inert ? 1u : 0u};
+            if (!inert) dirty_list_.push_back(i);
+        }
     }
 
     int64_t run(int64_t max_sweeps, Rng &rng, IcmSchedule schedule) {
@@ -106,6 +119,17 @@ public:
 private:
     uint64_t key(int64_t i) const { return sweep_key(seed_, i); }
 
+    bool keeps_label(int64_t i, int32_t c) const {
+        const double *row = dmat_.data() + i * k_;
+        const double own = row[c];
+        double other = std::numeric_limits<double>::infinity();
+        for (int64_t h = 0; h < k_; ++h)
+            if (h != c) other = std::min(other, row[h]);
+        // The margin must exceed the slack by more than the rounding of the sums of best_label.
+        const double slack = g_.slack[i];
+        return other - own > slack + 1e-9 * (1.0 + std::fabs(own) + std::fabs(other) + slack);
+    }
+
     // The point's turn in the sweep: a visit if a neighbour moved since its
     // last one (else it would keep its label). On a move, neighbours become
     // dirty: those later in the sweep (by key) are visited in it (pushed on
@@ -113,7 +137,7 @@ private:
     void take_turn(int64_t i, std::vector<std::pair<uint64_t, int64_t>> *heap) {
         PointState &s = state_[i];
         s.visited_in = stamp_;
-        if (!s.dirty) return;
+        if (!s.dirty) return;  // (inert points are never dirty)
         s.dirty = 0;
         const int32_t best = best_label(i);
         if (best == s.label) return;
@@ -123,7 +147,7 @@ private:
         for (int64_t e = g_.indptr[i]; e < g_.indptr[i + 1]; ++e) {
             const int64_t j = g_.edges[e].j;
             PointState &t = state_[j];
-            if (t.dirty) continue;
+            if (t.dirty || t.inert) continue;
             t.dirty = 1;
             const uint64_t kj = key(j);
             if (before(kj, j, ki, i)) {
@@ -169,7 +193,8 @@ private:
         const uint64_t ki = key(i);
         for (int64_t e = g_.indptr[i]; e < g_.indptr[i + 1]; ++e) {
             const int64_t j = g_.edges[e].j;
-            if (state_[j].visited_in != stamp_ && before(key(j), j, ki, i)) return false;
+            const PointState &t = state_[j];
+            if (before(key(j), j, ki, i) && t.visited_in != stamp_ && !t.inert) return false;
         }
         return true;
     }
@@ -183,6 +208,7 @@ private:
     const std::vector<int64_t> &pass_phase(int max_passes) {
         waiting_.clear();
         for (int64_t i = 0; i < n_; ++i) {
+            if (state_[i].inert) continue;
             if (i + kPrefetchAhead < n_) prefetch_neighbours(i + kPrefetchAhead);
             if (g_.indptr[i] == g_.indptr[i + 1] || ready(i))
                 take_turn(i, nullptr);
@@ -248,6 +274,13 @@ private:
 
 }  // namespace
 
+void IcmGraph::compute_slack() {
+    const int64_t n = static_cast<int64_t>(indptr.size()) - 1;
+    slack.assign(static_cast<size_t>(std::max<int64_t>(n, 0)), 0.0);
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t e = indptr[i]; e < indptr[i + 1]; ++e) slack[i] += std::fabs(edges[e].w);
+}
+
 IcmGraph icm_graph(const Constraints &cons, const Potentials &pot) {
     IcmGraph g;
     g.indptr = cons.indptr;
@@ -258,12 +291,13 @@ IcmGraph icm_graph(const Constraints &cons, const Potentials &pot) {
         // (3.13): w phi for a must-link, w (phi_max - phi) for a cannot-link (stored negated).
         g.edges[e] = {cons.other[e], p.must ? p.w * pot.phi[q] : -(p.w * (pot.phi_max - pot.phi[q]))};
     }
+    g.compute_slack();
     return g;
 }
 
 int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const IcmGraph &graph, int64_t max_sweeps,
                    Rng &rng, std::vector<int32_t> &labels, IcmSchedule schedule) {
-    Icm icm(dist_matrix, k, graph, labels);
+    Icm icm(dist_matrix, k, graph, labels, schedule != IcmSchedule::Reference);
     return icm.run(max_sweeps, rng, schedule);
 }
 
