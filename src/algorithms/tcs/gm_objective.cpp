@@ -30,44 +30,43 @@ GmObjective::GmObjective(const double *x, int64_t n, int64_t d, const int32_t *c
         if (count[c] == 0) fail(KINDRED_E_INTERNAL, "tcs: labelled class ", c, " has no point");
         for (int64_t j = 0; j < d; ++j) m_[c * d + j] /= static_cast<double>(count[c]);
     }
-    xa_.resize(static_cast<size_t>(n * d));
-    ma_.resize(static_cast<size_t>(k * d));
-    q_.resize(static_cast<size_t>(n * k));
+    am_.resize(static_cast<size_t>(d * k));
+    u_.resize(static_cast<size_t>(n * k));
     p_.resize(static_cast<size_t>(n * k));
     w_.resize(static_cast<size_t>(n * k));
-    wm_.resize(static_cast<size_t>(n * d));
+    xw_.resize(static_cast<size_t>(d * k));
+    cm_.resize(static_cast<size_t>(k * d));
     b_.resize(static_cast<size_t>(d * d));
 }
 
 double GmObjective::forms_and_loss(const double *a) {
     const int64_t n = n_, d = d_, k = k_;
-    // XA (N d^2), X A M^T (N K d), M A (K d^2): the three parts of q_ik.
-    linalg::gemm(false, false, n, d, d, 1.0, x_.data(), d, a, d, 0.0, xa_.data(), d);
-    linalg::gemm(false, true, n, k, d, 1.0, xa_.data(), d, m_.data(), d, 0.0, q_.data(), k);
-    linalg::gemm(false, false, k, d, d, 1.0, m_.data(), d, a, d, 0.0, ma_.data(), d);
-    std::vector<double> mam(static_cast<size_t>(k));
-    for (int64_t c = 0; c < k; ++c) {
-        double s = 0.0;
-        for (int64_t j = 0; j < d; ++j) s += ma_[c * d + j] * m_[c * d + j];
-        mam[c] = s;
-    }
+    // q_ik = x_i^T A x_i - 2 x_i^T A m_k + m_k^T A m_k. The first term is the
+    // same for every k, so it cancels between 1/2 q_{i t_i} and the log-sum-exp:
+    //   loss_i = -u_{i t_i} + log sum_k exp(u_ik),  u_ik = x_i^T A m_k - 1/2 m_k^T A m_k,
+    // and p_ik = softmax_k(u_ik). Only X (A M^T) is needed: O(d^2 K + N d K)
+    // instead of the O(N d^2) of X A.
+    linalg::gemm(false, true, d, k, d, 1.0, a, d, m_.data(), d, 0.0, am_.data(), k);       // A M^T (d x K)
+    linalg::gemm(false, false, n, k, d, 1.0, x_.data(), d, am_.data(), k, 0.0, u_.data(), k); // X A M^T (N x K)
+    std::vector<double> half_mam(static_cast<size_t>(k), 0.0);
+    for (int64_t j = 0; j < d; ++j)
+        for (int64_t c = 0; c < k; ++c) half_mam[c] += m_[c * d + j] * am_[j * k + c];
+    for (double &v : half_mam) v *= 0.5;
     double loss = 0.0;
     for (int64_t i = 0; i < n; ++i) {
-        double xax = 0.0;
-        const double *xi = x_.data() + i * d, *xai = xa_.data() + i * d;
-        for (int64_t j = 0; j < d; ++j) xax += xai[j] * xi[j];
-        double *qi = q_.data() + i * k, *pi = p_.data() + i * k;
-        // Exponents -q_ik / 2, normalised by log-sum-exp.
+        double *ui = u_.data() + i * k, *pi = p_.data() + i * k;
         double top = -std::numeric_limits<double>::infinity();
         for (int64_t c = 0; c < k; ++c) {
-            qi[c] = xax - 2.0 * qi[c] + mam[c];
-            top = std::max(top, -0.5 * qi[c]);
+            ui[c] -= half_mam[c];
+            top = std::max(top, ui[c]);
         }
+        // log-sum-exp, shifted by the largest exponent.
         double s = 0.0;
-        for (int64_t c = 0; c < k; ++c) s += (pi[c] = std::exp(-0.5 * qi[c] - top));
+        for (int64_t c = 0; c < k; ++c) s += (pi[c] = std::exp(ui[c] - top));
         const double lse = top + std::log(s);
-        for (int64_t c = 0; c < k; ++c) pi[c] /= s;
-        loss += 0.5 * qi[t_[i]] + lse;
+        const double inv = 1.0 / s;
+        for (int64_t c = 0; c < k; ++c) pi[c] *= inv;
+        loss += lse - ui[t_[i]];
     }
     return loss / static_cast<double>(n);
 }
@@ -77,7 +76,7 @@ double GmObjective::value(const double *a) { return forms_and_loss(a); }
 double GmObjective::value_grad(const double *a, double *grad) {
     const double f = forms_and_loss(a);
     const int64_t n = n_, d = d_, k = k_;
-    // W = (Y - P) / (2N), stored over p_ (N x K); its column sums c_k.
+    // W = (Y - P) / (2N), stored over w_ (N x K); its column sums c_k.
     const double scale = 0.5 / static_cast<double>(n);
     std::vector<double> &w = w_;
     std::vector<double> wcol(static_cast<size_t>(k), 0.0);
@@ -88,14 +87,13 @@ double GmObjective::value_grad(const double *a, double *grad) {
         wi[t_[i]] += scale;
         for (int64_t c = 0; c < k; ++c) wcol[c] += wi[c];
     }
-    // W M (N K d), then B = X^T (W M) (N d^2).
-    linalg::gemm(false, false, n, d, k, 1.0, w.data(), k, m_.data(), d, 0.0, wm_.data(), d);
-    linalg::gemm(true, false, d, d, n, 1.0, x_.data(), d, wm_.data(), d, 0.0, b_.data(), d);
+    // X^T W (N d K), then B = (X^T W) M (d^2 K): no O(N d^2) product.
+    linalg::gemm(true, false, d, k, n, 1.0, x_.data(), d, w.data(), k, 0.0, xw_.data(), k);
+    linalg::gemm(false, false, d, d, k, 1.0, xw_.data(), k, m_.data(), d, 0.0, b_.data(), d);
     // M^T diag(c) M (K d^2); the term X^T diag(sum_k w_ik) X vanishes since the rows of W sum to 0.
-    std::vector<double> cm(m_);
     for (int64_t c = 0; c < k; ++c)
-        for (int64_t j = 0; j < d; ++j) cm[c * d + j] *= wcol[c];
-    linalg::gemm(true, false, d, d, k, 1.0, cm.data(), d, m_.data(), d, 0.0, grad, d);
+        for (int64_t j = 0; j < d; ++j) cm_[c * d + j] = m_[c * d + j] * wcol[c];
+    linalg::gemm(true, false, d, d, k, 1.0, cm_.data(), d, m_.data(), d, 0.0, grad, d);
     for (int64_t r = 0; r < d; ++r)
         for (int64_t s = 0; s < d; ++s) grad[r * d + s] -= b_[r * d + s] + b_[s * d + r];
     return f;

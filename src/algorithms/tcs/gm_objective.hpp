@@ -9,11 +9,13 @@
 //
 //   grad f(A) = 1/N sum_i sum_k 1/2 (y_ik - p_ik(A)) d_ik d_ik^T.
 //
-// Both are assembled with GEMMs in O(N d^2 + N K d), never as N*K outer
-// products: with q_ik = x_i^T A x_i - 2 x_i^T A m_k + m_k^T A m_k and
-// w_ik = (y_ik - p_ik) / (2N), whose rows sum to zero (p_i is normalised),
+// Both are assembled with GEMMs in O(N K d + K d^2), never as N*K outer
+// products: with q_ik = x_i^T A x_i - 2 x_i^T A m_k + m_k^T A m_k, the term
+// x_i^T A x_i is the same for every k and cancels in f (and in p_ik), so f
+// needs only X (A M^T); with w_ik = (y_ik - p_ik) / (2N), whose rows sum to
+// zero (p_i is normalised),
 //
-//   sum_ik w_ik d_ik d_ik^T = - (X^T W M + M^T W^T X) + M^T diag(sum_i w_ik) M.
+//   sum_ik w_ik d_ik d_ik^T = - ((X^T W) M + M^T (W^T X)) + M^T diag(sum_i w_ik) M.
 #ifndef KINDRED_ALGORITHMS_TCS_GM_OBJECTIVE_HPP
 #define KINDRED_ALGORITHMS_TCS_GM_OBJECTIVE_HPP
 
@@ -42,12 +44,12 @@ public:
     const std::vector<double> &posteriors() const { return p_; }
 
 private:
-    double forms_and_loss(const double *a);  // fills q_ -> p_
+    double forms_and_loss(const double *a);  // fills u_ -> p_
 
     int64_t n_, d_, k_;
     std::vector<double> x_, m_;  // centred points (N x d), class means (K x d)
     std::vector<int32_t> t_;
-    std::vector<double> xa_, ma_, q_, p_, w_, wm_, b_;
+    std::vector<double> am_, u_, p_, w_, xw_, cm_, b_;
 };
 
 }  // namespace tcs
