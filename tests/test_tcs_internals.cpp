@@ -3,7 +3,8 @@
 // N*K outer-product loop; each proximal operator against its definition
 // (PSD, and no feasible perturbation lowers 1/2||A - V||^2 + t g(A)); known
 // answers of the spectral proxes; the learned A is PSD and the MFISTA
-// objective trace never increases, for every regulariser; the truncated SVD
+// objective trace never increases, for every regulariser; a warm start along
+// the gamma grid reaches the cold start's optimum; the truncated SVD
 // recovers the row space of a low-rank matrix.
 #include <setjmp.h>
 #include <stdarg.h>
@@ -182,6 +183,38 @@ static void learned_metric_is_psd_and_objective_never_increases(void **) {
     }
 }
 
+// The continuation of the gamma grid (tcs-gm warm-starts each FISTA solve from
+// the A of the previous, larger gamma): the problem is convex, so the warm start
+// reaches the optimum of the cold start from A = I (same objective, same A up
+// to the tolerance), in fewer iterations over the grid.
+static void warm_start_reaches_the_cold_optimum(void **) {
+    const Labelled s = make_labelled(5, 300, 5, 4);
+    FistaSettings fs;
+    fs.max_iter = 5000;
+    fs.tol = 1e-13;
+    std::vector<double> state;
+    int64_t warm_iterations = 0, cold_iterations = 0;
+    for (double gamma : {1.0, 0.1, 0.01, 0.001}) {
+        const MetricRun cold = learn_metric(s.x.data(), s.n, s.d, s.t.data(), s.k, Regularizer::FrobeniusIdentity,
+                                            gamma, fs, nullptr);
+        const MetricRun warm = learn_metric(s.x.data(), s.n, s.d, s.t.data(), s.k, Regularizer::FrobeniusIdentity,
+                                            gamma, fs, nullptr, state.empty() ? nullptr : &state);
+        assert_true(std::fabs(warm.fista.objective - cold.fista.objective) <= 1e-9 * std::fabs(cold.fista.objective));
+        double diff = 0.0, size = 0.0;
+        for (size_t e = 0; e < cold.fista.a.size(); ++e) {
+            diff += (warm.fista.a[e] - cold.fista.a[e]) * (warm.fista.a[e] - cold.fista.a[e]);
+            size += cold.fista.a[e] * cold.fista.a[e];
+        }
+        assert_true(std::sqrt(diff / size) < 1e-3);
+        assert_true(min_eigenvalue(warm.fista.a, s.d) >= -1e-9);
+        warm_iterations += warm.fista.iterations;
+        cold_iterations += cold.fista.iterations;
+        state = warm.fista.a;
+    }
+    print_message("iterations over the grid: warm %lld, cold %lld\n", (long long)warm_iterations, (long long)cold_iterations);
+    assert_true(warm_iterations < cold_iterations);
+}
+
 static void truncated_svd_finds_row_space(void **) {
     // x = u w^T with rank 3 in d = 40: the basis spans w's columns.
     const int64_t n = 100, d = 40, r = 3;
@@ -242,6 +275,7 @@ int main(void) {
         cmocka_unit_test(each_prox_satisfies_its_definition),
         cmocka_unit_test(spectral_proxes_known_answers),
         cmocka_unit_test(learned_metric_is_psd_and_objective_never_increases),
+        cmocka_unit_test(warm_start_reaches_the_cold_optimum),
         cmocka_unit_test(truncated_svd_finds_row_space),
         cmocka_unit_test(vmf_gradient_matches_finite_differences),
     };

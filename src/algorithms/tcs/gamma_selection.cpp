@@ -51,25 +51,33 @@ GammaChoice select_gamma(const char *algorithm, const WorkingData &w, const Labe
     const int64_t nv = static_cast<int64_t>(val.labelled.size());
 
     GammaChoice choice;
+    choice.grid.resize(static_cast<size_t>(size));
+    choice.nmi.resize(static_cast<size_t>(size));
+    for (int64_t g = 0; g < size; ++g)
+        choice.grid[g] = size == 1 ? lo : lo * std::pow(hi / lo, static_cast<double>(g) / (size - 1));
+    // From the largest gamma down (a continuation for warm-starting learners);
+    // a tie keeps the larger gamma, the one met first.
     double best = -1.0;
-    for (int64_t g = 0; g < size; ++g) {
-        const double gamma = size == 1 ? lo : lo * std::pow(hi / lo, static_cast<double>(g) / (size - 1));
-        const std::vector<double> l = learner(train, gamma);
+    std::vector<double> state;
+    for (int64_t g = size - 1; g >= 0; --g) {
+        const double gamma = choice.grid[g];
+        const std::vector<double> l = learner(train, gamma, state);
         const std::vector<double> z = apply_linear(xv, nv, w.d, l, normalise);
         const std::vector<int32_t> labels = clusterer(z, nv, n_val);
         const double score = eval::nmi(eval::contingency(val.class_of.data(), labels.data(), nv));
-        choice.grid.push_back(gamma);
-        choice.nmi.push_back(score);
-        if (score >= best) {
+        choice.nmi[g] = score;
+        if (score > best) {
             best = score;
             choice.gamma = gamma;
+            choice.state = state;
         }
     }
     return choice;
 }
 
 double fit_gamma(const char *algorithm, const FitContext &ctx, const WorkingData &w, const LabelledClasses &cls,
-                 bool normalise, const GammaLearner &learner, MixtureFn mixture, FitResult &r) {
+                 bool normalise, const GammaLearner &learner, MixtureFn mixture, FitResult &r,
+                 std::vector<double> *state) {
     const OptionValues &o = ctx.options;
     double gamma = o.get_double("gamma");
     if (o.get_int("validation_classes") > 0 && o.get_bool("learn_transform")) {
@@ -78,6 +86,7 @@ double fit_gamma(const char *algorithm, const FitContext &ctx, const WorkingData
         };
         const GammaChoice choice = select_gamma(algorithm, w, cls, o, normalise, learner, clusterer);
         gamma = choice.gamma;
+        if (state) *state = choice.state;
         r.set_array("gamma_scores", static_cast<int64_t>(choice.grid.size()), 2, choice.table());
     }
     r.set_array("gamma", 1, 1, {gamma});

@@ -8,7 +8,8 @@ namespace kindred {
 namespace tcs {
 
 MetricRun learn_metric(const double *x, int64_t n, int64_t p, const int32_t *class_of, int64_t k, Regularizer reg,
-                       double gamma, const FistaSettings &settings, const IterationFn &progress) {
+                       double gamma, const FistaSettings &settings, const IterationFn &progress,
+                       const std::vector<double> *a0) {
     const auto t0 = std::chrono::steady_clock::now();
     GmObjective objective(x, n, p, class_of, k);
     ProxStep prox(reg, gamma, p);
@@ -21,7 +22,7 @@ MetricRun learn_metric(const double *x, int64_t n, int64_t p, const int32_t *cla
     std::vector<double> identity(static_cast<size_t>(p * p), 0.0);
     for (int64_t j = 0; j < p; ++j) identity[j * p + j] = 1.0;
     MetricRun run;
-    run.fista = minimize_mfista(p, identity, smooth, prox_fn, settings, progress);
+    run.fista = minimize_mfista(p, a0 ? *a0 : identity, smooth, prox_fn, settings, progress);
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     run.eigen_seconds = prox.eigen_seconds();
     return run;

@@ -28,8 +28,9 @@ struct Learned {
     FistaRun fista;
 };
 
+// start: the starting point of FISTA (empty: A = I, the paper's start).
 Learned learn(const WorkingData &w, const LabelledClasses &cls, const OptionValues &o, double gamma,
-              const Progress *progress) {
+              const Progress *progress, const std::vector<double> &start) {
     Learned out;
     const int64_t p = w.d;
     if (!o.get_bool("learn_transform")) {
@@ -47,7 +48,8 @@ Learned learn(const WorkingData &w, const LabelledClasses &cls, const OptionValu
         if (progress) progress->report(it, f, "tcs-gm: FISTA iteration (learning A)");
     };
     MetricRun run = learn_metric(x.data(), static_cast<int64_t>(cls.labelled.size()), p, cls.class_of.data(), cls.k(),
-                                 parse_regularizer(o.get_choice("regularizer")), gamma, fs, report);
+                                 parse_regularizer(o.get_choice("regularizer")), gamma, fs, report,
+                                 start.empty() ? nullptr : &start);
     out.a = run.fista.a;
     out.l = transform_from_metric(out.a, p);
     out.fista = std::move(run.fista);
@@ -64,10 +66,21 @@ FitResult fit_tcs_gm(const FitContext &ctx) {
         fail(KINDRED_E_DIMENSION, kName, ": k = ", k, " clusters asked for ", n_u, " unlabelled points");
 
     FitResult r;
-    const GammaLearner learner = [&](const LabelledClasses &train, double g) { return learn(w, train, o, g, nullptr).l; };
-    const double gamma = fit_gamma(kName, ctx, w, cls, false, learner, gaussian_mixture, r);
+    // Continuation along the gamma grid (largest first): each FISTA solve starts
+    // from the A of the previous gamma. The problem is convex, so the optimum is
+    // the same as from A = I; the warm start reaches it in fewer iterations and
+    // ends nearer to it at the same tolerance (docs/algorithms/tcs.md).
+    const GammaLearner learner = [&](const LabelledClasses &train, double g, std::vector<double> &state) {
+        Learned l = learn(w, train, o, g, nullptr, state);
+        state = std::move(l.a);
+        return l.l;
+    };
+    std::vector<double> start;  // the grid's A at the chosen gamma, if any
+    const double gamma = fit_gamma(kName, ctx, w, cls, false, learner, gaussian_mixture, r, &start);
 
-    Learned learned = learn(w, cls, o, gamma, &ctx.progress);
+    // On all labelled classes, from the grid's A at the chosen gamma (same convex
+    // problem, a nearer start) or from A = I when gamma was given.
+    Learned learned = learn(w, cls, o, gamma, &ctx.progress, start);
     const std::vector<double> z = apply_linear(w.x, w.n, p, learned.l, false);
     const int64_t big_k = cls.k();
 

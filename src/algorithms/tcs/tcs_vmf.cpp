@@ -120,7 +120,10 @@ FitResult fit_tcs_vmf(const FitContext &ctx) {
         fail(KINDRED_E_DIMENSION, kName, ": k = ", k, " clusters asked for ", n_u, " unlabelled points");
 
     FitResult r;
-    const GammaLearner learner = [&](const LabelledClasses &train, double g) { return learn(w, train, o, g, nullptr).l; };
+    // No warm start: the problem in L is not convex, every gamma starts at L = I.
+    const GammaLearner learner = [&](const LabelledClasses &train, double g, std::vector<double> &) {
+        return learn(w, train, o, g, nullptr).l;
+    };
     const double gamma = fit_gamma(kName, ctx, w, cls, true, learner, vmf_mixture, r);
 
     const Learned learned = learn(w, cls, o, gamma, &ctx.progress);
