@@ -15,6 +15,7 @@
 #define KINDRED_DIVERGENCE_WEIGHTED_DISTORTION_HPP
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -80,6 +81,14 @@ public:
     virtual void centroids(const int32_t *labels, int64_t k, std::vector<double> &centers) const = 0;
     // out (n x k, row-major) = d_A(x_i, mu_h) for every point and centre.
     virtual void point_center_all(const double *centers, int64_t k, double *out) const = 0;
+    // The same, calling after_rows(begin, end) in order of rows as soon as
+    // rows [begin, end) of out are written, so that the caller can read
+    // them while they are in cache. By default one call for all rows.
+    virtual void point_center_blocks(const double *centers, int64_t k, double *out,
+                                     const std::function<void(int64_t, int64_t)> &after_rows) const {
+        point_center_all(centers, k, out);
+        after_rows(0, n_);
+    }
     // Distortion between two centres (initialisation by farthest-first traversal).
     virtual double center_distance(const double *a, const double *b) const = 0;
     // phi(x_i, x_j) of (3.13): d_A for Euclidean and cosine, d_IMA (3.20) for idiv.

@@ -69,12 +69,18 @@ public:
     }
 
     void point_center_all(const double *centers, int64_t k, double *out) const override {
+        point_center_blocks(centers, k, out, [](int64_t, int64_t) {});
+    }
+
+    void point_center_blocks(const double *centers, int64_t k, double *out,
+                             const std::function<void(int64_t, int64_t)> &after_rows) const override {
         std::vector<double> ct(static_cast<size_t>(k * d_));
         transform(centers, k, ct.data());
         const std::vector<double> c_sq = linalg::center_sqnorms(ct.data(), k, d_);
         for (int64_t begin = 0; begin < n_; begin += kBlockRows) {
             const int64_t end = std::min(n_, begin + kBlockRows);
             linalg::sq_distances(xt_view_, begin, end, ct.data(), c_sq.data(), k, xt_sqnorm_.data(), out + begin * k);
+            after_rows(begin, end);
         }
     }
 

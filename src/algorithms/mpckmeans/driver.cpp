@@ -59,9 +59,7 @@ FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
     std::vector<double> centers = initial_centers(ctx, *dist, cfg, init_rng);
 
     std::vector<double> dmat(static_cast<size_t>(n * k));
-    dist->point_center_all(centers.data(), k, dmat.data());
     std::vector<int32_t> labels(static_cast<size_t>(n), 0);
-    argmin_rows(dmat, k, labels);
     std::vector<double> trace;
     double learning_rate = cfg.learning_rate;
     bool converged = false;
@@ -70,18 +68,47 @@ FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
     // potentials and one E-step graph serve the whole fit.
     Potentials pot = potentials(*dist, cons, cfg.constant_potential);
     IcmGraph graph = icm_graph(cons, pot);
+    // The distortions to the current centres; while each block of rows is
+    // still in cache, the distortion term of J_obj under the labels and the
+    // points that the next E-step can leave alone (icm_keeps_label), so that
+    // neither needs another pass over the n x k matrix.
+    std::vector<char> inert(static_cast<size_t>(n), 0);
+    IcmWorkspace icm_work;
+    double distortion = 0.0;
+    auto distances = [&](bool assign_nearest) {
+        distortion = 0.0;
+        dist->point_center_blocks(centers.data(), k, dmat.data(), [&](int64_t begin, int64_t end) {
+            for (int64_t i = begin; i < end; ++i) {
+                const double *row = dmat.data() + i * k;
+                if (assign_nearest) {
+                    int32_t best = 0;
+                    for (int64_t h = 1; h < k; ++h)
+                        if (row[h] < row[best]) best = static_cast<int32_t>(h);
+                    labels[i] = best;
+                }
+                distortion += row[labels[i]];
+                inert[i] = icm_keeps_label(row, k, labels[i], graph.slack[i]);
+            }
+        });
+    };
+    distances(true);
     for (it = 1; it <= cfg.max_iter; ++it) {
         // E-step (3.22) with the centres and A of the previous iteration.
-        // (pot was last computed for the objective, with the current A.)
-        if (it > 1 && !cfg.constant_potential) graph = icm_graph(cons, pot);
-        const int64_t moves = icm_assign(dmat, k, graph, cfg.icm_max_sweeps, icm_rng, labels);
+        const int64_t moves = icm_assign(dmat, k, graph, cfg.icm_max_sweeps, icm_rng, labels, IcmSchedule::Auto, &inert,
+                                         &icm_work);
         // M-step (A): centroids (3.23, 3.24).
         dist->centroids(labels.data(), k, centers);
-        // M-step (B): distortion parameters (3.25 - 3.29).
+        // M-step (B): distortion parameters (3.25 - 3.29), then the potentials under the new A.
         if (cfg.learn_metric) metric_step(*dist, cons, centers, labels, cfg, learning_rate);
-        dist->point_center_all(centers.data(), k, dmat.data());
-        if (!cfg.constant_potential) pot = potentials(*dist, cons, false);
-        const double j = objective(*dist, cons, pot, dmat, k, labels.data(), cfg);
+        if (!cfg.constant_potential) {
+            pot = potentials(*dist, cons, false);
+            graph = icm_graph(cons, pot);
+        }
+        distances(false);
+        // J_obj (3.14), as objective() computes it.
+        double j = distortion;
+        j += constraint_penalty(cons, pot, labels.data());
+        if (cfg.learn_metric) j += dist->regulariser(cfg.use_prior, cfg.rayleigh_s);
         if (!std::isfinite(j))
             fail(KINDRED_E_NUMERICAL, cfg.name, ": the objective became ", j, " at iteration ", it,
                  (cfg.kind == divergence::DistortionKind::IDivergence ? " (raise 'smoothing')" : ""));

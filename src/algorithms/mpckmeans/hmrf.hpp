@@ -9,6 +9,7 @@
 #define KINDRED_ALGORITHMS_MPCKMEANS_HMRF_HPP
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "algorithms/algorithm.hpp"
@@ -58,6 +59,9 @@ Potentials potentials(const divergence::WeightedDistortion &dist, const Constrai
 // The penalty of pair p under labels (the constraint term of 3.13).
 double pair_penalty(const divergence::PairConstraint &p, const Potentials &pot, size_t index, const int32_t *labels);
 
+// The constraint terms of J_obj (3.13, 3.14) under labels.
+double constraint_penalty(const Constraints &cons, const Potentials &pot, const int32_t *labels);
+
 // J_obj of (3.14): distortion + constraint potentials + regulariser.
 // dist_matrix: n x k point-to-centre distortions for the current A.
 double objective(const divergence::WeightedDistortion &dist, const Constraints &cons, const Potentials &pot,
@@ -83,10 +87,32 @@ IcmGraph icm_graph(const Constraints &cons, const Potentials &pot);
 // those of the sequential sweep in the sweep's random order (Reference).
 enum class IcmSchedule { Auto, Reference, Passes, Heap };
 
+// A point with label c and this row of distortions keeps c at every ICM
+// visit whatever its neighbours' labels: c is the row's argmin by a margin
+// above slack (the sum of its constraint weights), beyond rounding.
+bool icm_keeps_label(const double *row, int64_t k, int32_t c, double slack);
+
+// The scratch of the E-step (icm.cpp), kept by a fit from one E-step to the
+// next so that they do not allocate.
+struct IcmPointState {
+    int32_t label;
+    uint32_t visited_in : 30;  // sweep number + 1 of the last sweep in which the point's turn came
+    uint32_t dirty : 1;        // a neighbour moved since the point's last visit
+    uint32_t inert : 1;        // keeps its label whatever its neighbours' labels (icm_keeps_label)
+};
+struct IcmWorkspace {
+    std::vector<IcmPointState> state;
+    std::vector<int64_t> dirty, next_dirty, waiting;
+    std::vector<std::pair<uint64_t, int64_t>> order, heap;
+};
+
 // E-step: ICM in random order, repeated until no point moves (3.22) or
-// max_sweeps. Returns the number of moves.
+// max_sweeps. Returns the number of moves. inert (optional, n flags): the
+// points for which icm_keeps_label holds (else ICM finds them itself);
+// work (optional): scratch reused between calls.
 int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const IcmGraph &graph, int64_t max_sweeps,
-                   Rng &rng, std::vector<int32_t> &labels, IcmSchedule schedule = IcmSchedule::Auto);
+                   Rng &rng, std::vector<int32_t> &labels, IcmSchedule schedule = IcmSchedule::Auto,
+                   const std::vector<char> *inert = nullptr, IcmWorkspace *work = nullptr);
 int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const Constraints &cons, const Potentials &pot,
                    int64_t max_sweeps, Rng &rng, std::vector<int32_t> &labels);
 

@@ -64,12 +64,8 @@ constexpr int64_t kPassShare = 16;
 constexpr int kMaxPasses = 6;
 constexpr int64_t kPrefetchAhead = 24;
 
-struct PointState {
-    int32_t label;
-    uint32_t visited_in : 30;  // sweep number + 1 of the last sweep in which the point's turn came
-    uint32_t dirty : 1;        // a neighbour moved since the point's last visit
-    uint32_t inert : 1;        // keeps its label whatever its neighbours' labels (see Icm::Icm)
-};
+using PointState = IcmPointState;
+using Keyed = std::pair<uint64_t, int64_t>;
 
 class Icm {
 public:
@@ -80,13 +76,18 @@ public:
     // it is never visited and its neighbours need not wait for it, which
     // changes nothing in the result (the Reference schedule visits them all).
     Icm(const std::vector<double> &dist_matrix, int64_t k, const IcmGraph &graph, std::vector<int32_t> &labels,
-        bool use_inert)
+        bool use_inert, const std::vector<char> *known_inert, IcmWorkspace &work)
         : dmat_(dist_matrix), k_(k), g_(graph), labels_(labels), n_(static_cast<int64_t>(labels.size())),
-          cost_(static_cast<size_t>(k)), state_(static_cast<size_t>(n_)) {
+          cost_(static_cast<size_t>(k)), state_(work.state), dirty_list_(work.dirty), next_dirty_(work.next_dirty),
+          waiting_(work.waiting), order_(work.order), heap_(work.heap) {
         use_inert = use_inert && static_cast<int64_t>(graph.slack.size()) == n_;
-        dirty_list_.reserve(static_cast<size_t>(n_));
+        if (known_inert && static_cast<int64_t>(known_inert->size()) != n_) known_inert = nullptr;
+        state_.resize(static_cast<size_t>(n_));
+        dirty_list_.clear();
         for (int64_t i = 0; i < n_; ++i) {
-            const bool inert = use_inert && keeps_label(i, labels[i]);
+            const bool inert =
+                use_inert && (known_inert ? (*known_inert)[i] != 0
+                                          : icm_keeps_label(dmat_.data() + i * k_, k_, labels[i], g_.slack[i]));
             state_[i] = {labels[i], 0, inert ? 0u : 1u, inert ? 1u : 0u};
             if (!inert) dirty_list_.push_back(i);
         }
@@ -119,22 +120,12 @@ public:
 private:
     uint64_t key(int64_t i) const { return sweep_key(seed_, i); }
 
-    bool keeps_label(int64_t i, int32_t c) const {
-        const double *row = dmat_.data() + i * k_;
-        const double own = row[c];
-        double other = std::numeric_limits<double>::infinity();
-        for (int64_t h = 0; h < k_; ++h)
-            if (h != c) other = std::min(other, row[h]);
-        // The margin must exceed the slack by more than the rounding of the sums of best_label.
-        const double slack = g_.slack[i];
-        return other - own > slack + 1e-9 * (1.0 + std::fabs(own) + std::fabs(other) + slack);
-    }
 
     // The point's turn in the sweep: a visit if a neighbour moved since its
     // last one (else it would keep its label). On a move, neighbours become
     // dirty: those later in the sweep (by key) are visited in it (pushed on
     // the heap when one is running), the earlier ones in the next sweep.
-    void take_turn(int64_t i, std::vector<std::pair<uint64_t, int64_t>> *heap) {
+    void take_turn(int64_t i, std::vector<Keyed> *heap) {
         PointState &s = state_[i];
         s.visited_in = stamp_;
         if (!s.dirty) return;  // (inert points are never dirty)
@@ -154,7 +145,7 @@ private:
                 next_dirty_.push_back(j);  // its turn in this sweep has passed
             } else if (heap) {
                 heap->emplace_back(kj, j);
-                std::push_heap(heap->begin(), heap->end(), std::greater<std::pair<uint64_t, int64_t>>());
+                std::push_heap(heap->begin(), heap->end(), std::greater<Keyed>());
             }
         }
     }
@@ -237,15 +228,34 @@ private:
     }
 
     // The rest of the sweep in key order, starting from the given dirty
-    // points (none of which has had its turn).
+    // points (none of which has had its turn): those sorted by key, merged
+    // with a heap of the points that become dirty on the way.
     void heap_sweep(const std::vector<int64_t> &start) {
+        order_.clear();
+        for (int64_t i : start) order_.emplace_back(key(i), i);
+        std::sort(order_.begin(), order_.end());
         heap_.clear();
-        for (int64_t i : start) heap_.emplace_back(key(i), i);
-        std::make_heap(heap_.begin(), heap_.end(), std::greater<std::pair<uint64_t, int64_t>>());
-        while (!heap_.empty()) {
-            std::pop_heap(heap_.begin(), heap_.end(), std::greater<std::pair<uint64_t, int64_t>>());
-            const int64_t i = heap_.back().second;
-            heap_.pop_back();
+        size_t next = 0;
+        while (next < order_.size() || !heap_.empty()) {
+            int64_t i;
+            if (heap_.empty() || (next < order_.size() && order_[next] < heap_.front())) {
+                // The visits jump through memory: fetch ahead in three stages,
+                // each reading what the previous one brought into cache.
+                if (next + 3 * kPrefetchAhead < order_.size())
+                    __builtin_prefetch(&g_.indptr[order_[next + 3 * kPrefetchAhead].second]);
+                if (next + 2 * kPrefetchAhead < order_.size()) {
+                    const int64_t a = order_[next + 2 * kPrefetchAhead].second;
+                    __builtin_prefetch(g_.edges.data() + g_.indptr[a]);
+                    __builtin_prefetch(dmat_.data() + a * k_);
+                    __builtin_prefetch(&state_[a]);
+                }
+                if (next + kPrefetchAhead < order_.size()) prefetch_neighbours(order_[next + kPrefetchAhead].second);
+                i = order_[next++].second;
+            } else {
+                std::pop_heap(heap_.begin(), heap_.end(), std::greater<Keyed>());
+                i = heap_.back().second;
+                heap_.pop_back();
+            }
             take_turn(i, &heap_);
         }
     }
@@ -264,15 +274,24 @@ private:
     std::vector<int32_t> &labels_;
     const int64_t n_;
     std::vector<double> cost_;
-    std::vector<PointState> state_;
-    std::vector<int64_t> dirty_list_, next_dirty_, waiting_;
-    std::vector<std::pair<uint64_t, int64_t>> heap_;
+    std::vector<PointState> &state_;
+    std::vector<int64_t> &dirty_list_, &next_dirty_, &waiting_;
+    std::vector<Keyed> &order_, &heap_;
     uint64_t seed_ = 0;
     uint32_t stamp_ = 0;
     int64_t moved_ = 0;
 };
 
 }  // namespace
+
+bool icm_keeps_label(const double *row, int64_t k, int32_t c, double slack) {
+    const double own = row[c];
+    double other = std::numeric_limits<double>::infinity();
+    for (int64_t h = 0; h < k; ++h)
+        if (h != c) other = std::min(other, row[h]);
+    // The margin must exceed the slack by more than the rounding of the sums of best_label.
+    return other - own > slack + 1e-9 * (1.0 + std::fabs(own) + std::fabs(other) + slack);
+}
 
 void IcmGraph::compute_slack() {
     const int64_t n = static_cast<int64_t>(indptr.size()) - 1;
@@ -296,8 +315,10 @@ IcmGraph icm_graph(const Constraints &cons, const Potentials &pot) {
 }
 
 int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const IcmGraph &graph, int64_t max_sweeps,
-                   Rng &rng, std::vector<int32_t> &labels, IcmSchedule schedule) {
-    Icm icm(dist_matrix, k, graph, labels, schedule != IcmSchedule::Reference);
+                   Rng &rng, std::vector<int32_t> &labels, IcmSchedule schedule, const std::vector<char> *inert,
+                   IcmWorkspace *work) {
+    IcmWorkspace local;
+    Icm icm(dist_matrix, k, graph, labels, schedule != IcmSchedule::Reference, inert, work ? *work : local);
     return icm.run(max_sweeps, rng, schedule);
 }
 

@@ -56,12 +56,18 @@ double pair_penalty(const divergence::PairConstraint &p, const Potentials &pot, 
     return same ? p.w * (pot.phi_max - pot.phi[index]) : 0.0;             // (3.13), c_ij = -1, y_i == y_j
 }
 
+double constraint_penalty(const Constraints &cons, const Potentials &pot, const int32_t *labels) {
+    double j = 0.0;
+    for (size_t q = 0; q < cons.pairs.size(); ++q) j += pair_penalty(cons.pairs[q], pot, q, labels);
+    return j;
+}
+
 double objective(const divergence::WeightedDistortion &dist, const Constraints &cons, const Potentials &pot,
                  const std::vector<double> &dist_matrix, int64_t k, const int32_t *labels, const Config &cfg) {
     double j = 0.0;
     const int64_t n = dist.n();
     for (int64_t i = 0; i < n; ++i) j += dist_matrix[i * k + labels[i]];
-    for (size_t q = 0; q < cons.pairs.size(); ++q) j += pair_penalty(cons.pairs[q], pot, q, labels);
+    j += constraint_penalty(cons, pot, labels);
     // -log P(A) + n log Z_Theta; a constant (0 for A = I) when A is not learned.
     if (cfg.learn_metric) j += dist.regulariser(cfg.use_prior, cfg.rayleigh_s);
     return j;
