@@ -59,9 +59,15 @@ inline bool before(uint64_t key_i, int64_t i, uint64_t key_j, int64_t j) {
 // The passes in index order are worth their scan of all n points while at
 // least this share of the points may move; below it the heap takes over.
 constexpr int64_t kPassShare = 16;
-// After this many passes the points still waiting go to the heap (a long
-// chain of waiting points would otherwise cost one pass per link).
+// After this many passes, or after a pass that let fewer than half of the
+// waiting points go, the points still waiting go to the heap (a long chain
+// of waiting points would otherwise cost one pass per link).
 constexpr int kMaxPasses = 6;
+// With many constraints per point nearly every point has a neighbour with a
+// smaller key and a larger index (for degree 20, all but 0.75^20 = 0.3%), so
+// that the passes let few points go: above this mean degree the sweep goes
+// straight to key order.
+constexpr int64_t kMaxPassDegree = 6;
 constexpr int64_t kPrefetchAhead = 24;
 
 using PointState = IcmPointState;
@@ -105,9 +111,9 @@ public:
             } else {
                 const bool passes = schedule == IcmSchedule::Passes ||
                                     (schedule == IcmSchedule::Auto &&
-                                     static_cast<int64_t>(dirty_list_.size()) * kPassShare >= n_);
-                heap_sweep(passes ? pass_phase(schedule == IcmSchedule::Passes ? INT32_MAX : kMaxPasses)
-                                  : dirty_list_);
+                                     static_cast<int64_t>(dirty_list_.size()) * kPassShare >= n_ &&
+                                     g_.indptr[n_] <= kMaxPassDegree * n_);
+                heap_sweep(passes ? pass_phase(schedule == IcmSchedule::Auto) : dirty_list_);
             }
             dirty_list_.swap(next_dirty_);
             moves += moved_;
@@ -195,18 +201,24 @@ private:
         for (int64_t e = g_.indptr[i]; e < g_.indptr[i + 1]; ++e) __builtin_prefetch(&state_[g_.edges[e].j]);
     }
 
-    // Passes in index order; returns the dirty points still waiting (in index order).
-    const std::vector<int64_t> &pass_phase(int max_passes) {
+    // Passes in index order; returns the dirty points still waiting (in
+    // index order). limited: stop after kMaxPasses passes or after a pass in
+    // which more than half of the points examined had to wait.
+    const std::vector<int64_t> &pass_phase(bool limited) {
         waiting_.clear();
+        size_t examined = 0;
         for (int64_t i = 0; i < n_; ++i) {
             if (state_[i].inert) continue;
+            ++examined;
             if (i + kPrefetchAhead < n_) prefetch_neighbours(i + kPrefetchAhead);
             if (g_.indptr[i] == g_.indptr[i + 1] || ready(i))
                 take_turn(i, nullptr);
             else
                 waiting_.push_back(i);
         }
-        for (int pass = 1; pass < max_passes && !waiting_.empty(); ++pass) {
+        for (int pass = 1; !waiting_.empty(); ++pass) {
+            if (limited && (pass >= kMaxPasses || 2 * waiting_.size() > examined)) break;
+            examined = waiting_.size();
             size_t keep = 0;
             for (size_t w = 0; w < waiting_.size(); ++w) {
                 if (w + kPrefetchAhead < waiting_.size()) prefetch_neighbours(waiting_[w + kPrefetchAhead]);
