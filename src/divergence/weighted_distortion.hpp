@@ -81,13 +81,16 @@ public:
     virtual void centroids(const int32_t *labels, int64_t k, std::vector<double> &centers) const = 0;
     // out (n x k, row-major) = d_A(x_i, mu_h) for every point and centre.
     virtual void point_center_all(const double *centers, int64_t k, double *out) const = 0;
-    // The same, calling after_rows(begin, end) in order of rows as soon as
-    // rows [begin, end) of out are written, so that the caller can read
-    // them while they are in cache. By default one call for all rows.
-    virtual void point_center_blocks(const double *centers, int64_t k, double *out,
-                                     const std::function<void(int64_t, int64_t)> &after_rows) const {
-        point_center_all(centers, k, out);
-        after_rows(0, n_);
+    // The same values one block of rows at a time, without writing the n x k
+    // matrix out: after_rows(begin, end, rows) gets rows [begin, end) of it
+    // (k values each, row-major) while they are in cache, in order of rows;
+    // they are valid during the call only. work: n x k values the
+    // implementation may use; by default it computes point_center_all there
+    // and makes one call.
+    virtual void point_center_blocks(const double *centers, int64_t k, double *work,
+                                     const std::function<void(int64_t, int64_t, const double *)> &after_rows) const {
+        point_center_all(centers, k, work);
+        after_rows(0, n_, work);
     }
     // Distortion between two centres (initialisation by farthest-first traversal).
     virtual double center_distance(const double *a, const double *b) const = 0;

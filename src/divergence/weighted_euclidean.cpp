@@ -69,19 +69,15 @@ public:
     }
 
     void point_center_all(const double *centers, int64_t k, double *out) const override {
-        point_center_blocks(centers, k, out, [](int64_t, int64_t) {});
+        blocks(centers, k, [&](int64_t begin, int64_t) { return out + begin * k; }, [](int64_t, int64_t, const double *) {});
     }
 
-    void point_center_blocks(const double *centers, int64_t k, double *out,
-                             const std::function<void(int64_t, int64_t)> &after_rows) const override {
-        std::vector<double> ct(static_cast<size_t>(k * d_));
-        transform(centers, k, ct.data());
-        const std::vector<double> c_sq = linalg::center_sqnorms(ct.data(), k, d_);
-        for (int64_t begin = 0; begin < n_; begin += kBlockRows) {
-            const int64_t end = std::min(n_, begin + kBlockRows);
-            linalg::sq_distances(xt_view_, begin, end, ct.data(), c_sq.data(), k, xt_sqnorm_.data(), out + begin * k);
-            after_rows(begin, end);
-        }
+    // Blocks of a few hundred KB, so that after_rows reads them from cache;
+    // the n x k matrix is never written.
+    void point_center_blocks(const double *centers, int64_t k, double *,
+                             const std::function<void(int64_t, int64_t, const double *)> &after_rows) const override {
+        std::vector<double> block(static_cast<size_t>(std::min(n_, kBlockRows) * k));
+        blocks(centers, k, [&](int64_t, int64_t) { return block.data(); }, after_rows);
     }
 
     double center_distance(const double *a, const double *b) const override {
@@ -191,6 +187,20 @@ public:
 
 private:
     double diag(int64_t m) const { return a_[diag_index(m)]; }
+
+    // Distances to the centres, kBlockRows rows at a time, into where(begin, end).
+    template <typename Where, typename After>
+    void blocks(const double *centers, int64_t k, Where where, After after_rows) const {
+        std::vector<double> ct(static_cast<size_t>(k * d_));
+        transform(centers, k, ct.data());
+        const std::vector<double> c_sq = linalg::center_sqnorms(ct.data(), k, d_);
+        for (int64_t begin = 0; begin < n_; begin += kBlockRows) {
+            const int64_t end = std::min(n_, begin + kBlockRows);
+            double *out = where(begin, end);
+            linalg::sq_distances(xt_view_, begin, end, ct.data(), c_sq.data(), k, xt_sqnorm_.data(), out);
+            after_rows(begin, end, out);
+        }
+    }
     int64_t diag_index(int64_t m) const { return full_matrix() ? m * d_ + m : m; }
 
     // rows (k of them, d values each, original space) -> the space of A^{1/2}.

@@ -108,8 +108,9 @@ struct IcmWorkspace {
 
 // E-step: ICM in random order, repeated until no point moves (3.22) or
 // max_sweeps. Returns the number of moves. inert (optional, n flags): the
-// points for which icm_keeps_label holds (else ICM finds them itself);
-// work (optional): scratch reused between calls.
+// points for which icm_keeps_label holds (else ICM finds them itself); the
+// rows of dist_matrix of those points are then not read. work (optional):
+// scratch reused between calls.
 int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const IcmGraph &graph, int64_t max_sweeps,
                    Rng &rng, std::vector<int32_t> &labels, IcmSchedule schedule = IcmSchedule::Auto,
                    const std::vector<char> *inert = nullptr, IcmWorkspace *work = nullptr);
