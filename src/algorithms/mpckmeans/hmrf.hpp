@@ -102,7 +102,7 @@ struct IcmPointState {
 };
 struct IcmWorkspace {
     std::vector<IcmPointState> state;
-    std::vector<int64_t> dirty, next_dirty, waiting;
+    std::vector<int64_t> movable, dirty, next_dirty, waiting;
     std::vector<std::pair<uint64_t, int64_t>> order, heap;
 };
 

@@ -84,19 +84,20 @@ public:
     Icm(const std::vector<double> &dist_matrix, int64_t k, const IcmGraph &graph, std::vector<int32_t> &labels,
         bool use_inert, const std::vector<char> *known_inert, IcmWorkspace &work)
         : dmat_(dist_matrix), k_(k), g_(graph), labels_(labels), n_(static_cast<int64_t>(labels.size())),
-          cost_(static_cast<size_t>(k)), state_(work.state), dirty_list_(work.dirty), next_dirty_(work.next_dirty),
+          cost_(static_cast<size_t>(k)), state_(work.state), movable_(work.movable), dirty_list_(work.dirty), next_dirty_(work.next_dirty),
           waiting_(work.waiting), order_(work.order), heap_(work.heap) {
         use_inert = use_inert && static_cast<int64_t>(graph.slack.size()) == n_;
         if (known_inert && static_cast<int64_t>(known_inert->size()) != n_) known_inert = nullptr;
         state_.resize(static_cast<size_t>(n_));
-        dirty_list_.clear();
+        movable_.clear();
         for (int64_t i = 0; i < n_; ++i) {
             const bool inert =
                 use_inert && (known_inert ? (*known_inert)[i] != 0
                                           : icm_keeps_label(dmat_.data() + i * k_, k_, labels[i], g_.slack[i]));
             state_[i] = {labels[i], 0, inert ? 0u : 1u, inert ? 1u : 0u};
-            if (!inert) dirty_list_.push_back(i);
+            if (!inert) movable_.push_back(i);
         }
+        dirty_list_.assign(movable_.begin(), movable_.end());  // every point that can move is dirty at first
     }
 
     int64_t run(int64_t max_sweeps, Rng &rng, IcmSchedule schedule) {
@@ -119,7 +120,7 @@ public:
             moves += moved_;
             if (moved_ == 0) break;
         }
-        for (int64_t i = 0; i < n_; ++i) labels_[i] = state_[i].label;
+        for (int64_t i : movable_) labels_[i] = state_[i].label;
         return moves;
     }
 
@@ -206,11 +207,11 @@ private:
     // which more than half of the points examined had to wait.
     const std::vector<int64_t> &pass_phase(bool limited) {
         waiting_.clear();
-        size_t examined = 0;
-        for (int64_t i = 0; i < n_; ++i) {
-            if (state_[i].inert) continue;
-            ++examined;
-            if (i + kPrefetchAhead < n_) prefetch_neighbours(i + kPrefetchAhead);
+        const size_t examined_first = movable_.size();
+        size_t examined = examined_first;
+        for (size_t m = 0; m < examined_first; ++m) {
+            const int64_t i = movable_[m];
+            if (m + kPrefetchAhead < examined_first) prefetch_neighbours(movable_[m + kPrefetchAhead]);
             if (g_.indptr[i] == g_.indptr[i + 1] || ready(i))
                 take_turn(i, nullptr);
             else
@@ -287,6 +288,7 @@ private:
     const int64_t n_;
     std::vector<double> cost_;
     std::vector<PointState> &state_;
+    std::vector<int64_t> &movable_;  // the points that are not inert, in index order
     std::vector<int64_t> &dirty_list_, &next_dirty_, &waiting_;
     std::vector<Keyed> &order_, &heap_;
     uint64_t seed_ = 0;
