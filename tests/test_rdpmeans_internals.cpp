@@ -16,6 +16,7 @@ extern "C" {
 #include <vector>
 
 #include "algorithms/centroid_steps.hpp"
+#include "algorithms/link_count_cache.hpp"
 #include "algorithms/link_counts.hpp"
 #include "core/rng.hpp"
 #include "core/side_info.hpp"
@@ -79,6 +80,87 @@ static void no_side_information_gives_zero_counts(void **) {
     links.gather(2, labels.data());
     assert_true(links.touched().empty());
     assert_true(links.may(0) == 0.0 && links.may_not(5) == 0.0);
+}
+
+// The cached link terms g_ik = w_may_not s_ik - w_may f_ki equal a fresh
+// gather after any sequence of moves (in place and in bulk mode, mixed),
+// relabellings of a compacted label space and invalidations: exactly with
+// integer pair values and weights, to rounding otherwise; every cluster once.
+static void link_count_cache_equals_gather(void **) {
+    Rng rng(11);
+    const int64_t n = 300;
+    for (int trial = 0; trial < 6; ++trial) {
+        const bool integer = trial % 2 == 0;
+        SideInfo side(n);
+        std::vector<int64_t> a, b;
+        std::vector<double> v;
+        for (int e = 0; e < 1500; ++e) {
+            const int64_t i = rng.below(n), j = rng.below(n);
+            if (i == j) continue;
+            a.push_back(i);
+            b.push_back(j);
+            const double w = integer ? static_cast<double>(1 + rng.below(3)) : 0.1 + rng.uniform();
+            v.push_back(rng.uniform() < 0.4 ? w : -w);
+        }
+        side.add_pairs(a.data(), b.data(), v.data(), static_cast<int64_t>(a.size()));
+        const double w_may = integer ? 2.0 : 0.7, w_may_not = integer ? 1.0 : 1.3;
+        int32_t K = 4 + trial;
+        std::vector<int32_t> labels(n);
+        for (auto &l : labels) l = static_cast<int32_t>(rng.below(K));
+        LinkCountCache cache(&side.adjacency(), n, w_may, w_may_not);
+        LinkCounts gather(&side.adjacency());
+        auto check = [&](int64_t i) {
+            const LinkCountCache::Slots slots = cache.slots(i, labels.data());
+            gather.gather(i, labels.data());
+            assert_int_equal(slots.size, static_cast<int64_t>(gather.touched().size()));
+            for (int32_t k : gather.touched()) {
+                const double expect = w_may_not * gather.may_not(k) - w_may * gather.may(k);
+                int found = 0;
+                for (int64_t p = 0; p < slots.size; ++p)
+                    if (slots.slot[p].cluster == k) {
+                        ++found;
+                        if (integer) assert_true(slots.slot[p].cost == expect);
+                        else assert_true(std::fabs(slots.slot[p].cost - expect) < 1e-12 * (1 + std::fabs(expect)));
+                        assert_true(slots.cost_of(k) == slots.slot[p].cost);
+                    }
+                assert_int_equal(found, 1);
+            }
+            assert_true(slots.cost_of(K + 5) == 0.0);
+        };
+        for (int step = 0; step < 4000; ++step) {
+            const int64_t i = rng.below(n);
+            const double r = rng.uniform();
+            if (r < 0.45) {
+                check(i);
+            } else if (r < 0.95) {
+                cache.set_bulk(rng.uniform() < 0.3);
+                const int32_t to = static_cast<int32_t>(rng.below(K + 1));  // K: a new cluster
+                if (to == K) ++K;
+                cache.moved(i, labels[i], to);
+                labels[i] = to;
+            } else if (r < 0.99) {
+                // Compact the label space (as RDP-means after a pass).
+                std::vector<int64_t> count(K, 0);
+                for (int32_t l : labels) ++count[l];
+                std::vector<int32_t> new_id(K, -1);
+                int32_t kept = 0;
+                for (int32_t c = 0; c < K; ++c)
+                    if (count[c] > 0) new_id[c] = kept++;
+                for (auto &l : labels) l = new_id[l];
+                cache.relabel(new_id.data());
+                K = kept;
+            } else {
+                for (auto &l : labels) l = static_cast<int32_t>(rng.below(K));
+                cache.invalidate();
+            }
+        }
+        for (int64_t i = 0; i < n; ++i) check(i);
+        assert_true(cache.pair_cost(2.0) == -2.0 * w_may && cache.pair_cost(-2.0) == 2.0 * w_may_not);
+    }
+    LinkCountCache none(nullptr, 5, 1.0, 1.0);
+    std::vector<int32_t> labels(5, 0);
+    assert_int_equal(none.slots(3, labels.data()).size, 0);
+    none.moved(3, 0, 1);
 }
 
 static double direct_kl(const double *x, const double *mu, int64_t d, double s, bool normalise) {
@@ -156,6 +238,7 @@ int main() {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(link_counts_equal_brute_force),
         cmocka_unit_test(no_side_information_gives_zero_counts),
+        cmocka_unit_test(link_count_cache_equals_gather),
         cmocka_unit_test(bregman_blocks_equal_direct_formulas),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);

@@ -24,6 +24,7 @@
 #include <memory>
 
 #include "algorithms/centroid_steps.hpp"
+#include "algorithms/link_count_cache.hpp"
 #include "algorithms/link_counts.hpp"
 #include "core/error.hpp"
 #include "divergence/bregman.hpp"
@@ -32,6 +33,7 @@ namespace kindred {
 namespace {
 
 constexpr int64_t kBlockRows = 2048;
+constexpr int64_t kPrefetchAhead = 8;  // points: the slots of point i + 8 are requested while i is assigned
 
 double resolve_lambda(const FitContext &ctx, divergence::Bregman &div) {
     if (ctx.options.is_set("lambda")) return ctx.options.get_double("lambda");
@@ -48,24 +50,58 @@ double resolve_lambda(const FitContext &ctx, divergence::Bregman &div) {
 struct PassState {
     std::vector<double> centers;  // k x d, mean space
     std::vector<int32_t> labels;
-    // Weights of the may-links / may-not-links inside clusters (each pair
-    // once), kept up to date by the pass: a move of i from a to b changes them
-    // by f_bi - f_ai and s_ib - s_ia, the counts the pass gathers anyway.
-    double may_within = 0, may_not_within = 0;
-    std::vector<double> block, aug, row;  // aug: divergences to centres opened in the current block
+    // The link part of eq. (20) over the pairs inside clusters (each pair
+    // once), divided by xi: sum of w_may_not s - w_may f. Kept up to date by
+    // the pass: a move of i from a to b changes it by g_ib - g_ia, the link
+    // terms the pass reads anyway.
+    double link_within = 0;
+    // Per cluster of the pass, sum of D(x_i, c_k) over its members, c_k the
+    // centre the pass compared them with (for the objective, see
+    // update_centers).
+    std::vector<double> divergence_sum;
+    std::vector<double> block, aug, augmented, row;  // scratch of the pass
 };
 
-// One sequential pass of Algorithm 1. Divergences to the centres existing at
-// the start of a block of rows come from one matrix product; the few centres
-// opened inside the block are evaluated directly. Link counts are gathered
-// from the adjacency against the current labels (O(deg i)). Returns the
-// number of changed assignments.
-int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi_1, double xi_2, LinkCounts &links,
-                        PassState &st) {
+// The first index of the smallest of v[0..m), m >= 1: the result of the
+// sequential scan "v[c] < best" (ties to the smaller index), without its
+// branches (the position of the minimum makes them unpredictable): the
+// smallest value in four independent lanes, then its first position, the
+// index kept by a mask.
+int64_t first_argmin(const double *v, int64_t m, double &smallest) {
+    double lo[4] = {v[0], v[0], v[0], v[0]};
+    int64_t c = 0;
+    for (; c + 4 <= m; c += 4)
+        for (int t = 0; t < 4; ++t) lo[t] = v[c + t] < lo[t] ? v[c + t] : lo[t];
+    for (; c < m; ++c) lo[0] = v[c] < lo[0] ? v[c] : lo[0];
+    smallest = lo[0];
+    for (int t = 1; t < 4; ++t) smallest = lo[t] < smallest ? lo[t] : smallest;
+    if (!(smallest == smallest)) return 0;  // v[0] is NaN: the scan keeps 0
+    int64_t best = 0;
+    for (c = m - 1; c >= 0; --c) best ^= (best ^ c) & -static_cast<int64_t>(v[c] == smallest);
+    return best;
+}
+
+// values[k] += xi g_ik for the clusters k of the slots.
+inline void add_link_terms(const LinkCountCache::Slots &slots, double xi, double *values) {
+    const LinkCountCache::Slot *slot = slots.slot;
+    for (int64_t p = 0; p < slots.size; ++p) values[slot[p].cluster] += xi * slot[p].cost;
+}
+
+// One sequential pass of Algorithm 1: point i goes to the cluster of the
+// smallest augmented distance D(x_i, mu_k) + xi g_ik (section 4.3, the link
+// terms of link_count_cache.hpp), or opens a cluster at x_i when that exceeds
+// lambda. Divergences to the centres existing at the start of a block of rows
+// come from one matrix product; the few centres opened inside the block are
+// evaluated directly. The link terms come from the cache, which every move
+// updates at once: each point sees the moves made before it in this pass, as
+// in Algorithm 1. Returns the number of changed assignments.
+int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, double previous_move_rate,
+                        LinkCountCache &links, PassState &st) {
     const DataView &data = div.data();
     const int64_t n = data.n(), d = data.d();
     int64_t changed = 0;
     st.row.resize(static_cast<size_t>(d));
+    st.divergence_sum.assign(st.centers.size() / static_cast<size_t>(d), 0.0);
     for (int64_t begin = 0; begin < n; begin += kBlockRows) {
         const int64_t end = std::min(n, begin + kBlockRows);
         const int64_t k0 = static_cast<int64_t>(st.centers.size()) / d;
@@ -73,63 +109,81 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi_1, do
         div.distances(begin, end, st.centers.data(), k0, st.block.data());
         for (int64_t i = begin; i < end; ++i) {
             const int64_t k_now = static_cast<int64_t>(st.centers.size()) / d;
-            // The block row is read once: the link terms are added in place;
-            // centres opened inside this block go to aug.
-            double *row = st.block.data() + (i - begin) * k0;
+            // The divergences to all centres: the block row, then (aug) those
+            // to the centres opened inside this block; the link terms are
+            // added to a copy.
+            const double *row = st.block.data() + (i - begin) * k0;
             st.aug.clear();
             for (int64_t c = k0; c < k_now; ++c) st.aug.push_back(div.distance(i, st.centers.data() + c * d));
-            links.gather(i, st.labels.data());
-            for (int32_t c : links.touched()) {
-                const double link = -xi_1 * links.may(c) + xi_2 * links.may_not(c);
-                (c < k0 ? row[c] : st.aug[c - k0]) += link;
-            }
-            int64_t best = 0;  // ties to the smaller index
-            double best_value = k0 > 0 ? row[0] : st.aug[0];
-            for (int64_t c = 1; c < k0; ++c)
-                if (row[c] < best_value) { best_value = row[c]; best = c; }
-            for (int64_t c = k0; c < k_now; ++c)
-                if (st.aug[c - k0] < best_value) { best_value = st.aug[c - k0]; best = c; }
+            st.augmented.resize(static_cast<size_t>(k_now));
+            std::copy(row, row + k0, st.augmented.begin());
+            std::copy(st.aug.begin(), st.aug.end(), st.augmented.begin() + k0);
+            if (i + kPrefetchAhead < n) links.prefetch(i + kPrefetchAhead);
+            const LinkCountCache::Slots slots = links.slots(i, st.labels.data());
+            add_link_terms(slots, xi, st.augmented.data());
+            double best_value;
+            int64_t best = first_argmin(st.augmented.data(), k_now, best_value);
+            double divergence = best < k0 ? row[best] : st.aug[best - k0];  // D(x_i, c_best)
             if (best_value > lambda) {
                 div.point(i, st.row.data());
                 st.centers.insert(st.centers.end(), st.row.begin(), st.row.end());
+                st.divergence_sum.push_back(0.0);
                 best = k_now;
+                divergence = 0.0;
             }
+            st.divergence_sum[best] += divergence;
             if (st.labels[i] != best) {
                 ++changed;
                 const int32_t from = st.labels[i], to = static_cast<int32_t>(best);
-                st.may_within += links.may(to) - links.may(from);
-                st.may_not_within += links.may_not(to) - links.may_not(from);
+                st.link_within += slots.cost_of(to) - slots.cost_of(from);
+                st.labels[i] = to;
+                // The cache updates the link terms in place, or (when many
+                // points move, as in the first passes) marks them for a new
+                // gather: the rate of moves so far in this pass, starting
+                // from the previous pass's, decides.
+                const double rate = (static_cast<double>(changed) + 1024.0 * previous_move_rate) /
+                                    (static_cast<double>(i + 1) + 1024.0);
+                links.set_bulk(links.bulk_pays(rate));
+                links.moved(i, from, to);
             }
-            st.labels[i] = static_cast<int32_t>(best);
         }
     }
     return changed;
 }
 
 // Means of the non-empty clusters, relabelled 0..K'-1 in order (Algorithm 1's
-// removal of empty clusters). Returns K'.
-int64_t update_centers(divergence::Bregman &div, int threads, PassState &st) {
+// removal of empty clusters). Returns K'. After a pass (divergence_total not
+// null), also the total sum_i D(x_i, mu_zi) under the new means mu, from the
+// pass's sums to the centres c it used: by Banerjee et al. (2005),
+// Proposition 1, sum_{i in k} D(x_i, mu_k) = sum_{i in k} D(x_i, c_k)
+// - n_k D(mu_k, c_k), so that the objective needs no second pass over the data.
+int64_t update_centers(divergence::Bregman &div, int threads, PassState &st, LinkCountCache *links,
+                       double *divergence_total) {
     const int64_t d = div.d();
     const int64_t k = static_cast<int64_t>(st.centers.size()) / d;
     std::vector<double> means;
     std::vector<int64_t> counts;
     div.cluster_means(st.labels.data(), k, threads, means, counts);
     std::vector<int32_t> new_id(static_cast<size_t>(k), -1);
-    st.centers.clear();
+    double total = 0.0;
     int32_t kept = 0;
     for (int64_t c = 0; c < k; ++c) {
         if (counts[c] == 0) continue;
         new_id[c] = kept++;
-        st.centers.insert(st.centers.end(), means.begin() + c * d, means.begin() + (c + 1) * d);
+        if (divergence_total) {
+            const double shift = div.center_divergence(means.data() + c * d, st.centers.data() + c * d);
+            total += std::max(0.0, st.divergence_sum[c] - static_cast<double>(counts[c]) * shift);
+        }
     }
-    for (auto &l : st.labels) l = new_id[l];
+    st.centers.clear();
+    for (int64_t c = 0; c < k; ++c)
+        if (counts[c] > 0) st.centers.insert(st.centers.end(), means.begin() + c * d, means.begin() + (c + 1) * d);
+    if (kept < k) {
+        for (auto &l : st.labels) l = new_id[l];
+        if (links) links->relabel(new_id.data());
+    }
+    if (divergence_total) *divergence_total = total;
     return kept;
-}
-
-// Eq. (20), each pair counted once (see the file comment).
-double objective(divergence::Bregman &div, const PassState &st, double lambda, double xi_1, double xi_2, int64_t k) {
-    const double total = lambda * static_cast<double>(k) + div.total_divergence(st.labels.data(), st.centers.data(), k);
-    return total - xi_1 * st.may_within + xi_2 * st.may_not_within;
 }
 
 FitResult fit_rdpmeans(const FitContext &ctx) {
@@ -149,23 +203,25 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     double xi = ctx.options.get_double("xi_0");
     const double xi_max = ctx.options.get_double("xi_max");
 
-    LinkCounts links(ctx.side ? &ctx.side->adjacency() : nullptr);
+    const Adjacency *adjacency = ctx.side ? &ctx.side->adjacency() : nullptr;
+    LinkCountCache links(adjacency, n, w_may, w_may_not);
     PassState st;
     st.labels.assign(static_cast<size_t>(n), 0);  // Algorithm 1: all points in one cluster
     st.centers.assign(static_cast<size_t>(d), 0.0);
-    update_centers(*div, ctx.threads, st);
-    const LinkCounts::PairTotals start = links.pair_totals(st.labels.data());  // every pair is inside
-    st.may_within = start.may_within;
-    st.may_not_within = start.may_not_within;
+    update_centers(*div, ctx.threads, st, nullptr, nullptr);
+    const LinkCounts::PairTotals start = LinkCounts(adjacency).pair_totals(st.labels.data());  // every pair is inside
+    st.link_within = w_may_not * start.may_not_within - w_may * start.may_within;
 
     std::vector<double> trace, xi_trace, k_trace;
     FitResult result;
-    int64_t stable = 0, k = 1;
+    int64_t stable = 0, k = 1, changed = 0;
     for (int64_t it = 1; it <= max_iter; ++it) {
-        const double xi_1 = w_may * xi, xi_2 = w_may_not * xi;
-        const int64_t changed = assignment_pass(*div, lambda, xi_1, xi_2, links, st);
-        k = update_centers(*div, ctx.threads, st);
-        const double obj = objective(*div, st, lambda, xi_1, xi_2, k);
+        const double move_rate = it == 1 ? 1.0 : static_cast<double>(changed) / static_cast<double>(n);
+        changed = assignment_pass(*div, lambda, xi, move_rate, links, st);
+        double divergence_total = 0.0;
+        k = update_centers(*div, ctx.threads, st, &links, &divergence_total);
+        // Eq. (20), each pair counted once (see the file comment).
+        const double obj = divergence_total + lambda * static_cast<double>(k) + xi * st.link_within;
         trace.push_back(obj);
         xi_trace.push_back(xi);
         k_trace.push_back(static_cast<double>(k));

@@ -95,6 +95,11 @@ public:
         }
         return total;
     }
+    double center_divergence(const double *a, const double *b) const override {
+        double total = 0.0;
+        for (int64_t j = 0; j < d(); ++j) total += (a[j] - b[j]) * (a[j] - b[j]);
+        return total;
+    }
     void point(int64_t i, double *out) const override { data_.copy_row(i, out); }
     void cluster_means(const int32_t *labels, int64_t k, int threads, std::vector<double> &centers,
                        std::vector<int64_t> &counts) const override {
@@ -195,6 +200,16 @@ public:
             total += std::max(0.0, v);
         }
         return total;
+    }
+    // sum_j a_j log(a_j / b_j), plus sum_j (b_j - a_j) for idiv (zero for
+    // kl, whose centres sum to 1).
+    double center_divergence(const double *a, const double *b) const override {
+        double total = 0.0;
+        for (int64_t j = 0; j < d(); ++j) {
+            total += a[j] * (safe_log(a[j]) - safe_log(b[j]));
+            if (!normalise_) total += b[j] - a[j];
+        }
+        return std::max(0.0, total);
     }
     void point(int64_t i, double *out) const override {
         data_.copy_row(i, out);

@@ -50,6 +50,11 @@ public:
     // sum_i D(x_i, mu_{labels[i]}) over all points (labels in [0, k)), with the
     // per-centre terms computed once: O(n d) dense, O(nnz + n) CSR.
     virtual double total_divergence(const int32_t *labels, const double *centers, int64_t k) const = 0;
+    // D(a, b) between two vectors of the mean space (centres). With it, the
+    // divergences of a cluster's points to its mean mu follow from those to
+    // any other centre c (Banerjee et al. 2005, Proposition 1):
+    //     sum_i D(x_i, c) = sum_i D(x_i, mu) + n D(mu, c).
+    virtual double center_divergence(const double *a, const double *b) const = 0;
     // The point x_i in the mean space (the centre of a cluster holding only x_i).
     virtual void point(int64_t i, double *out) const = 0;
     // centres (k x d) = mean of the mapped points of each label in [0, k);
