@@ -6,17 +6,25 @@
  *   kindred_sample_pairs (noise --noise); RDP-means with lambda from the k hint
  *   20 runs --iters iterations (stable_iterations set above it, so every
  *   iteration is a full pass). Then kmeans on the same data with k = the number
- *   of clusters RDP-means found, n_init = 1, tol = 0, the same number of
- *   iterations. Per-iteration time = interval between progress callbacks (both
- *   algorithms report once per iteration), the first iteration excluded.
- *   Prints the ratio rdpmeans / kmeans per iteration, wall clock and process CPU
- *   time (the latter is what other jobs on a shared machine do not inflate).
+ *   of clusters RDP-means found, tol = 0, at most the same number of
+ *   iterations (and as many restarts, since a kmeans run stops when no centre
+ *   moves, after 2-3 iterations on these blobs). The two fits alternate
+ *   --repeats times (interleaved, so that a change of load on a shared machine
+ *   hits both). Per-iteration time =
+ *   interval between progress callbacks (both algorithms report once per
+ *   iteration), the first iteration of every run excluded; for each algorithm
+ *   the median and the mean over all these intervals of all repeats, in
+ *   process CPU time (what other jobs on a shared machine do not inflate) and
+ *   wall clock, and the ratios rdpmeans / kmeans. RDP-means iterations are not
+ *   all alike: the first ones move many points (their link terms are gathered
+ *   again), the later ones few; the median is a steady-state iteration, the
+ *   mean includes the early ones.
  * --alg tvclust: seconds per Gibbs sweep (interval between callbacks).
  * Peak resident memory (ru_maxrss) after the data, after the side information
  * and after the fits.
  *
  * usage: rdpmeans_bench --alg rdpmeans|tvclust --n N --d D [--pairs-per-point P]
- *                       [--iters I] [--threads T] [--noise E] */
+ *                       [--iters I] [--repeats R] [--threads T] [--noise E] */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
 #include <stdint.h>
@@ -35,9 +43,11 @@ static double peak_mb(void) {
     return (double)u.ru_maxrss / 1024.0;
 }
 
+/* Clock readings at every progress callback of one fit. */
 typedef struct {
-    int64_t calls, first_iter, last_iter;
-    double first_time, last_time, first_cpu, last_cpu;
+    int64_t calls, capacity;
+    int64_t *iteration;
+    double *wall, *cpu;
 } clock_state;
 
 static int on_progress(void *user, int64_t iteration, double objective, const char *message) {
@@ -45,23 +55,45 @@ static int on_progress(void *user, int64_t iteration, double objective, const ch
     (void)objective;
     (void)message;
     const double t = now_seconds(), cpu = cpu_seconds();
-    if (c->calls == 0) {
-        c->first_iter = iteration;
-        c->first_time = t;
-        c->first_cpu = cpu;
+    if (c->calls < c->capacity) {
+        c->iteration[c->calls] = iteration;
+        c->wall[c->calls] = t;
+        c->cpu[c->calls] = cpu;
+        ++c->calls;
     }
-    c->last_iter = iteration;
-    c->last_time = t;
-    c->last_cpu = cpu;
-    ++c->calls;
     return 0;
 }
 
-static double per_iteration(const clock_state *c) {
-    return c->last_iter > c->first_iter ? (c->last_time - c->first_time) / (double)(c->last_iter - c->first_iter) : NAN;
+/* Per-iteration intervals of all fits of one algorithm: between callbacks of
+ * consecutive iterations of one run (the first iteration of a run, which
+ * follows the setup or the seeding of a restart, is excluded). */
+typedef struct {
+    int64_t count, capacity;
+    double *wall, *cpu;
+} intervals;
+
+static void add_intervals(intervals *out, const clock_state *c) {
+    for (int64_t t = 1; t < c->calls && out->count < out->capacity; ++t) {
+        if (c->iteration[t] != c->iteration[t - 1] + 1) continue;
+        out->wall[out->count] = c->wall[t] - c->wall[t - 1];
+        out->cpu[out->count] = c->cpu[t] - c->cpu[t - 1];
+        ++out->count;
+    }
 }
-static double per_iteration_cpu(const clock_state *c) {
-    return c->last_iter > c->first_iter ? (c->last_cpu - c->first_cpu) / (double)(c->last_iter - c->first_iter) : NAN;
+
+static int compare_doubles(const void *a, const void *b) {
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+static double median(double *v, int64_t m) {
+    if (m == 0) return NAN;
+    qsort(v, (size_t)m, sizeof *v, compare_doubles);
+    return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
+}
+static double mean(const double *v, int64_t m) {
+    double s = 0;
+    for (int64_t t = 0; t < m; ++t) s += v[t];
+    return m ? s / (double)m : NAN;
 }
 
 static uint64_t splitmix64(uint64_t *s) {
@@ -98,13 +130,14 @@ static void blobs(double *x, int32_t *truth, int64_t n, int64_t d, uint64_t seed
 
 int main(int argc, char **argv) {
     const char *alg = "rdpmeans";
-    int64_t n = 100000, d = 16, iters = 10, threads = 1;
+    int64_t n = 100000, d = 16, iters = 10, threads = 1, repeats = 1;
     double ppp = 1.0, noise = 0.0;
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--alg")) alg = argv[a + 1];
         else if (!strcmp(argv[a], "--n")) n = atoll(argv[a + 1]);
         else if (!strcmp(argv[a], "--d")) d = atoll(argv[a + 1]);
         else if (!strcmp(argv[a], "--iters")) iters = atoll(argv[a + 1]);
+        else if (!strcmp(argv[a], "--repeats")) repeats = atoll(argv[a + 1]);
         else if (!strcmp(argv[a], "--threads")) threads = atoll(argv[a + 1]);
         else if (!strcmp(argv[a], "--pairs-per-point")) ppp = atof(argv[a + 1]);
         else if (!strcmp(argv[a], "--noise")) noise = atof(argv[a + 1]);
@@ -113,9 +146,21 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
+    if (iters < 2 || repeats < 1) {
+        fprintf(stderr, "rdpmeans_bench: need --iters >= 2 and --repeats >= 1\n");
+        return 2;
+    }
     double *x = malloc((size_t)(n * d) * sizeof *x);
     int32_t *truth = malloc((size_t)n * sizeof *truth);
-    if (!x || !truth) return 1;
+    int32_t *labels = malloc((size_t)n * sizeof *labels);
+    /* kmeans runs iters restarts of at most iters iterations (see below). */
+    const int64_t cap = iters * iters + 2, all = repeats * cap;
+    double *buf = malloc((size_t)(2 * cap + 4 * all) * sizeof *buf);
+    int64_t *iteration = malloc((size_t)cap * sizeof *iteration);
+    if (!x || !truth || !labels || !buf || !iteration) return 1;
+    clock_state c = {0, cap, iteration, buf, buf + cap};
+    intervals ri = {0, all, buf + 2 * cap, buf + 2 * cap + all};
+    intervals ki = {0, all, buf + 2 * cap + 2 * all, buf + 2 * cap + 3 * all};
     blobs(x, truth, n, d, 12345);
     const double mb_data = peak_mb();
     kindred_side *side = NULL;
@@ -126,55 +171,69 @@ int main(int argc, char **argv) {
     const double side_s = now_seconds() - t0;
     const double mb_side = peak_mb();
 
-    kindred_model *m = NULL;
-    clock_state c = {0, 0, 0, 0, 0, 0, 0};
-    CHECK(kindred_model_new(&m, alg));
-    CHECK(kindred_model_set_int(m, "threads", threads));
-    CHECK(kindred_model_set_progress(m, on_progress, &c));
-    if (!strcmp(alg, "rdpmeans")) {
-        CHECK(kindred_model_set_int(m, "k", 20));
-        CHECK(kindred_model_set_int(m, "max_iter", iters));
-        CHECK(kindred_model_set_int(m, "stable_iterations", iters + 1));
-    } else {
-        CHECK(kindred_model_set_int(m, "iterations", iters));
-        CHECK(kindred_model_set_int(m, "burn_in", 0));
-    }
-    t0 = now_seconds();
-    CHECK(kindred_model_fit_dense(m, x, n, d, KINDRED_ROW_MAJOR, d, side));
-    const double fit_s = now_seconds() - t0;
     int64_t k = 0;
-    CHECK(kindred_model_summary(m, NULL, NULL, &k, NULL, NULL, NULL));
-    int32_t *labels = malloc((size_t)n * sizeof *labels);
-    CHECK(kindred_model_labels(m, labels, n));
-    double ari = 0;
-    CHECK(kindred_metric("ari", truth, labels, n, &ari));
-    const double it_s = per_iteration(&c);
-    const double mb_fit = peak_mb();
-    const double it_cpu = per_iteration_cpu(&c);
-    printf("alg=%s n=%lld d=%lld pairs=%lld threads=%lld iters=%lld clusters=%lld ari=%.4f per_iter_s=%.5f "
-           "per_iter_cpu_s=%.5f fit_s=%.3f sample_pairs_s=%.3f peak_mb_data=%.0f peak_mb_side=%.0f peak_mb_fit=%.0f\n",
-           alg, (long long)n, (long long)d, (long long)pairs, (long long)threads, (long long)iters, (long long)k, ari,
-           it_s, it_cpu, fit_s, side_s, mb_data, mb_side, mb_fit);
-    kindred_model_free(m);
+    double ari = 0, fit_s = 0;
+    for (int64_t r = 0; r < repeats; ++r) {
+        kindred_model *m = NULL;
+        c.calls = 0;
+        CHECK(kindred_model_new(&m, alg));
+        CHECK(kindred_model_set_int(m, "threads", threads));
+        CHECK(kindred_model_set_progress(m, on_progress, &c));
+        if (!strcmp(alg, "rdpmeans")) {
+            CHECK(kindred_model_set_int(m, "k", 20));
+            CHECK(kindred_model_set_int(m, "max_iter", iters));
+            CHECK(kindred_model_set_int(m, "stable_iterations", iters + 1));
+        } else {
+            CHECK(kindred_model_set_int(m, "iterations", iters));
+            CHECK(kindred_model_set_int(m, "burn_in", 0));
+        }
+        t0 = now_seconds();
+        CHECK(kindred_model_fit_dense(m, x, n, d, KINDRED_ROW_MAJOR, d, side));
+        fit_s = now_seconds() - t0;
+        add_intervals(&ri, &c);
+        CHECK(kindred_model_summary(m, NULL, NULL, &k, NULL, NULL, NULL));
+        CHECK(kindred_model_labels(m, labels, n));
+        CHECK(kindred_metric("ari", truth, labels, n, &ari));
+        kindred_model_free(m);
+        if (strcmp(alg, "rdpmeans")) continue;
 
-    if (!strcmp(alg, "rdpmeans")) {
-        clock_state kc = {0, 0, 0, 0, 0, 0, 0};
+        c.calls = 0;
         CHECK(kindred_model_new(&m, "kmeans"));
         CHECK(kindred_model_set_int(m, "threads", threads));
         CHECK(kindred_model_set_int(m, "k", k));
-        CHECK(kindred_model_set_int(m, "n_init", 1));
+        /* tol = 0 stops a run when no centre moves, which on these blobs
+         * happens after 2-3 iterations: restarts give more iterations to
+         * time (the seeding of each restart is not timed, see add_intervals). */
+        CHECK(kindred_model_set_int(m, "n_init", iters));
         CHECK(kindred_model_set_double(m, "tol", 0.0));
         CHECK(kindred_model_set_int(m, "max_iter", iters));
-        CHECK(kindred_model_set_progress(m, on_progress, &kc));
+        CHECK(kindred_model_set_progress(m, on_progress, &c));
         CHECK(kindred_model_fit_dense(m, x, n, d, KINDRED_ROW_MAJOR, d, NULL));
-        const double kt = per_iteration(&kc), kt_cpu = per_iteration_cpu(&kc);
-        printf("alg=kmeans n=%lld d=%lld k=%lld per_iter_s=%.5f per_iter_cpu_s=%.5f ratio_wall=%.2f ratio_cpu=%.2f\n",
-               (long long)n, (long long)d, (long long)k, kt, kt_cpu, it_s / kt, it_cpu / kt_cpu);
+        add_intervals(&ki, &c);
         kindred_model_free(m);
+    }
+    const double mb_fit = peak_mb();
+    const double r_mean_cpu = mean(ri.cpu, ri.count), r_mean_wall = mean(ri.wall, ri.count);
+    const double r_med_cpu = median(ri.cpu, ri.count), r_med_wall = median(ri.wall, ri.count);
+    printf("alg=%s n=%lld d=%lld pairs=%lld threads=%lld iters=%lld repeats=%lld clusters=%lld ari=%.4f "
+           "per_iter_cpu_median=%.5f per_iter_cpu_mean=%.5f per_iter_wall_median=%.5f per_iter_wall_mean=%.5f "
+           "last_fit_s=%.3f sample_pairs_s=%.3f peak_mb_data=%.0f peak_mb_side=%.0f peak_mb_fit=%.0f\n",
+           alg, (long long)n, (long long)d, (long long)pairs, (long long)threads, (long long)iters, (long long)repeats,
+           (long long)k, ari, r_med_cpu, r_mean_cpu, r_med_wall, r_mean_wall, fit_s, side_s, mb_data, mb_side, mb_fit);
+    if (!strcmp(alg, "rdpmeans")) {
+        const double k_mean_cpu = mean(ki.cpu, ki.count), k_mean_wall = mean(ki.wall, ki.count);
+        const double k_med_cpu = median(ki.cpu, ki.count), k_med_wall = median(ki.wall, ki.count);
+        printf("alg=kmeans n=%lld d=%lld k=%lld per_iter_cpu_median=%.5f per_iter_cpu_mean=%.5f "
+               "per_iter_wall_median=%.5f per_iter_wall_mean=%.5f\n",
+               (long long)n, (long long)d, (long long)k, k_med_cpu, k_mean_cpu, k_med_wall, k_mean_wall);
+        printf("ratio rdpmeans/kmeans: cpu_median=%.2f cpu_mean=%.2f wall_median=%.2f wall_mean=%.2f\n",
+               r_med_cpu / k_med_cpu, r_mean_cpu / k_mean_cpu, r_med_wall / k_med_wall, r_mean_wall / k_mean_wall);
     }
     kindred_side_free(side);
     free(labels);
     free(x);
     free(truth);
+    free(buf);
+    free(iteration);
     return 0;
 }
