@@ -98,6 +98,11 @@ public:
     virtual double phi(int64_t i, int64_t j) const = 0;
     // phi_max over the given cannot-links (section 3.3.3).
     virtual double phi_max(const std::vector<PairConstraint> &pairs) const = 0;
+    // The same when phi[p] = phi(pairs[p].i, pairs[p].j) is known for every
+    // pair (the same value; the Euclidean distortions need not recompute phi).
+    virtual double phi_max_known(const std::vector<PairConstraint> &pairs, const std::vector<double> &) const {
+        return phi_max(pairs);
+    }
     // -log P(A) (Rayleigh, when prior) + n log Z_Theta (-n log det A, Euclidean only).
     virtual double regulariser(bool prior, double rayleigh_s) const = 0;
     // g (param_count values) = dJ_obj/dA at the current parameters (3.25 - 3.29).

@@ -98,14 +98,11 @@ public:
 
     // Section 3.3.3.1: phi_max = sum over C_CL of d_A (Sum), or the largest one (Max).
     double phi_max(const std::vector<PairConstraint> &pairs) const override {
-        double sum = 0.0, mx = 0.0;
-        for (const PairConstraint &p : pairs) {
-            if (p.must) continue;
-            const double v = phi(p.i, p.j);
-            sum += v;
-            mx = std::max(mx, v);
-        }
-        return rule_ == PhiMaxRule::Sum ? sum : mx;
+        return phi_max_of(pairs, [&](size_t q) { return phi(pairs[q].i, pairs[q].j); });
+    }
+
+    double phi_max_known(const std::vector<PairConstraint> &pairs, const std::vector<double> &phi) const override {
+        return phi_max_of(pairs, [&](size_t q) { return phi[q]; });
     }
 
     // -n log det A (3.16) + Rayleigh prior on the diagonal entries (3.26).
@@ -187,6 +184,18 @@ public:
 
 private:
     double diag(int64_t m) const { return a_[diag_index(m)]; }
+
+    template <typename Phi>
+    double phi_max_of(const std::vector<PairConstraint> &pairs, Phi phi_of) const {
+        double sum = 0.0, mx = 0.0;
+        for (size_t q = 0; q < pairs.size(); ++q) {
+            if (pairs[q].must) continue;
+            const double v = phi_of(q);
+            sum += v;
+            mx = std::max(mx, v);
+        }
+        return rule_ == PhiMaxRule::Sum ? sum : mx;
+    }
 
     // Distances to the centres, kBlockRows rows at a time, into where(begin, end).
     template <typename Where, typename After>

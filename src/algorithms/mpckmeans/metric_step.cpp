@@ -15,6 +15,7 @@
 // matrices is PSD).
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "algorithms/mpckmeans/hmrf.hpp"
 #include "core/error.hpp"
@@ -39,11 +40,19 @@ double norm2(const std::vector<double> &v) {
 bool metric_step(divergence::WeightedDistortion &dist, const Constraints &cons, const std::vector<double> &centers,
                  const std::vector<int32_t> &labels, const Config &cfg, double &learning_rate) {
     const int64_t n = dist.n(), k = cfg.k;
-    std::vector<double> dmat(static_cast<size_t>(n * k));
+    // J_obj (3.14) as objective() computes it (the same sums in the same
+    // order), with the distortion term summed from each block of distances
+    // while it is in cache instead of from a written-out n x k matrix. The
+    // scratch is left uninitialised: the Euclidean distortions never touch it.
+    std::unique_ptr<double[]> work(new double[static_cast<size_t>(n * k)]);
     auto objective_now = [&]() {
-        dist.point_center_all(centers.data(), k, dmat.data());
-        const Potentials pot = potentials(dist, cons, false);
-        return objective(dist, cons, pot, dmat, k, labels.data(), cfg);
+        double j = 0.0;
+        dist.point_center_blocks(centers.data(), k, work.get(), [&](int64_t begin, int64_t end, const double *rows) {
+            for (int64_t i = begin; i < end; ++i) j += rows[(i - begin) * k + labels[i]];
+        });
+        j += constraint_penalty(cons, potentials(dist, cons, false), labels.data());
+        if (cfg.learn_metric) j += dist.regulariser(cfg.use_prior, cfg.rayleigh_s);
+        return j;
     };
     const double j0 = objective_now();
     // dJ/dphi_p and dJ/dphi_max under the current labels (3.25, 3.28).

@@ -46,7 +46,7 @@ Potentials potentials(const divergence::WeightedDistortion &dist, const Constrai
     }
     pot.phi.resize(cons.pairs.size());
     for (size_t q = 0; q < cons.pairs.size(); ++q) pot.phi[q] = dist.phi(cons.pairs[q].i, cons.pairs[q].j);
-    pot.phi_max = dist.phi_max(cons.pairs);
+    pot.phi_max = dist.phi_max_known(cons.pairs, pot.phi);
     return pot;
 }
 
