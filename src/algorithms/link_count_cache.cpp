@@ -15,14 +15,14 @@ LinkCountCache::LinkCountCache(const Adjacency *adjacency, int64_t n, double w_m
     : adj_(adjacency), w_may_(w_may), w_may_not_(w_may_not) {
     if (!adj_) return;
     slot_.resize(static_cast<size_t>(adj_->indptr.back()));
-    size_.assign(static_cast<size_t>(n), 0);
-    stale_.assign(static_cast<size_t>(n), 1);
+    point_.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) point_[i] = Point{adj_->indptr[i], 0, 1};
     mean_degree_ = static_cast<double>(adj_->indptr.back()) / static_cast<double>(std::max<int64_t>(n, 1));
 }
 
 // The sums of LinkCounts::gather, in the same order.
 void LinkCountCache::refresh(int64_t i, const int32_t *labels) {
-    Slot *slot = slot_.data() + adj_->indptr[i];
+    Slot *slot = slot_.data() + point_[i].first;
     int32_t size = 0;
     for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) {
         const int32_t k = labels[adj_->neighbor[e]];
@@ -37,19 +37,26 @@ void LinkCountCache::refresh(int64_t i, const int32_t *labels) {
         slot[p].cost += pair_cost(adj_->value[e]);
     }
     for (int32_t p = 0; p < size; ++p) position_[slot[p].cluster] = -1;
-    size_[i] = size;
-    stale_[i] = 0;
+    point_[i].size = size;
+    point_[i].stale = 0;
 }
 
 void LinkCountCache::moved(int64_t i, int32_t from, int32_t to) {
     if (!adj_ || from == to) return;
-    for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) {
-        const int64_t j = adj_->neighbor[e];
-        if (bulk_) {
-            stale_[j] = 1;
-            continue;
-        }
-        if (stale_[j]) continue;  // gathered from the labels before use
+    const int64_t *neighbor = adj_->neighbor.data();
+    const int64_t begin = adj_->indptr[i], end = adj_->indptr[i + 1];
+    if (bulk_) {
+        for (int64_t e = begin; e < end; ++e) point_[neighbor[e]].stale = 1;
+        return;
+    }
+    // The neighbours are scattered in memory: their records, then their
+    // slots, are requested for all of them before the first is updated, so
+    // that the cache misses overlap.
+    for (int64_t e = begin; e < end; ++e) __builtin_prefetch(&point_[neighbor[e]]);
+    for (int64_t e = begin; e < end; ++e) __builtin_prefetch(slot_.data() + point_[neighbor[e]].first, 1);
+    for (int64_t e = begin; e < end; ++e) {
+        const int64_t j = neighbor[e];
+        if (point_[j].stale) continue;  // gathered from the labels before use
         const double cost = pair_cost(adj_->value[e]);
         if (from >= 0) remove(j, from, cost);
         if (to >= 0) add(j, to, cost);
@@ -57,8 +64,8 @@ void LinkCountCache::moved(int64_t i, int32_t from, int32_t to) {
 }
 
 void LinkCountCache::remove(int64_t j, int32_t k, double cost) {
-    Slot *slot = slot_.data() + adj_->indptr[j];
-    const int32_t size = size_[j];
+    Slot *slot = slot_.data() + point_[j].first;
+    const int32_t size = point_[j].size;
     int32_t p = 0;
     while (p < size && slot[p].cluster != k) ++p;
     if (p == size) return;  // not reached while the labels are those moved() was told about
@@ -67,12 +74,12 @@ void LinkCountCache::remove(int64_t j, int32_t k, double cost) {
         return;
     }
     slot[p] = slot[size - 1];  // the last neighbour left k: the last slot takes its place
-    size_[j] = size - 1;
+    point_[j].size = size - 1;
 }
 
 void LinkCountCache::add(int64_t j, int32_t k, double cost) {
-    Slot *slot = slot_.data() + adj_->indptr[j];
-    const int32_t size = size_[j];
+    Slot *slot = slot_.data() + point_[j].first;
+    const int32_t size = point_[j].size;
     for (int32_t p = 0; p < size; ++p)
         if (slot[p].cluster == k) {
             ++slot[p].count;
@@ -80,19 +87,20 @@ void LinkCountCache::add(int64_t j, int32_t k, double cost) {
             return;
         }
     slot[size] = Slot{k, 1, cost};
-    size_[j] = size + 1;
+    point_[j].size = size + 1;
 }
 
 void LinkCountCache::relabel(const int32_t *new_id) {
     if (!adj_) return;
-    const int64_t n = static_cast<int64_t>(size_.size());
-    for (int64_t i = 0; i < n; ++i) {
-        if (stale_[i]) continue;  // gathered from the labels before use
-        Slot *slot = slot_.data() + adj_->indptr[i];
-        for (int32_t p = 0; p < size_[i]; ++p) slot[p].cluster = new_id[slot[p].cluster];
+    for (const Point &pt : point_) {
+        if (pt.stale) continue;  // gathered from the labels before use
+        Slot *slot = slot_.data() + pt.first;
+        for (int32_t p = 0; p < pt.size; ++p) slot[p].cluster = new_id[slot[p].cluster];
     }
 }
 
-void LinkCountCache::invalidate() { std::fill(stale_.begin(), stale_.end(), 1); }
+void LinkCountCache::invalidate() {
+    for (Point &pt : point_) pt.stale = 1;
+}
 
 }  // namespace kindred

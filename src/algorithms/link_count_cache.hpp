@@ -33,7 +33,7 @@
 // updated in place may differ from a fresh gather by rounding (the terms are
 // added and removed in another order); a slot's cluster set is always exact.
 //
-// Memory: 16 bytes per adjacency entry, 5 bytes per point.
+// Memory: 16 bytes per adjacency entry and per point.
 #ifndef KINDRED_ALGORITHMS_LINK_COUNT_CACHE_HPP
 #define KINDRED_ALGORITHMS_LINK_COUNT_CACHE_HPP
 
@@ -73,14 +73,16 @@ public:
     // or relabel().
     Slots slots(int64_t i, const int32_t *labels) {
         if (!adj_) return Slots{nullptr, 0};
-        if (stale_[i]) refresh(i, labels);
-        return Slots{slot_.data() + adj_->indptr[i], size_[i]};
+        if (point_[i].stale) refresh(i, labels);
+        return Slots{slot_.data() + point_[i].first, point_[i].size};
     }
     // Asks the memory system for the slots of point i ahead of their use.
+    // (Requesting the neighbours' labels of a stale point as well was tried:
+    // no gain measured.)
     void prefetch(int64_t i) const {
         if (!adj_) return;
-        const char *first = reinterpret_cast<const char *>(slot_.data() + adj_->indptr[i]);
-        const char *last = reinterpret_cast<const char *>(slot_.data() + adj_->indptr[i] + size_[i]);
+        const char *first = reinterpret_cast<const char *>(slot_.data() + point_[i].first);
+        const char *last = reinterpret_cast<const char *>(slot_.data() + point_[i].first + point_[i].size);
         for (const char *line = first; line < last; line += 64) __builtin_prefetch(line);
     }
     // Point i moved from cluster from to cluster to (either may be < 0: no
@@ -110,8 +112,15 @@ private:
     bool bulk_ = false;
     double mean_degree_ = 0;
     std::vector<Slot> slot_;            // nnz entries, CSR layout
-    std::vector<int32_t> size_;         // slots in use per point
-    std::vector<unsigned char> stale_;  // per point: gather from the labels before use
+    // Per point, in one line with its neighbours': where its slots start
+    // (indptr[i]), how many are in use, and whether to gather them from the
+    // labels before use.
+    struct Point {
+        int64_t first;
+        int32_t size;
+        int32_t stale;
+    };
+    std::vector<Point> point_;
     std::vector<int32_t> position_;     // scratch of refresh: slot of a cluster, -1 if none
 };
 
