@@ -8,6 +8,8 @@
 #ifndef KINDRED_ALGORITHMS_MPCKMEANS_HMRF_HPP
 #define KINDRED_ALGORITHMS_MPCKMEANS_HMRF_HPP
 
+#include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -89,8 +91,16 @@ enum class IcmSchedule { Auto, Reference, Passes, Heap };
 
 // A point with label c and this row of distortions keeps c at every ICM
 // visit whatever its neighbours' labels: c is the row's argmin by a margin
-// above slack (the sum of its constraint weights), beyond rounding.
-bool icm_keeps_label(const double *row, int64_t k, int32_t c, double slack);
+// above slack (the sum of its constraint weights; the constraints move
+// cost[h] - cost[c] of (3.22) by at most that), beyond the rounding of the
+// sums of the visit. Inline: it runs once per point and iteration.
+inline bool icm_keeps_label(const double *row, int64_t k, int32_t c, double slack) {
+    const double own = row[c];
+    double other = std::numeric_limits<double>::infinity();
+    for (int64_t h = 0; h < k; ++h)
+        if (h != c && row[h] < other) other = row[h];
+    return other - own > slack + 1e-9 * (1.0 + std::fabs(own) + std::fabs(other) + slack);
+}
 
 // The scratch of the E-step (icm.cpp), kept by a fit from one E-step to the
 // next so that they do not allocate.

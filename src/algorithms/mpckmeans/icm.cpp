@@ -298,15 +298,6 @@ private:
 
 }  // namespace
 
-bool icm_keeps_label(const double *row, int64_t k, int32_t c, double slack) {
-    const double own = row[c];
-    double other = std::numeric_limits<double>::infinity();
-    for (int64_t h = 0; h < k; ++h)
-        if (h != c) other = std::min(other, row[h]);
-    // The margin must exceed the slack by more than the rounding of the sums of best_label.
-    return other - own > slack + 1e-9 * (1.0 + std::fabs(own) + std::fabs(other) + slack);
-}
-
 void IcmGraph::compute_slack() {
     const int64_t n = static_cast<int64_t>(indptr.size()) - 1;
     slack.assign(static_cast<size_t>(std::max<int64_t>(n, 0)), 0.0);

@@ -58,7 +58,15 @@ double pair_penalty(const divergence::PairConstraint &p, const Potentials &pot, 
 
 double constraint_penalty(const Constraints &cons, const Potentials &pot, const int32_t *labels) {
     double j = 0.0;
-    for (size_t q = 0; q < cons.pairs.size(); ++q) j += pair_penalty(cons.pairs[q], pot, q, labels);
+    const size_t count = cons.pairs.size();
+    for (size_t q = 0; q < count; ++q) {
+        // The labels of a pair are random reads: ask for them a few pairs ahead.
+        if (q + 16 < count) {
+            __builtin_prefetch(labels + cons.pairs[q + 16].i);
+            __builtin_prefetch(labels + cons.pairs[q + 16].j);
+        }
+        j += pair_penalty(cons.pairs[q], pot, q, labels);
+    }
     return j;
 }
 
