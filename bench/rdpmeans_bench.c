@@ -21,11 +21,11 @@
  *   mean includes the early ones.
  * --alg tvclust: seconds per Gibbs sweep (interval between callbacks).
  * Peak resident memory (ru_maxrss) after the data, after the side information
- * and after the fits.
+ * and after the fits, and the largest resident memory seen during each fit.
  *
  * usage: rdpmeans_bench --alg rdpmeans|tvclust --n N --d D [--pairs-per-point P]
  *                       [--iters I] [--repeats R] [--threads T] [--noise E] */
-#define _POSIX_C_SOURCE 199309L
+#define _POSIX_C_SOURCE 200112L
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench_clock.h"
 #include "kindred.h"
@@ -43,11 +44,23 @@ static double peak_mb(void) {
     return (double)u.ru_maxrss / 1024.0;
 }
 
-/* Clock readings at every progress callback of one fit. */
+/* Resident memory now (Linux /proc/self/statm), NAN elsewhere. */
+static double resident_mb(void) {
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = 0, resident = 0;
+    const int got = f ? fscanf(f, "%ld %ld", &pages, &resident) : 0;
+    if (f) fclose(f);
+    return got == 2 ? (double)resident * (double)sysconf(_SC_PAGESIZE) / 1048576.0 : NAN;
+}
+
+/* Clock readings at every progress callback of one fit, and the largest
+ * resident memory seen at a callback (the memory held during the fit, which
+ * the peak after the sampling of the pairs may hide). */
 typedef struct {
     int64_t calls, capacity;
     int64_t *iteration;
     double *wall, *cpu;
+    double max_resident_mb;
 } clock_state;
 
 static int on_progress(void *user, int64_t iteration, double objective, const char *message) {
@@ -55,6 +68,8 @@ static int on_progress(void *user, int64_t iteration, double objective, const ch
     (void)objective;
     (void)message;
     const double t = now_seconds(), cpu = cpu_seconds();
+    const double mb = resident_mb();
+    if (mb > c->max_resident_mb) c->max_resident_mb = mb;
     if (c->calls < c->capacity) {
         c->iteration[c->calls] = iteration;
         c->wall[c->calls] = t;
@@ -158,7 +173,8 @@ int main(int argc, char **argv) {
     double *buf = malloc((size_t)(2 * cap + 4 * all) * sizeof *buf);
     int64_t *iteration = malloc((size_t)cap * sizeof *iteration);
     if (!x || !truth || !labels || !buf || !iteration) return 1;
-    clock_state c = {0, cap, iteration, buf, buf + cap};
+    clock_state c = {0, cap, iteration, buf, buf + cap, 0.0};
+    double rss_rdp = 0.0, rss_kmeans = 0.0;
     intervals ri = {0, all, buf + 2 * cap, buf + 2 * cap + all};
     intervals ki = {0, all, buf + 2 * cap + 2 * all, buf + 2 * cap + 3 * all};
     blobs(x, truth, n, d, 12345);
@@ -191,6 +207,8 @@ int main(int argc, char **argv) {
         CHECK(kindred_model_fit_dense(m, x, n, d, KINDRED_ROW_MAJOR, d, side));
         fit_s = now_seconds() - t0;
         add_intervals(&ri, &c);
+        rss_rdp = c.max_resident_mb;
+        c.max_resident_mb = 0.0;
         CHECK(kindred_model_summary(m, NULL, NULL, &k, NULL, NULL, NULL));
         CHECK(kindred_model_labels(m, labels, n));
         CHECK(kindred_metric("ari", truth, labels, n, &ari));
@@ -210,6 +228,8 @@ int main(int argc, char **argv) {
         CHECK(kindred_model_set_progress(m, on_progress, &c));
         CHECK(kindred_model_fit_dense(m, x, n, d, KINDRED_ROW_MAJOR, d, NULL));
         add_intervals(&ki, &c);
+        rss_kmeans = c.max_resident_mb;
+        c.max_resident_mb = 0.0;
         kindred_model_free(m);
     }
     const double mb_fit = peak_mb();
@@ -217,15 +237,17 @@ int main(int argc, char **argv) {
     const double r_med_cpu = median(ri.cpu, ri.count), r_med_wall = median(ri.wall, ri.count);
     printf("alg=%s n=%lld d=%lld pairs=%lld threads=%lld iters=%lld repeats=%lld clusters=%lld ari=%.4f "
            "per_iter_cpu_median=%.5f per_iter_cpu_mean=%.5f per_iter_wall_median=%.5f per_iter_wall_mean=%.5f "
-           "last_fit_s=%.3f sample_pairs_s=%.3f peak_mb_data=%.0f peak_mb_side=%.0f peak_mb_fit=%.0f\n",
+           "last_fit_s=%.3f sample_pairs_s=%.3f peak_mb_data=%.0f peak_mb_side=%.0f peak_mb_fit=%.0f "
+           "resident_mb_during_fit=%.0f\n",
            alg, (long long)n, (long long)d, (long long)pairs, (long long)threads, (long long)iters, (long long)repeats,
-           (long long)k, ari, r_med_cpu, r_mean_cpu, r_med_wall, r_mean_wall, fit_s, side_s, mb_data, mb_side, mb_fit);
+           (long long)k, ari, r_med_cpu, r_mean_cpu, r_med_wall, r_mean_wall, fit_s, side_s, mb_data, mb_side, mb_fit,
+           rss_rdp);
     if (!strcmp(alg, "rdpmeans")) {
         const double k_mean_cpu = mean(ki.cpu, ki.count), k_mean_wall = mean(ki.wall, ki.count);
         const double k_med_cpu = median(ki.cpu, ki.count), k_med_wall = median(ki.wall, ki.count);
         printf("alg=kmeans n=%lld d=%lld k=%lld per_iter_cpu_median=%.5f per_iter_cpu_mean=%.5f "
-               "per_iter_wall_median=%.5f per_iter_wall_mean=%.5f\n",
-               (long long)n, (long long)d, (long long)k, k_med_cpu, k_mean_cpu, k_med_wall, k_mean_wall);
+               "per_iter_wall_median=%.5f per_iter_wall_mean=%.5f resident_mb_during_fit=%.0f\n",
+               (long long)n, (long long)d, (long long)k, k_med_cpu, k_mean_cpu, k_med_wall, k_mean_wall, rss_kmeans);
         printf("ratio rdpmeans/kmeans: cpu_median=%.2f cpu_mean=%.2f wall_median=%.2f wall_mean=%.2f\n",
                r_med_cpu / k_med_cpu, r_mean_cpu / k_mean_cpu, r_med_wall / k_med_wall, r_mean_wall / k_mean_wall);
     }
