@@ -321,6 +321,40 @@ static void bad_options_are_refused(void **state) {
     kindred_model_free(m);
 }
 
+/* init "spectral" (section 4.7): on iris with noise-free pairs it starts
+ * from several clusters, fits, and never does worse than ARI 0.6; with a
+ * non-Euclidean divergence or CSR input it is refused with a message. */
+static void spectral_initialiser(void **state) {
+    (void)state;
+    static double x[150 * 4];
+    int32_t y[150];
+    assert_int_equal(load_iris(x, y), 150);
+    kindred_side *side = NULL;
+    OK(kindred_side_new(&side, 150));
+    OK(kindred_sample_pairs(side, y, 150, 300, 0.0, 0.0, 5));
+    kindred_model *m = new_rdp();
+    OK(kindred_model_set_int(m, "k", 3));
+    OK(kindred_model_set_string(m, "init", "spectral"));
+    OK(kindred_model_fit_dense(m, x, 150, 4, KINDRED_ROW_MAJOR, 4, side));
+    int32_t labels[150];
+    OK(kindred_model_labels(m, labels, 150));
+    double ari = 0;
+    OK(kindred_metric("ari", y, labels, 150, &ari));
+    assert_true(ari > 0.6);
+    OK(kindred_model_set_string(m, "divergence", "kl"));
+    assert_int_equal(kindred_model_fit_dense(m, x, 150, 4, KINDRED_ROW_MAJOR, 4, side), KINDRED_E_INVALID);
+    assert_non_null(strstr(kindred_last_error(), "spectral"));
+    OK(kindred_model_set_string(m, "divergence", "euclidean"));
+    OK(kindred_model_set_double(m, "lambda", 1.0));
+    const int64_t indptr[3] = {0, 1, 2}, indices[2] = {0, 1};
+    const double values[2] = {1.0, 2.0};
+    assert_int_equal(kindred_model_fit_csr(m, 2, 2, indptr, indices, values, NULL), KINDRED_E_INVALID);
+    assert_non_null(strstr(kindred_last_error(), "spectral"));
+    assert_int_equal(kindred_model_set_string(m, "init", "eigen"), KINDRED_E_INVALID);
+    kindred_model_free(m);
+    kindred_side_free(side);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(links_split_one_blob),
@@ -332,6 +366,7 @@ int main(void) {
         cmocka_unit_test(identical_points_give_one_cluster),
         cmocka_unit_test(same_result_for_any_threads),
         cmocka_unit_test(bad_options_are_refused),
+        cmocka_unit_test(spectral_initialiser),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,6 +26,7 @@
 #include "algorithms/centroid_steps.hpp"
 #include "algorithms/link_count_cache.hpp"
 #include "algorithms/link_counts.hpp"
+#include "algorithms/rdpmeans_spectral.hpp"
 #include "core/error.hpp"
 #include "divergence/bregman.hpp"
 
@@ -208,6 +209,17 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     PassState st;
     st.labels.assign(static_cast<size_t>(n), 0);  // Algorithm 1: all points in one cluster
     st.centers.assign(static_cast<size_t>(d), 0.0);
+    if (ctx.options.get_choice("init") == "spectral") {
+        // Section 4.7's relaxation with the starting xi, rounded by k-means
+        // (best of 10 k-means++ runs), replaces the single starting cluster.
+        if (ctx.options.get_choice("divergence") != "euclidean")
+            fail(KINDRED_E_INVALID, "rdpmeans: init 'spectral' needs divergence 'euclidean' (it relaxes the squared "
+                                    "Euclidean objective through the Gram matrix), got '",
+                 ctx.options.get_choice("divergence"), "'");
+        st.labels = spectral_initial_labels(ctx, lambda, w_may * xi, w_may_not * xi, 10);
+        const int32_t top = *std::max_element(st.labels.begin(), st.labels.end());
+        st.centers.assign(static_cast<size_t>((top + 1) * d), 0.0);
+    }
     update_centers(*div, ctx.threads, st, nullptr, nullptr);
     const LinkCounts::PairTotals start = LinkCounts(adjacency).pair_totals(st.labels.data());  // every pair is inside
     st.link_within = w_may_not * start.may_not_within - w_may * start.may_within;
@@ -276,6 +288,9 @@ OptionTable rdpmeans_options() {
         OptionSpec::choice("divergence", "euclidean", divergence::kBregmanChoices,
                            "Bregman divergence: squared Euclidean, multinomial KL or I-divergence (counts >= 0)"),
         OptionSpec::real("smoothing", 0.3, 0, kInf, "Laplace smoothing of counts for kl / idiv").open_low(),
+        OptionSpec::choice("init", "one-cluster", "one-cluster|spectral",
+                           "start from one cluster (Algorithm 1) or from the spectral relaxation of section 4.7 "
+                           "(dense data, euclidean divergence, small n)"),
         OptionSpec::integer("stable_iterations", 20, 1, 100000000, "stop after this many iterations without a change"),
         OptionSpec::integer("max_iter", 300, 1, 100000000, "maximum assignment passes"),
     };
