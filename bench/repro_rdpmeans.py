@@ -14,6 +14,7 @@ declared is k - deviation, deviation in {-3, ..., 3} (k - deviation >= 1).
 
 usage: /usr/bin/python3 bench/repro_rdpmeans.py [--kindred build/tools/kindred/kindred]
            [--data ../shared/data] [--trials 5] [--only tables|figure3] [--tvclust-option NAME=VALUE ...]
+           [--rdpmeans-option NAME=VALUE ...] [--algorithms kmeans,dpmeans,rdpmeans,tvclust]
 Prints Markdown tables (ours beside the paper's numbers).
 """
 import argparse
@@ -65,10 +66,9 @@ PAPER_T3 = {  # (r, p) -> (F, ARI, NMI)
 def run_eval(args, alg, dataset, rate, p, extra):
     cmd = [args.kindred, "eval", alg, "--data", os.path.join(args.data, dataset + ".csv"), "--pairs-rate", str(rate),
            "--noise", str(round(1.0 - p, 6)), "--repeats", str(args.trials), "--seed", "0", "--json"] + extra
-    if alg == "tvclust":
-        for kv in args.tvclust_option:
-            name, value = kv.split("=", 1)
-            cmd += ["--" + name, value]
+    for kv in {"tvclust": args.tvclust_option, "rdpmeans": args.rdpmeans_option}.get(alg, []):
+        name, value = kv.split("=", 1)
+        cmd += ["--" + name, value]
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit("failed: %s\n%s" % (" ".join(cmd), out.stderr))
@@ -170,7 +170,10 @@ def main():
     ap.add_argument("--trials", type=int, default=5)
     ap.add_argument("--only", choices=["tables", "figure3"])
     ap.add_argument("--tvclust-option", action="append", default=[])
+    ap.add_argument("--rdpmeans-option", action="append", default=[])
+    ap.add_argument("--algorithms", default=",".join(ALGS), help="comma-separated subset of " + ",".join(ALGS))
     args = ap.parse_args()
+    ALGS[:] = [a for a in args.algorithms.split(",") if a]
     if args.only in (None, "tables"):
         tables(args)
     if args.only in (None, "figure3"):
