@@ -56,8 +56,9 @@ inline bool before(uint64_t key_i, int64_t i, uint64_t key_j, int64_t j) {
     return key_i < key_j || (key_i == key_j && i < j);
 }
 
-// The passes in index order are worth their scan of all n points while at
-// least this share of the points may move; below it the heap takes over.
+// The passes in index order are worth their scan of all the points that can
+// move (not inert) while at least this share of them is dirty; below it the
+// heap takes over.
 constexpr int64_t kPassShare = 16;
 // After this many passes, or after a pass that let fewer than half of the
 // waiting points go, the points still waiting go to the heap (a long chain
@@ -112,7 +113,7 @@ public:
             } else {
                 const bool passes = schedule == IcmSchedule::Passes ||
                                     (schedule == IcmSchedule::Auto &&
-                                     static_cast<int64_t>(dirty_list_.size()) * kPassShare >= n_ &&
+                                     dirty_list_.size() * kPassShare >= movable_.size() &&
                                      g_.indptr[n_] <= kMaxPassDegree * n_);
                 heap_sweep(passes ? pass_phase(schedule == IcmSchedule::Auto) : dirty_list_);
             }
@@ -202,6 +203,22 @@ private:
         for (int64_t e = g_.indptr[i]; e < g_.indptr[i + 1]; ++e) __builtin_prefetch(&state_[g_.edges[e].j]);
     }
 
+    // Visits of a list of points jump through memory: fetch ahead in three
+    // stages, each reading only what the previous one brought into cache
+    // (the point's place in the adjacency, then its edges and row, then its
+    // neighbours' states). at(p) is the point at position p of the list.
+    template <typename At>
+    void prefetch_ahead(size_t pos, size_t size, At at) const {
+        if (pos + 3 * kPrefetchAhead < size) __builtin_prefetch(&g_.indptr[at(pos + 3 * kPrefetchAhead)]);
+        if (pos + 2 * kPrefetchAhead < size) {
+            const int64_t a = at(pos + 2 * kPrefetchAhead);
+            __builtin_prefetch(g_.edges.data() + g_.indptr[a]);
+            __builtin_prefetch(dmat_.data() + a * k_);
+            __builtin_prefetch(&state_[a]);
+        }
+        if (pos + kPrefetchAhead < size) prefetch_neighbours(at(pos + kPrefetchAhead));
+    }
+
     // Passes in index order; returns the dirty points still waiting (in
     // index order). limited: stop after kMaxPasses passes or after a pass in
     // which more than half of the points examined had to wait.
@@ -211,7 +228,7 @@ private:
         size_t examined = examined_first;
         for (size_t m = 0; m < examined_first; ++m) {
             const int64_t i = movable_[m];
-            if (m + kPrefetchAhead < examined_first) prefetch_neighbours(movable_[m + kPrefetchAhead]);
+            prefetch_ahead(m, examined_first, [&](size_t p) { return movable_[p]; });
             if (g_.indptr[i] == g_.indptr[i + 1] || ready(i))
                 take_turn(i, nullptr);
             else
@@ -222,7 +239,7 @@ private:
             examined = waiting_.size();
             size_t keep = 0;
             for (size_t w = 0; w < waiting_.size(); ++w) {
-                if (w + kPrefetchAhead < waiting_.size()) prefetch_neighbours(waiting_[w + kPrefetchAhead]);
+                prefetch_ahead(w, waiting_.size(), [&](size_t p) { return waiting_[p]; });
                 const int64_t i = waiting_[w];
                 if (ready(i))
                     take_turn(i, nullptr);
@@ -252,17 +269,7 @@ private:
         while (next < order_.size() || !heap_.empty()) {
             int64_t i;
             if (heap_.empty() || (next < order_.size() && order_[next] < heap_.front())) {
-                // The visits jump through memory: fetch ahead in three stages,
-                // each reading what the previous one brought into cache.
-                if (next + 3 * kPrefetchAhead < order_.size())
-                    __builtin_prefetch(&g_.indptr[order_[next + 3 * kPrefetchAhead].second]);
-                if (next + 2 * kPrefetchAhead < order_.size()) {
-                    const int64_t a = order_[next + 2 * kPrefetchAhead].second;
-                    __builtin_prefetch(g_.edges.data() + g_.indptr[a]);
-                    __builtin_prefetch(dmat_.data() + a * k_);
-                    __builtin_prefetch(&state_[a]);
-                }
-                if (next + kPrefetchAhead < order_.size()) prefetch_neighbours(order_[next + kPrefetchAhead].second);
+                prefetch_ahead(next, order_.size(), [&](size_t p) { return order_[p].second; });
                 i = order_[next++].second;
             } else {
                 std::pop_heap(heap_.begin(), heap_.end(), std::greater<Keyed>());
