@@ -112,18 +112,23 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             const int64_t k_now = static_cast<int64_t>(st.centers.size()) / d;
             // The divergences to all centres: the block row, then (aug) those
             // to the centres opened inside this block; the link terms are
-            // added to a copy.
+            // added to a copy (none needed without links or new centres).
             const double *row = st.block.data() + (i - begin) * k0;
-            st.aug.clear();
-            for (int64_t c = k0; c < k_now; ++c) st.aug.push_back(div.distance(i, st.centers.data() + c * d));
-            st.augmented.resize(static_cast<size_t>(k_now));
-            std::copy(row, row + k0, st.augmented.begin());
-            std::copy(st.aug.begin(), st.aug.end(), st.augmented.begin() + k0);
             if (i + kPrefetchAhead < n) links.prefetch(i + kPrefetchAhead);
             const LinkCountCache::Slots slots = links.slots(i, st.labels.data());
-            add_link_terms(slots, xi, st.augmented.data());
+            st.aug.clear();
             double best_value;
-            int64_t best = first_argmin(st.augmented.data(), k_now, best_value);
+            int64_t best;
+            if (k_now == k0 && slots.size == 0) {
+                best = first_argmin(row, k0, best_value);
+            } else {
+                for (int64_t c = k0; c < k_now; ++c) st.aug.push_back(div.distance(i, st.centers.data() + c * d));
+                st.augmented.resize(static_cast<size_t>(k_now));
+                std::copy(row, row + k0, st.augmented.begin());
+                std::copy(st.aug.begin(), st.aug.end(), st.augmented.begin() + k0);
+                add_link_terms(slots, xi, st.augmented.data());
+                best = first_argmin(st.augmented.data(), k_now, best_value);
+            }
             double divergence = best < k0 ? row[best] : st.aug[best - k0];  // D(x_i, c_best)
             if (best_value > lambda) {
                 div.point(i, st.row.data());

@@ -31,6 +31,23 @@ void weighted_label_sums(const DataView &data, const int32_t *labels, const std:
         double *s = part.data() + chunk * k * d;
         double *w = part_w.data() + chunk * k;
         int64_t *cnt = part_counts.data() + chunk * k;
+        if (data.is_dense() && data.as_dense().row_major) {
+            // The common case written out (the same sums as add_row), so that
+            // the compiler vectorises the row sum: a function call per point
+            // was a tenth of an RDP-means iteration at d = 16.
+            const DenseView &v = data.as_dense();
+            for (int64_t i = lo; i < hi; ++i) {
+                const int32_t l = labels[i];
+                if (l < 0 || l >= k) continue;
+                const double wi = weight ? (*weight)[i] : 1.0;
+                const double *x = v.x + i * v.ld;
+                double *acc = s + l * d;
+                for (int64_t j = 0; j < d; ++j) acc[j] += wi * x[j];
+                w[l] += wi;
+                ++cnt[l];
+            }
+            return;
+        }
         for (int64_t i = lo; i < hi; ++i) {
             const int32_t l = labels[i];
             if (l < 0 || l >= k) continue;
