@@ -5,31 +5,34 @@
 // moment; sweeps repeat until no point moves.
 //
 // The random order of a sweep is that of random keys: point i has the key
-// key_s(i) = splitmix64(seed_s + i), seed_s drawn from the fit's Rng once per
-// sweep, and the sweep visits the points by increasing (key, index). Keys of
-// this kind give every permutation the same probability, like a shuffle, but
-// any point's position can be computed without the others'.
+// key_s(i) = mix64(seed_s + i * golden ratio), splitmix64's output function,
+// seed_s drawn from the fit's Rng once per sweep, and the sweep visits the
+// points by increasing (key, index). Like a shuffle, this draws every
+// permutation with the same probability (up to the generator's quality),
+// but any point's position can be computed without the others'.
 //
 // What a visit decides depends only on the point's row of distortions (fixed
 // during the E-step) and on its neighbours' labels. Two visits of points that
 // share no constraint therefore commute, and every visiting sequence that
 // keeps, for each constraint (i, j), the order of i and j that the keys give
-// produces exactly the labels of the sequential sweep. We use two such
-// sequences instead of the sequential one, which jumps through memory:
+// produces exactly the labels of the sequential sweep. We use such sequences
+// instead of the sequential one, which jumps through memory:
 //  - passes in index order: a point is visited as soon as all its neighbours
 //    with a smaller key have been; those with one still pending wait for the
 //    next pass (the rows of the distance matrix, the adjacency and the point
 //    states are then read in memory order);
-//  - a heap by key of the points that can still move: a point whose
-//    neighbours did not move since its last visit would keep its label, so
-//    only points next to a move need a visit. Used once few points remain.
-// Both are exact (the result is that of the sequential sweep in key order,
-// icm_reference); tests/test_icm_schedule.cpp checks it.
+//  - key order for the rest: the dirty points sorted by key, merged with a
+//    heap of those that become dirty on the way. A point whose neighbours did
+//    not move since its last visit would keep its label, so only points next
+//    to a move need a visit; after the first sweep these are few.
+// Points that keep their label whatever their neighbours do (icm_keeps_label)
+// are never visited and nobody waits for them. All of this is exact: the
+// result is that of the sequential sweep in key order, IcmSchedule::Reference
+// (tests/test_icm_schedule.cpp checks it).
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <queue>
 #include <utility>
 
 #include "algorithms/mpckmeans/hmrf.hpp"
