@@ -226,7 +226,7 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
         st.centers.assign(static_cast<size_t>((top + 1) * d), 0.0);
     }
     update_centers(*div, ctx.threads, st, nullptr, nullptr);
-    const LinkCounts::PairTotals start = LinkCounts(adjacency).pair_totals(st.labels.data());  // every pair is inside
+    const LinkCounts::PairTotals start = LinkCounts(adjacency).pair_totals(st.labels.data());  // pairs inside the starting clusters
     st.link_within = w_may_not * start.may_not_within - w_may * start.may_within;
 
     std::vector<double> trace, xi_trace, k_trace;
