@@ -5,12 +5,16 @@
 // labels (and move counts) of the sequential sweep in random order
 // (IcmSchedule::Reference), on random constraint graphs from sparse to dense,
 // with partial E-steps (max_sweeps 1, 2) and full ones; that the result is
-// a local minimum; and that points without constraints take the argmin.
+// a local minimum; that points without constraints take the argmin; and,
+// through the public API, that pckmeans and mpckmeans give the same labels
+// for threads = 1 and 2 and for two runs with one seed on a problem large
+// enough to use several blocks of distances and every ICM schedule.
 // The kindred headers come before cmocka.h, whose fail() macro would clash.
 #include <vector>
 
 #include "algorithms/mpckmeans/hmrf.hpp"
 #include "core/rng.hpp"
+#include "kindred.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -131,6 +135,47 @@ void unconstrained_points_take_the_argmin(void **) {
         for (int64_t h = 0; h < p.k; ++h) assert_true(p.dmat[i * p.k + labels[i]] <= p.dmat[i * p.k + h]);
 }
 
+std::vector<int32_t> fit_labels(const char *algorithm, const std::vector<double> &x, int64_t n, int64_t d,
+                                kindred_side *side, int threads) {
+    kindred_model *m = nullptr;
+    assert_int_equal(kindred_model_new(&m, algorithm), KINDRED_OK);
+    assert_int_equal(kindred_model_set_int(m, "k", 6), KINDRED_OK);
+    assert_int_equal(kindred_model_set_int(m, "seed", 11), KINDRED_OK);
+    assert_int_equal(kindred_model_set_int(m, "threads", threads), KINDRED_OK);
+    assert_int_equal(kindred_model_set_int(m, "max_iter", 15), KINDRED_OK);
+    assert_int_equal(kindred_model_fit_dense(m, x.data(), n, d, KINDRED_ROW_MAJOR, d, side), KINDRED_OK);
+    std::vector<int32_t> labels(static_cast<size_t>(n));
+    assert_int_equal(kindred_model_labels(m, labels.data(), n), KINDRED_OK);
+    kindred_model_free(m);
+    return labels;
+}
+
+void same_labels_for_any_thread_count(void **) {
+    const int64_t n = 30000, d = 8, k = 6;
+    Rng rng(5);
+    std::vector<double> centres(static_cast<size_t>(k * d)), x(static_cast<size_t>(n * d));
+    std::vector<int32_t> truth(static_cast<size_t>(n));
+    for (double &c : centres) c = 1.5 * rng.normal();  // overlapping blobs: ICM has work to do
+    for (int64_t i = 0; i < n; ++i) {
+        truth[i] = static_cast<int32_t>(i % k);
+        for (int64_t m = 0; m < d; ++m) x[i * d + m] = centres[truth[i] * d + m] + rng.normal();
+    }
+    // n pairs (sparse: passes then key order) and 8n pairs (dense: key order only).
+    for (int64_t pairs : {n, 8 * n}) {
+        kindred_side *side = nullptr;
+        assert_int_equal(kindred_side_new(&side, n), KINDRED_OK);
+        assert_int_equal(kindred_sample_pairs(side, truth.data(), n, pairs, -1, 0.0, 3), KINDRED_OK);
+        for (const char *algorithm : {"pckmeans", "mpckmeans"}) {
+            const std::vector<int32_t> one = fit_labels(algorithm, x, n, d, side, 1);
+            const std::vector<int32_t> two = fit_labels(algorithm, x, n, d, side, 2);
+            const std::vector<int32_t> again = fit_labels(algorithm, x, n, d, side, 1);
+            assert_memory_equal(one.data(), two.data(), one.size() * sizeof(int32_t));
+            assert_memory_equal(one.data(), again.data(), one.size() * sizeof(int32_t));
+        }
+        kindred_side_free(side);
+    }
+}
+
 }  // namespace
 
 int main(void) {
@@ -138,6 +183,7 @@ int main(void) {
         cmocka_unit_test(schedules_give_the_reference_labels),
         cmocka_unit_test(result_is_a_local_minimum),
         cmocka_unit_test(unconstrained_points_take_the_argmin),
+        cmocka_unit_test(same_labels_for_any_thread_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
