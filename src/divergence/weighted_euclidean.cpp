@@ -17,6 +17,7 @@ namespace divergence {
 namespace {
 
 constexpr int64_t kBlockRows = 4096;
+constexpr int64_t kSubRows = 128;  // a sub-block of 128 x k values stays in L1 between its two readings
 
 class WeightedEuclidean final : public WeightedDistortion {
 public:
@@ -206,8 +207,20 @@ private:
         for (int64_t begin = 0; begin < n_; begin += kBlockRows) {
             const int64_t end = std::min(n_, begin + kBlockRows);
             double *out = where(begin, end);
-            linalg::sq_distances(xt_view_, begin, end, ct.data(), c_sq.data(), k, xt_sqnorm_.data(), out);
-            after_rows(begin, end, out);
+            linalg::minus_two_cross(xt_view_, begin, end, ct.data(), k, out);
+            // |x|^2 + |c|^2 - 2 x.c (the sums of linalg::sq_distances, in its
+            // order), kSubRows rows at a time, each handed to after_rows while
+            // it is still in L1 (one pass over the block instead of two).
+            for (int64_t sub = begin; sub < end; sub += kSubRows) {
+                const int64_t sub_end = std::min(end, sub + kSubRows);
+                double *rows = out + (sub - begin) * k;
+                for (int64_t i = sub; i < sub_end; ++i) {
+                    double *row = rows + (i - sub) * k;
+                    const double xn = xt_sqnorm_[i];
+                    for (int64_t c = 0; c < k; ++c) row[c] = std::max(0.0, row[c] + xn + c_sq[c]);
+                }
+                after_rows(sub, sub_end, rows);
+            }
         }
     }
     int64_t diag_index(int64_t m) const { return full_matrix() ? m * d_ + m : m; }

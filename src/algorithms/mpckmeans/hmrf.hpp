@@ -64,6 +64,18 @@ double pair_penalty(const divergence::PairConstraint &p, const Potentials &pot, 
 // The constraint terms of J_obj (3.13, 3.14) under labels.
 double constraint_penalty(const Constraints &cons, const Potentials &pot, const int32_t *labels);
 
+// True when every pair's cost (w phi, w (phi_max - phi)) is an integer and
+// their absolute values sum to at most 2^53: then every partial sum of the
+// constraint terms is an exact double, in any order, and
+// constraint_penalty(after) == constraint_penalty(before) +
+// penalty_change(before, after) bit for bit (the usual weight-1 PCKMeans).
+bool penalty_sums_exact(const Constraints &cons, const Potentials &pot);
+
+// The change of constraint_penalty from labels before to labels after,
+// from the pairs of the points whose label differs (one pass over the
+// labels, then only their edges).
+double penalty_change(const Constraints &cons, const Potentials &pot, const int32_t *before, const int32_t *after);
+
 // J_obj of (3.14): distortion + constraint potentials + regulariser.
 // dist_matrix: n x k point-to-centre distortions for the current A.
 double objective(const divergence::WeightedDistortion &dist, const Constraints &cons, const Potentials &pot,
@@ -97,8 +109,12 @@ enum class IcmSchedule { Auto, Reference, Passes, Heap };
 inline bool icm_keeps_label(const double *row, int64_t k, int32_t c, double slack) {
     const double own = row[c];
     double other = std::numeric_limits<double>::infinity();
-    for (int64_t h = 0; h < k; ++h)
-        if (h != c && row[h] < other) other = row[h];
+    // Branch-free minimum over h != c (a data-dependent branch per value was
+    // mispredicted often): the same value as "if (h != c && row[h] < other)".
+    for (int64_t h = 0; h < k; ++h) {
+        const double v = h == c ? std::numeric_limits<double>::infinity() : row[h];
+        other = v < other ? v : other;
+    }
     return other - own > slack + 1e-9 * (1.0 + std::fabs(own) + std::fabs(other) + slack);
 }
 

@@ -70,6 +70,33 @@ double constraint_penalty(const Constraints &cons, const Potentials &pot, const 
     return j;
 }
 
+bool penalty_sums_exact(const Constraints &cons, const Potentials &pot) {
+    double total = 0.0;
+    for (size_t q = 0; q < cons.pairs.size(); ++q) {
+        const auto &p = cons.pairs[q];
+        const double cost = p.must ? p.w * pot.phi[q] : p.w * (pot.phi_max - pot.phi[q]);
+        if (!(cost == std::nearbyint(cost))) return false;  // also NaN and +-inf
+        total += std::fabs(cost);
+        if (!(total <= 9007199254740992.0)) return false;  // 2^53
+    }
+    return true;
+}
+
+double penalty_change(const Constraints &cons, const Potentials &pot, const int32_t *before, const int32_t *after) {
+    double change = 0.0;
+    const int64_t n = static_cast<int64_t>(cons.indptr.size()) - 1;
+    for (int64_t i = 0; i < n; ++i) {
+        if (before[i] == after[i]) continue;
+        for (int64_t e = cons.indptr[i]; e < cons.indptr[i + 1]; ++e) {
+            const int64_t o = cons.other[e];
+            if (o < i && before[o] != after[o]) continue;  // the pair was counted from o
+            const size_t q = static_cast<size_t>(cons.pair_of[e]);
+            change += pair_penalty(cons.pairs[q], pot, q, after) - pair_penalty(cons.pairs[q], pot, q, before);
+        }
+    }
+    return change;
+}
+
 double objective(const divergence::WeightedDistortion &dist, const Constraints &cons, const Potentials &pot,
                  const std::vector<double> &dist_matrix, int64_t k, const int32_t *labels, const Config &cfg) {
     double j = 0.0;
