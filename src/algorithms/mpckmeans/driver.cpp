@@ -80,20 +80,32 @@ FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
     double distortion = 0.0;
     auto distances = [&](bool assign_nearest) {
         distortion = 0.0;
-        dist->point_center_blocks(centers.data(), k, dmat.data(), [&](int64_t begin, int64_t end, const double *rows) {
+        // The sum and the arrays in locals: through the captured references,
+        // every store to inert (a char array, which may alias anything) made
+        // the compiler store the sum and reload every pointer once per row.
+        int32_t *const label_of = labels.data();
+        char *const inert_of = inert.data();
+        const double *const slack = graph.slack.data();
+        double *const kept_rows = dmat.data();
+        dist->point_center_blocks(centers.data(), k, dmat.data(), [&, label_of, inert_of, slack, kept_rows](
+                                                                      int64_t begin, int64_t end, const double *rows) {
+            double sum = distortion;  // the same additions in the same order
             for (int64_t i = begin; i < end; ++i) {
                 const double *row = rows + (i - begin) * k;
                 if (assign_nearest) {
                     int32_t best = 0;
                     for (int64_t h = 1; h < k; ++h)
                         if (row[h] < row[best]) best = static_cast<int32_t>(h);
-                    labels[i] = best;
+                    label_of[i] = best;
                 }
-                distortion += row[labels[i]];
-                inert[i] = icm_keeps_label(row, k, labels[i], graph.slack[i]);
-                double *kept = dmat.data() + i * k;
-                if (!inert[i] && kept != row) std::copy(row, row + k, kept);
+                const int32_t c = label_of[i];
+                sum += row[c];
+                const bool keeps = icm_keeps_label(row, k, c, slack[i]);
+                inert_of[i] = keeps;
+                double *kept = kept_rows + i * k;
+                if (!keeps && kept != row) std::copy(row, row + k, kept);
             }
+            distortion = sum;
         });
     };
     distances(true);
