@@ -29,25 +29,10 @@
 #include "bench_clock.h"
 #include "kindred.h"
 
-typedef struct {
-    int64_t first_iter, last_iter, calls;
-    double first_time, last_time, first_cpu, last_cpu;
-} em_clock;
-
 static int on_progress(void *user, int64_t iteration, double objective, const char *message) {
-    em_clock *clk = (em_clock *)user;
-    const double t = now_seconds(), cpu = cpu_seconds();
     (void)objective;
     if (strncmp(message, "dcrc:", 5) != 0) return 0; /* the k-means initialisation reports too */
-    if (clk->calls == 0) {
-        clk->first_iter = iteration;
-        clk->first_time = t;
-        clk->first_cpu = cpu;
-    }
-    clk->last_iter = iteration;
-    clk->last_time = t;
-    clk->last_cpu = cpu;
-    ++clk->calls;
+    iteration_clock_tick((iteration_clock *)user, iteration);
     return 0;
 }
 
@@ -104,7 +89,7 @@ int main(int argc, char **argv) {
            (long long)m, noise, (long long)threads);
     for (int64_t r = 0; r < repeat; ++r) {
         kindred_model *model = NULL;
-        em_clock clk = {0, 0, 0, 0.0, 0.0, 0.0, 0.0};
+        iteration_clock clk = {0};
         check(kindred_model_new(&model, "dcrc"), "model");
         check(kindred_model_set_int(model, "k", k), "k");
         check(kindred_model_set_int(model, "threads", threads), "threads");

@@ -36,27 +36,10 @@
 #include "bench_clock.h"
 #include "kindred.h"
 
-/* Timestamps of the progress callbacks of one fit. */
-typedef struct {
-    int64_t first_iter, last_iter;
-    double first_time, last_time, first_cpu, last_cpu;
-    int64_t calls;
-} iteration_clock;
-
 static int on_progress(void *user, int64_t iteration, double objective, const char *message) {
-    iteration_clock *clk = (iteration_clock *)user;
-    const double t = now_seconds(), cpu = cpu_seconds();
     (void)objective;
     (void)message;
-    if (clk->calls == 0) {
-        clk->first_iter = iteration;
-        clk->first_time = t;
-        clk->first_cpu = cpu;
-    }
-    clk->last_iter = iteration;
-    clk->last_time = t;
-    clk->last_cpu = cpu;
-    ++clk->calls;
+    iteration_clock_tick((iteration_clock *)user, iteration);
     return 0;
 }
 
@@ -122,7 +105,7 @@ typedef struct {
 static int time_fit(const double *x, int64_t n, int64_t d, int64_t k, int64_t threads, int64_t iters,
                     uint64_t seed, fit_times *out, int64_t *iterations, double *inertia) {
     kindred_model *m = NULL;
-    iteration_clock clk = {0, 0, 0.0, 0.0, 0.0, 0.0, 0};
+    iteration_clock clk = {0};
     int ok = check(kindred_model_new(&m, "kmeans"), "kindred_model_new") &&
              check(kindred_model_set_int(m, "k", k), "set k") &&
              check(kindred_model_set_int(m, "n_init", 1), "set n_init") &&
