@@ -44,6 +44,12 @@ void cluster_sums(const DataView &data, const int32_t *labels, int64_t k, int th
 // lambda that makes DP-type methods open about k clusters.
 double farthest_first_lambda(const DataView &data, int64_t k);
 
+// Labels of the library's kmeans (k-means++, best of n_init restarts) on
+// data, with ctx's progress, log and threads and the given seed: for methods
+// that start from a k-means partition of some derived data.
+std::vector<int32_t> kmeans_labels(const FitContext &ctx, const DataView &data, int64_t k, int64_t n_init,
+                                   int64_t seed);
+
 // predict for models that store "centers" (k x d): nearest centre.
 void predict_nearest_center(const PredictContext &ctx, int32_t *labels);
 

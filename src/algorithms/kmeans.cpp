@@ -129,6 +129,19 @@ OptionTable kmeans_options() {
 
 }  // namespace
 
+const AlgorithmSpec &kmeans_spec();
+
+std::vector<int32_t> kmeans_labels(const FitContext &ctx, const DataView &data, int64_t k, int64_t n_init,
+                                   int64_t seed) {
+    const AlgorithmSpec &kmeans = kmeans_spec();
+    OptionValues opts(&kmeans.options);
+    opts.set_number("k", static_cast<double>(k));
+    opts.set_number("n_init", static_cast<double>(n_init));
+    opts.set_number("seed", static_cast<double>(seed));
+    const FitContext sub{data, nullptr, opts, ctx.progress, ctx.log, ctx.threads};
+    return kmeans.fit(sub).labels;
+}
+
 const AlgorithmSpec &kmeans_spec() {
     static const AlgorithmSpec spec = [] {
         AlgorithmSpec s;

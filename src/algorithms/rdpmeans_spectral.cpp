@@ -2,13 +2,12 @@
 
 #include <algorithm>
 
+#include "algorithms/centroid_steps.hpp"
 #include "core/error.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/psd_projection.hpp"
 
 namespace kindred {
-
-const AlgorithmSpec &kmeans_spec();
 
 namespace {
 
@@ -64,14 +63,7 @@ std::vector<int32_t> spectral_initial_labels(const FitContext &ctx, double lambd
     view.x = y.data();
     view.n = n;
     view.d = view.ld = k;
-    const DataView rows = DataView::dense(view);
-    const AlgorithmSpec &kmeans = kmeans_spec();
-    OptionValues opts(&kmeans.options);
-    opts.set_number("k", static_cast<double>(k));
-    opts.set_number("n_init", static_cast<double>(restarts));
-    opts.set_number("seed", static_cast<double>(ctx.options.get_int("seed")));
-    const FitContext sub{rows, nullptr, opts, ctx.progress, ctx.log, ctx.threads};
-    return kmeans.fit(sub).labels;
+    return kmeans_labels(ctx, DataView::dense(view), k, restarts, ctx.options.get_int("seed"));
 }
 
 }  // namespace kindred

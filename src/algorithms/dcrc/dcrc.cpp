@@ -17,16 +17,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "algorithms/centroid_steps.hpp"
 #include "algorithms/dcrc/design.hpp"
 #include "algorithms/dcrc/kernel_features.hpp"
 #include "algorithms/dcrc/m_step.hpp"
 #include "algorithms/dcrc/mean_field.hpp"
-#include "algorithms/registry.hpp"
 #include "core/error.hpp"
 
 namespace kindred {
-
-const AlgorithmSpec &kmeans_spec();
 
 namespace {
 
@@ -42,17 +40,6 @@ using dcrc::make_design;
 using dcrc::maximize;
 using dcrc::raw_feature_weights;
 
-// Section IV-C: k-means labels, by the library's kmeans algorithm itself.
-std::vector<int32_t> kmeans_labels(const FitContext &ctx, const Design &des, int64_t k) {
-    const AlgorithmSpec &kmeans = kmeans_spec();
-    OptionValues opts(&kmeans.options);
-    opts.set_number("k", static_cast<double>(k));
-    opts.set_number("n_init", static_cast<double>(ctx.options.get_int("init_restarts")));
-    opts.set_number("seed", static_cast<double>(ctx.options.get_int("seed")));
-    const DataView features = des.features();
-    const FitContext sub{features, nullptr, opts, ctx.progress, ctx.log, ctx.threads};
-    return kmeans.fit(sub).labels;
-}
 
 // Section IV-C: the logistic classifier of eq. (6) trained on hard labels,
 // with the same L2 penalty: J = (1/N) sum_i log p_{i, label_i} - lambda R(W).
@@ -121,8 +108,9 @@ FitResult fit_dcrc(const FitContext &ctx) {
 
     // Initialisation (section IV-C): k-means on the points, then the classifier on its labels.
     std::vector<double> w(static_cast<size_t>(k * cols), 0.0);
-    const LbfgsOutcome init = train_classifier(des, k, kmeans_labels(ctx, input, k), lambda, lbfgs_max_iter,
-                                               ctx.threads, w, ws);
+    const std::vector<int32_t> start = kmeans_labels(ctx, input.features(), k, o.get_int("init_restarts"),
+                                                     o.get_int("seed"));
+    const LbfgsOutcome init = train_classifier(des, k, start, lambda, lbfgs_max_iter, ctx.threads, w, ws);
     ctx.log.debug(cat("dcrc: initial classifier: L-BFGS ", init.iterations, " iterations, ", init.evaluations,
                       " evaluations, status ", init.status));
 
