@@ -61,6 +61,26 @@ int32_t answer_of(int64_t y1, int64_t y2, int64_t y3) {
     return 0;
 }
 
+// Soft targets (random distributions) on every `every`-th point, the others
+// in U; target_of / targets must outlive the returned problem.
+dc::MStepProblem problem_with_targets(const dc::Design &des, int64_t k, int64_t every, Rng &rng,
+                                      std::vector<int64_t> &target_of, std::vector<double> &targets) {
+    const int64_t n = des.n;
+    target_of.assign(static_cast<size_t>(n), -1);
+    targets.clear();
+    for (int64_t i = 0; i < n; i += every) {
+        target_of[i] = static_cast<int64_t>(targets.size()) / k;
+        const std::vector<double> q = random_distribution(k, rng);
+        targets.insert(targets.end(), q.begin(), q.end());
+    }
+    dc::MStepProblem pb;
+    pb.design = &des;
+    pb.k = k;
+    pb.target_of = &target_of;
+    pb.targets = targets.data();
+    return pb;
+}
+
 }  // namespace
 
 static void gradient_matches_finite_differences(void **) {
@@ -70,18 +90,9 @@ static void gradient_matches_finite_differences(void **) {
     for (int variant = 0; variant < 3; ++variant) {
         const dc::Design des = dc::make_design(view(x, n, d), variant != 2);
         // Targets on every third point, the others in U.
-        std::vector<int64_t> target_of(static_cast<size_t>(n), -1);
+        std::vector<int64_t> target_of;
         std::vector<double> targets;
-        for (int64_t i = 0; i < n; i += 3) {
-            target_of[i] = static_cast<int64_t>(targets.size()) / k;
-            const std::vector<double> q = random_distribution(k, rng);
-            targets.insert(targets.end(), q.begin(), q.end());
-        }
-        dc::MStepProblem pb;
-        pb.design = &des;
-        pb.k = k;
-        pb.target_of = &target_of;
-        pb.targets = targets.data();
+        dc::MStepProblem pb = problem_with_targets(des, k, 3, rng, target_of, targets);
         pb.target_weight = 1.0 / 7.0;
         pb.tau = 0.8;
         pb.balance = variant != 1;
@@ -114,18 +125,9 @@ static void objective_same_for_any_threads(void **) {
     const int64_t n = 5000, d = 3, k = 3;
     const std::vector<double> x = random_points(n, d, rng);
     const dc::Design des = dc::make_design(view(x, n, d), true);
-    std::vector<int64_t> target_of(static_cast<size_t>(n), -1);
+    std::vector<int64_t> target_of;
     std::vector<double> targets;
-    for (int64_t i = 0; i < n; i += 4) {
-        target_of[i] = static_cast<int64_t>(targets.size()) / k;
-        const std::vector<double> q = random_distribution(k, rng);
-        targets.insert(targets.end(), q.begin(), q.end());
-    }
-    dc::MStepProblem pb;
-    pb.design = &des;
-    pb.k = k;
-    pb.target_of = &target_of;
-    pb.targets = targets.data();
+    dc::MStepProblem pb = problem_with_targets(des, k, 4, rng, target_of, targets);
     pb.target_weight = 0.01;
     pb.tau = 1.0;
     pb.balance = true;
