@@ -27,9 +27,11 @@ sensitivity: DCRC and DCRC-YN for a few (tau, lambda) of the paper's grid.
 usage: repro_dcrc.py [--build DIR] [--data DIR] [--runs R] [--datasets a,b]
                      [--study figure4|noise|sensitivity|all] [--threads T]
                      [--tune fixed|cv] [--sizes 0.05,0.1,...]
+                     [--first-run R0] [--save-runs FILE.jsonl] [--from-runs F1,F2]
 """
 import argparse
 import ctypes as C
+import json
 import os
 import sys
 import time
@@ -230,76 +232,145 @@ def assign_folds(count, seed):
     return folds
 
 
-def figure4(kd, data_dir, datasets, runs, tune="fixed", sizes=(0.05, 0.10, 0.15, 0.20, 0.25, 0.30)):
+def figure4_methods(kd):
     pairwise = [a for a in ("copkmeans", "pckmeans", "mpckmeans") if a in kd.algorithms]
-    methods = ["dcrc", "dcrc-yn", "kmeans"] + pairwise
-    print("## Figure 4 protocol: pairwise F-measure, mean ± 95%% CI over %d runs" % runs)
+    return ["dcrc", "dcrc-yn", "kmeans"] + pairwise
+
+
+def figure4_run(kd, x, y, k, frac, r, methods, tune):
+    """One run r at one size: every method on the same triplet sample. Returns
+    a record (JSON-ready): scores per method (None = failed), the dnk share and,
+    with --tune cv, the chosen (tau, log2 lambda) and validation accuracy.
+    Deterministic in (data set, frac, r): runs can be computed in any order or
+    in separate processes and merged (--save-runs / --from-runs)."""
+    n = len(y)
+    count = int(round(frac * n))
+    seed = 1000 * r + int(frac * 100)
+    a, b, c, ans = kd.sample_triplets(y, count, seed)
+    keep = ans != 0
+    record = {"frac": frac, "run": r, "count": count, "dnk": float(np.mean(ans == 0)),
+              "scores": {}, "chosen": {}, "cv_acc": {}}
+    params = {"dcrc": {}, "dcrc-yn": {}}
+    if tune == "cv":
+        folds = assign_folds(count, seed)
+        for m, sel in (("dcrc", np.ones(count, dtype=bool)), ("dcrc-yn", keep)):
+            (tau, lam), acc = select_by_cv(kd, x, k, n, (a[sel], b[sel], c[sel], ans[sel]), folds[sel], r)
+            params[m] = {"tau": tau, "lambda": lam}
+            record["chosen"][m] = [tau, int(round(np.log2(lam)))]
+            record["cv_acc"][m] = float(acc)
+    sides = {
+        "dcrc": kd.side(n, triplets=(a, b, c, ans)),
+        "dcrc-yn": kd.side(n, triplets=(a[keep], b[keep], c[keep], ans[keep])),
+        "kmeans": None,
+    }
+    pair_side = kd.side(n, pairs=yes_no_pairs(a, b, c, ans))
+    try:
+        for m in methods:
+            side = sides.get(m, pair_side)
+            alg = "dcrc" if m.startswith("dcrc") else m
+            try:
+                labels = kd.fit(alg, x, k, side, seed=r, **params.get(m, {}))
+                record["scores"][m] = kd.fmeasure(y, labels)
+            except RuntimeError:
+                record["scores"][m] = None
+    finally:
+        for s in list(sides.values()) + [pair_side]:
+            if s is not None:
+                kd.lib.kindred_side_free(s)
+    return record
+
+
+def figure4_row(records, methods, tune):
+    """One table row from the records of one size (any number of runs)."""
+    runs = len(records)
+    scores = {m: [rec["scores"][m] for rec in records if rec["scores"].get(m) is not None] for m in methods}
+    failures = {m: sum(1 for rec in records if rec["scores"].get(m, 0) is None) for m in methods}
+    cells = [mean_ci(scores[m]) + (" (%d failed)" % failures[m] if failures[m] else "") for m in methods]
+    if tune == "cv":
+        modes = []
+        for m in ("dcrc", "dcrc-yn"):
+            values, counts = np.unique(np.array([rec["chosen"][m] for rec in records]), axis=0, return_counts=True)
+            tau, e = values[int(np.argmax(counts))]
+            modes.append("%g, %d (%d/%d)" % (tau, e, counts.max(), runs))
+        # Same triplet sample and seed for both in each run: the paired difference.
+        diff = np.array([rec["scores"]["dcrc"] - rec["scores"]["dcrc-yn"] for rec in records])
+        half = 1.96 * diff.std(ddof=1) / np.sqrt(len(diff)) if len(diff) > 1 else 0.0
+        cells += ["%+.3f±%.3f" % (diff.mean(), half), " / ".join(modes),
+                  "%.2f / %.2f" % (np.mean([rec["cv_acc"]["dcrc"] for rec in records]),
+                                   np.mean([rec["cv_acc"]["dcrc-yn"] for rec in records]))]
+    frac, count = records[0]["frac"], records[0]["count"]
+    dnk = np.mean([rec["dnk"] for rec in records])
+    return "| %d (%.2fN) | %.2f | %s |" % (count, frac, dnk, " | ".join(cells))
+
+
+def figure4_header(methods, runs, tune):
+    print("## Figure 4 protocol: pairwise F-measure, mean ± 95%% CI over %s runs" % runs)
     print("methods: %s; pairwise methods get 1 ML + 1 CL per yes/no triplet" % ", ".join(methods))
     if tune == "cv":
         print("DCRC and DCRC-YN: tau, lambda by five-fold CV on constraint prediction accuracy (section V-B2);"
               " 'chosen' = most frequent (tau, log2 lambda) over the runs, DCRC / DCRC-YN; 'cv acc' = mean"
               " validation accuracy of the chosen point, DCRC / DCRC-YN; 'paired' = mean ± 95% CI of the per-run"
               " difference (same triplets, same seed)")
+
+
+def figure4_table(name, shape, records, methods, tune):
+    n, d, k = shape
+    print("\n### %s (n = %d, d = %d, K = %d)\n" % (name, n, d, k))
+    extra = " dcrc - dcrc-yn (paired) | chosen | cv acc |" if tune == "cv" else ""
+    print("| triplets | dnk share | " + " | ".join(methods) + " |" + extra)
+    print("|---:|---:|" + "---:|" * len(methods) + ("---:|---|---|" if extra else ""))
+    for frac in sorted({rec["frac"] for rec in records}):
+        rows = sorted((rec for rec in records if rec["frac"] == frac), key=lambda rec: rec["run"])
+        print(figure4_row(rows, methods, tune) + ("  <!-- runs %s -->" % compact_runs([rec["run"] for rec in rows])
+                                                  if len(rows) != rows[-1]["run"] + 1 else ""))
+
+
+def compact_runs(runs):
+    return ",".join(str(r) for r in runs)
+
+
+def figure4(kd, data_dir, datasets, run_ids, tune="fixed", sizes=(0.05, 0.10, 0.15, 0.20, 0.25, 0.30),
+            save_path=None):
+    """Runs are the outer loop (every size of run r before run r + 1), so that a
+    run stopped early leaves whole runs behind in --save-runs."""
+    methods = figure4_methods(kd)
+    figure4_header(methods, len(run_ids), tune)
     for name in datasets:
         x, y, k = load_csv(os.path.join(data_dir, name + ".csv"))
-        n = len(y)
-        print("\n### %s (n = %d, d = %d, K = %d)\n" % (name, n, x.shape[1], k))
-        extra = " dcrc - dcrc-yn (paired) | chosen | cv acc |" if tune == "cv" else ""
-        print("| triplets | dnk share | " + " | ".join(methods) + " |" + extra)
-        print("|---:|---:|" + "---:|" * len(methods) + ("---:|---|---|" if extra else ""))
         t0 = time.time()
-        for frac in sizes:
-            count = int(round(frac * n))
-            scores = {m: [] for m in methods}
-            failures = {m: 0 for m in methods}
-            dnk = []
-            chosen = {"dcrc": [], "dcrc-yn": []}
-            cv_acc = {"dcrc": [], "dcrc-yn": []}
-            for r in range(runs):
-                seed = 1000 * r + int(frac * 100)
-                a, b, c, ans = kd.sample_triplets(y, count, seed)
-                dnk.append(np.mean(ans == 0))
-                keep = ans != 0
-                params = {"dcrc": {}, "dcrc-yn": {}}
-                if tune == "cv":
-                    folds = assign_folds(count, seed)
-                    for m, sel in (("dcrc", np.ones(count, dtype=bool)), ("dcrc-yn", keep)):
-                        (tau, lam), acc = select_by_cv(kd, x, k, n, (a[sel], b[sel], c[sel], ans[sel]),
-                                                       folds[sel], r)
-                        params[m] = {"tau": tau, "lambda": lam}
-                        chosen[m].append((tau, int(round(np.log2(lam)))))
-                        cv_acc[m].append(acc)
-                sides = {
-                    "dcrc": kd.side(n, triplets=(a, b, c, ans)),
-                    "dcrc-yn": kd.side(n, triplets=(a[keep], b[keep], c[keep], ans[keep])),
-                    "kmeans": None,
-                }
-                pair_side = kd.side(n, pairs=yes_no_pairs(a, b, c, ans))
-                for m in methods:
-                    side = sides.get(m, pair_side)
-                    alg = "dcrc" if m.startswith("dcrc") else m
-                    try:
-                        labels = kd.fit(alg, x, k, side, seed=r, **params.get(m, {}))
-                        scores[m].append(kd.fmeasure(y, labels))
-                    except RuntimeError:
-                        failures[m] += 1
-                for s in list(sides.values()) + [pair_side]:
-                    if s is not None:
-                        kd.lib.kindred_side_free(s)
-            cells = [mean_ci(scores[m]) + (" (%d failed)" % failures[m] if failures[m] else "") for m in methods]
-            if tune == "cv":
-                modes = []
-                for m in ("dcrc", "dcrc-yn"):
-                    values, counts = np.unique(np.array(chosen[m]), axis=0, return_counts=True)
-                    tau, e = values[int(np.argmax(counts))]
-                    modes.append("%g, %d (%d/%d)" % (tau, e, counts.max(), runs))
-                # Same triplet sample and seed for both in each run: the paired difference.
-                diff = np.array(scores["dcrc"]) - np.array(scores["dcrc-yn"])
-                half = 1.96 * diff.std(ddof=1) / np.sqrt(len(diff)) if len(diff) > 1 else 0.0
-                cells += ["%+.3f±%.3f" % (diff.mean(), half), " / ".join(modes), "%.2f / %.2f" % (np.mean(cv_acc["dcrc"]), np.mean(cv_acc["dcrc-yn"]))]
-            print("| %d (%.2fN) | %.2f | %s |" % (count, frac, np.mean(dnk), " | ".join(cells)))
-            sys.stdout.flush()
+        records = []
+        for r in run_ids:
+            for frac in sizes:
+                rec = figure4_run(kd, x, y, k, frac, r, methods, tune)
+                records.append(rec)
+                if save_path:
+                    with open(save_path, "a") as out:
+                        out.write(json.dumps(dict(rec, dataset=name, tune=tune, shape=[len(y), x.shape[1], k])) + "\n")
+        figure4_table(name, (len(y), x.shape[1], k), records, methods, tune)
         print("\n(%.0f s)" % (time.time() - t0))
+        sys.stdout.flush()
+
+
+def figure4_from_runs(paths, tune):
+    """Tables from the records of earlier --save-runs files (one table per data
+    set; a record seen twice, same data set, size and run, is counted once)."""
+    seen, by_set = set(), {}
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                rec = json.loads(line)
+                key = (rec["dataset"], rec["frac"], rec["run"])
+                if rec["tune"] != tune or key in seen:
+                    continue
+                seen.add(key)
+                by_set.setdefault(rec["dataset"], []).append(rec)
+    methods = None
+    for name, records in by_set.items():
+        if methods is None:
+            methods = [m for m in ("dcrc", "dcrc-yn", "kmeans", "copkmeans", "pckmeans", "mpckmeans")
+                       if m in records[0]["scores"]]
+            figure4_header(methods, "the listed", tune)
+        figure4_table(name, records[0]["shape"], records, methods, tune)
 
 
 # Table IV(a): average confusion of the human answers (columns) given the
@@ -391,11 +462,20 @@ def main():
                     help="figure4: DCRC's tau / lambda fixed at the defaults, or chosen by the paper's 5-fold CV")
     ap.add_argument("--sizes", default="0.05,0.1,0.15,0.2,0.25,0.3",
                     help="figure4: numbers of triplets as fractions of N")
+    ap.add_argument("--first-run", type=int, default=0,
+                    help="figure4: compute runs first-run .. first-run + runs - 1 (runs are deterministic)")
+    ap.add_argument("--save-runs", metavar="FILE.jsonl",
+                    help="figure4: append every run's record to FILE (to merge runs made in several processes)")
+    ap.add_argument("--from-runs", metavar="F1,F2",
+                    help="figure4: print the tables from saved records instead of computing")
     args = ap.parse_args()
+    if args.from_runs:
+        figure4_from_runs(args.from_runs.split(","), args.tune)
+        return
     kd = Kindred(args.build, args.threads)
     if args.study in ("figure4", "all"):
-        figure4(kd, args.data, args.datasets.split(","), args.runs, args.tune,
-                [float(v) for v in args.sizes.split(",")])
+        figure4(kd, args.data, args.datasets.split(","), list(range(args.first_run, args.first_run + args.runs)),
+                args.tune, [float(v) for v in args.sizes.split(",")], args.save_runs)
     if args.study in ("noise", "all"):
         print()
         noise_study(kd, args.data, args.noise_datasets.split(","), args.runs)
