@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <exception>
 #include <limits>
 
@@ -122,6 +123,10 @@ struct Instance {
     MStepWorkspace *ws = nullptr;
     int64_t iterations = 0, evaluations = 0;
     std::exception_ptr error;
+    // The last point evaluated and J there: when L-BFGS returns that point
+    // (the usual case), J is known without another evaluation.
+    std::vector<double> last_x;
+    double last_j = 0.0;
 };
 
 // liblbfgs minimises: f = -J, g = -dJ/dW. No exception may cross liblbfgs's
@@ -132,6 +137,8 @@ lbfgsfloatval_t evaluate(void *instance, const lbfgsfloatval_t *x, lbfgsfloatval
     ++in->evaluations;
     try {
         const double j = objective_and_gradient(*in->problem, x, g, *in->ws);
+        in->last_x.assign(x, x + n);
+        in->last_j = j;
         for (int v = 0; v < n; ++v) g[v] = -g[v];
         return std::isfinite(j) ? -j : std::numeric_limits<double>::max();
     } catch (...) {
@@ -170,8 +177,12 @@ LbfgsOutcome maximize(const MStepProblem &pb, std::vector<double> &w, int64_t ma
     out.status = status;
     out.iterations = in.iterations;
     out.evaluations = in.evaluations;
-    // fx is f at the returned point (also after a reverted line search).
-    out.objective = objective_and_gradient(pb, w.data(), nullptr, ws);
+    // J at the returned point: that of the last evaluation when it was there
+    // (objective_and_gradient is deterministic: the same value bit for bit),
+    // else (a line search that failed and reverted to the previous point; fx
+    // is then the last trial's) evaluated again.
+    const bool at_last = in.last_x.size() == w.size() && std::memcmp(w.data(), in.last_x.data(), w.size() * sizeof(double)) == 0;
+    out.objective = at_last ? in.last_j : objective_and_gradient(pb, w.data(), nullptr, ws);
     return out;
 }
 

@@ -6,28 +6,54 @@
 namespace kindred {
 namespace dcrc {
 
-void table2_compatibility(int position, int32_t answer, const double *qa, const double *qb, int64_t k, double *out) {
-    // yes: y_t1 = y_t2 != y_t3; no: y_t1 = y_t3 != y_t2; dnk: otherwise (eq. (1)).
-    // Rows of Table II, with q_{j k-bar} = 1 - q_jk and
-    // sum_{u != k} q_au q_bu = S - q_ak q_bk, S = sum_u q_au q_bu.
+namespace {
+
+// Table II for one triplet seen from its point at position POS (0 = t1, 1 = t2,
+// 2 = t3) with answer ANSWER: adds Q~(l_t = ANSWER | y_i = c) to f[c] for every
+// c. yes: y_t1 = y_t2 != y_t3; no: y_t1 = y_t3 != y_t2; dnk: otherwise (eq. (1)).
+// Rows of Table II, with q_{j k-bar} = 1 - q_jk and
+// sum_{u != k} q_au q_bu = S - q_ak q_bk, S = sum_u q_au q_bu.
+// One instance per (position, answer), so that the loop over c has no branch
+// and vectorises; the arithmetic is the same for every instance.
+template <int POS, int ANSWER>
+void add_table2(const double *qa, const double *qb, int64_t k, double *f) {
     double s = 0.0;
-    if (position != 0)
+    if (POS != 0)
         for (int64_t u = 0; u < k; ++u) s += qa[u] * qb[u];
     for (int64_t c = 0; c < k; ++c) {
         double yes, no;
-        if (position == 0) {  // qa = q2, qb = q3
+        if (POS == 0) {  // qa = q2, qb = q3
             yes = qa[c] * (1.0 - qb[c]);
             no = (1.0 - qa[c]) * qb[c];
-        } else if (position == 1) {  // qa = q1, qb = q3
+        } else if (POS == 1) {  // qa = q1, qb = q3
             yes = qa[c] * (1.0 - qb[c]);
             no = s - qa[c] * qb[c];
         } else {  // qa = q1, qb = q2
             yes = s - qa[c] * qb[c];
             no = qa[c] * (1.0 - qb[c]);
         }
-        double v = answer > 0 ? yes : answer < 0 ? no : 1.0 - yes - no;
-        out[c] = std::min(1.0, std::max(0.0, v));  // rounding can leave [0, 1] by an ulp
+        const double v = ANSWER > 0 ? yes : ANSWER < 0 ? no : 1.0 - yes - no;
+        f[c] += std::min(1.0, std::max(0.0, v));  // rounding can leave [0, 1] by an ulp
     }
+}
+
+using AddTable2 = void (*)(const double *, const double *, int64_t, double *);
+
+// The instance for a position (0..2) and an answer (-1, 0, 1).
+AddTable2 add_table2_for(int position, int32_t answer) {
+    static const AddTable2 table[3][3] = {
+        {add_table2<0, -1>, add_table2<0, 0>, add_table2<0, 1>},
+        {add_table2<1, -1>, add_table2<1, 0>, add_table2<1, 1>},
+        {add_table2<2, -1>, add_table2<2, 0>, add_table2<2, 1>},
+    };
+    return table[position][answer + 1];
+}
+
+}  // namespace
+
+void table2_compatibility(int position, int32_t answer, const double *qa, const double *qb, int64_t k, double *out) {
+    std::fill(out, out + k, 0.0);
+    add_table2_for(position, answer)(qa, qb, k, out);
 }
 
 double answer_probability(int32_t answer, const double *q1, const double *q2, const double *q3, int64_t k) {
@@ -49,23 +75,22 @@ MeanField::MeanField(const std::vector<Triplet> &triplets, int64_t n, int64_t k)
             points_.push_back(i);
         }
     const int64_t m = static_cast<int64_t>(points_.size());
-    incidence_ptr_.assign(static_cast<size_t>(m + 1), 0);
+    edge_ptr_.assign(static_cast<size_t>(m + 1), 0);
     for (Triplet &t : triplets_) {
         t.a = slot_of_[t.a];
         t.b = slot_of_[t.b];
         t.c = slot_of_[t.c];
-        ++incidence_ptr_[t.a + 1];
-        ++incidence_ptr_[t.b + 1];
-        ++incidence_ptr_[t.c + 1];
+        ++edge_ptr_[t.a + 1];
+        ++edge_ptr_[t.b + 1];
+        ++edge_ptr_[t.c + 1];
     }
-    for (int64_t s = 0; s < m; ++s) incidence_ptr_[s + 1] += incidence_ptr_[s];
-    incidence_.resize(static_cast<size_t>(incidence_ptr_[m]));
-    std::vector<int64_t> fill(incidence_ptr_.begin(), incidence_ptr_.end() - 1);
-    for (int64_t t = 0; t < static_cast<int64_t>(triplets_.size()); ++t) {
-        const Triplet &tr = triplets_[t];
-        incidence_[fill[tr.a]++] = {t, 0};
-        incidence_[fill[tr.b]++] = {t, 1};
-        incidence_[fill[tr.c]++] = {t, 2};
+    for (int64_t s = 0; s < m; ++s) edge_ptr_[s + 1] += edge_ptr_[s];
+    edges_.resize(static_cast<size_t>(edge_ptr_[m]));
+    std::vector<int64_t> fill(edge_ptr_.begin(), edge_ptr_.end() - 1);
+    for (const Triplet &t : triplets_) {
+        edges_[fill[t.a]++] = {t.b, t.c, 0, t.answer};
+        edges_[fill[t.b]++] = {t.a, t.c, 1, t.answer};
+        edges_[fill[t.c]++] = {t.a, t.b, 2, t.answer};
     }
 }
 
@@ -75,33 +100,24 @@ void MeanField::start_from(const double *logp, std::vector<double> &q) const {
         for (int64_t c = 0; c < k_; ++c) q[s * k_ + c] = std::exp(logp[points_[s] * k_ + c]);
 }
 
-void MeanField::compatibility(int64_t slot, const std::vector<double> &q, double *f) const {
-    std::vector<double> term(static_cast<size_t>(k_));
-    compatibility(slot, q, f, term.data());
-}
-
-void MeanField::compatibility(int64_t slot, const std::vector<double> &q, double *f, double *term) const {
+void MeanField::compatibility(int64_t slot, const double *q, double *f) const {
     std::fill(f, f + k_, 0.0);
-    for (int64_t e = incidence_ptr_[slot]; e < incidence_ptr_[slot + 1]; ++e) {
-        const Triplet &t = triplets_[incidence_[e].triplet];
-        const int pos = incidence_[e].position;
-        const int64_t oa = pos == 0 ? t.b : t.a;
-        const int64_t ob = pos == 2 ? t.b : t.c;
-        table2_compatibility(pos, t.answer, q.data() + oa * k_, q.data() + ob * k_, k_, term);
-        for (int64_t c = 0; c < k_; ++c) f[c] += term[c];
+    for (int64_t e = edge_ptr_[slot]; e < edge_ptr_[slot + 1]; ++e) {
+        const Edge &edge = edges_[e];
+        add_table2_for(edge.position, edge.answer)(q + edge.other_a * k_, q + edge.other_b * k_, k_, f);
     }
 }
 
-void MeanField::update_one(int64_t slot, const double *logp_i, double log_alpha, bool hard, std::vector<double> &q,
-                           double *f, double *term, double *scratch) const {
-    compatibility(slot, q, f, term);
-    double *logq = scratch;
+void MeanField::update_one(int64_t slot, const double *logp_i, double log_alpha, bool hard, const double *q,
+                           double *f, double *next) const {
+    compatibility(slot, q, f);
+    double *logq = next;
     if (hard) {
         // Eq. (14): q(y_i) is P(y_i | x_i; W) renormalised on the max-compatible
         // set Y_i. F is a sum of products; values equal in exact arithmetic may
         // differ by rounding, so "maximal" is taken within 1e-9 per triplet.
         const double fmax = *std::max_element(f, f + k_);
-        const double slack = 1e-9 * static_cast<double>(incidence_ptr_[slot + 1] - incidence_ptr_[slot]);
+        const double slack = 1e-9 * static_cast<double>(edge_ptr_[slot + 1] - edge_ptr_[slot]);
         for (int64_t c = 0; c < k_; ++c) logq[c] = f[c] >= fmax - slack ? logp_i[c] : -INFINITY;
     } else {
         // Eq. (13) in log space: log q(y_i = k) = F(k) log alpha + log P(k | x_i; W) - log Z.
@@ -112,7 +128,7 @@ void MeanField::update_one(int64_t slot, const double *logp_i, double log_alpha,
     double s = 0.0;
     for (int64_t c = 0; c < k_; ++c) s += (logq[c] = std::exp(logq[c] - m));
     const double inv = 1.0 / s;
-    for (int64_t c = 0; c < k_; ++c) q[slot * k_ + c] = logq[c] * inv;
+    for (int64_t c = 0; c < k_; ++c) next[c] = logq[c] * inv;
 }
 
 MeanFieldOutcome MeanField::run(const double *logp, double epsilon, int64_t max_sweeps, double tol,
@@ -121,15 +137,28 @@ MeanFieldOutcome MeanField::run(const double *logp, double epsilon, int64_t max_
     const bool hard = epsilon == 0.0;
     // Eq. (13): alpha = 2 (1 - epsilon) / epsilon.
     const double log_alpha = hard ? 0.0 : std::log(2.0 * (1.0 - epsilon) / epsilon);
-    std::vector<double> f(static_cast<size_t>(k_)), term(static_cast<size_t>(k_)), scratch(static_cast<size_t>(k_)),
-        old(static_cast<size_t>(k_));
+    std::vector<double> f(static_cast<size_t>(k_)), next(static_cast<size_t>(k_));
     const int64_t m = constrained_count();
+    // stale[s]: some partner of s changed since s was last updated (all are
+    // at the start: logp is new). A fresh point's update would reproduce its q
+    // exactly, so it is skipped (change 0, as the update would report).
+    std::vector<char> stale(static_cast<size_t>(m), 1);
+    double *qv = q.data();
     for (int64_t sweep = 1; sweep <= max_sweeps; ++sweep) {
         double change = 0.0;
         for (int64_t s = 0; s < m; ++s) {
-            std::copy(q.begin() + s * k_, q.begin() + (s + 1) * k_, old.begin());
-            update_one(s, logp + points_[s] * k_, log_alpha, hard, q, f.data(), term.data(), scratch.data());
-            for (int64_t c = 0; c < k_; ++c) change = std::max(change, std::fabs(q[s * k_ + c] - old[c]));
+            if (!stale[s]) continue;
+            stale[s] = 0;
+            update_one(s, logp + points_[s] * k_, log_alpha, hard, qv, f.data(), next.data());
+            double *qs = qv + s * k_;
+            bool moved = false;
+            for (int64_t c = 0; c < k_; ++c) {
+                change = std::max(change, std::fabs(next[c] - qs[c]));
+                moved |= next[c] != qs[c];
+                qs[c] = next[c];
+            }
+            if (moved)
+                for (int64_t e = edge_ptr_[s]; e < edge_ptr_[s + 1]; ++e) stale[edges_[e].other_a] = stale[edges_[e].other_b] = 1;
         }
         out.sweeps = sweep;
         out.max_change = change;

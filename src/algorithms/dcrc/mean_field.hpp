@@ -46,14 +46,14 @@ public:
     void start_from(const double *logp, std::vector<double> &q) const;
 
     // F(y_i = k) = sum over the triplets t containing i of Q~(l_t | y_i = k) (eq. (13)).
-    void compatibility(int64_t slot, const std::vector<double> &q, double *f) const;
-    // The same with caller scratch of k values (no allocation).
-    void compatibility(int64_t slot, const std::vector<double> &q, double *f, double *term) const;
+    void compatibility(int64_t slot, const double *q, double *f) const;
 
     // Mean-field sweeps over I in ascending order, each q(y_i) replaced by eq.
     // (13) (epsilon > 0) or eq. (14) (epsilon == 0), until the largest change of
     // any q in a sweep is <= tol or max_sweeps. logp: n x k log P(y | x; W);
-    // q: |I| x k, updated in place.
+    // q: |I| x k, updated in place. A point none of whose triplet partners has
+    // changed since its last update is skipped: its update would give the same
+    // q bit for bit (it depends on logp and on the others' q only).
     MeanFieldOutcome run(const double *logp, double epsilon, int64_t max_sweeps, double tol,
                          std::vector<double> &q) const;
 
@@ -61,18 +61,20 @@ public:
     double expected_log_likelihood(const std::vector<double> &q, double epsilon) const;
 
 private:
-    struct Incidence {
-        int64_t triplet;
-        int position;
+    // One triplet seen from one of its points.
+    struct Edge {
+        int64_t other_a, other_b;  // slots of the other two points, in triplet order
+        int32_t position, answer;  // of the point in the triplet (0..2); the answer
     };
-    void update_one(int64_t slot, const double *logp_i, double log_alpha, bool hard, std::vector<double> &q,
-                    double *f, double *term, double *scratch) const;
+    // New q of slot `slot` (k values into `next`) from the others' q.
+    void update_one(int64_t slot, const double *logp_i, double log_alpha, bool hard, const double *q, double *f,
+                    double *next) const;
 
     std::vector<Triplet> triplets_;  // indices replaced by slots
     int64_t k_;
     std::vector<int64_t> points_, slot_of_;
-    std::vector<int64_t> incidence_ptr_;  // CSR over slots
-    std::vector<Incidence> incidence_;
+    std::vector<int64_t> edge_ptr_;  // CSR over slots
+    std::vector<Edge> edges_;
 };
 
 }  // namespace dcrc
