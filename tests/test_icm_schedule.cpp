@@ -5,7 +5,9 @@
 // labels (and move counts) of the sequential sweep in random order
 // (IcmSchedule::Reference), on random constraint graphs from sparse to dense,
 // with partial E-steps (max_sweeps 1, 2) and full ones; that the result is
-// a local minimum; that points without constraints take the argmin; and,
+// a local minimum; that points without constraints take the argmin; that the
+// driver's path (a workspace filled point by point, the change of the
+// constraint terms taken from the moved points) gives the same; and,
 // through the public API, that pckmeans and mpckmeans give the same labels
 // for threads = 1 and 2 and for two runs with one seed on a problem large
 // enough to use several blocks of distances and every ICM schedule.
@@ -135,6 +137,70 @@ void unconstrained_points_take_the_argmin(void **) {
         for (int64_t h = 0; h < p.k; ++h) assert_true(p.dmat[i * p.k + labels[i]] <= p.dmat[i * p.k + h]);
 }
 
+// The driver's path: a workspace filled point by point (state, the flags of
+// icm_keeps_label, the rows of the points that can move) and reused from one
+// E-step to the next gives the labels and moves of the reference sweeps, and
+// the change of the constraint terms it reports is penalty_change() of
+// objective.cpp for the labels before and after, bit for bit.
+void prepared_workspace_matches_reference_and_penalty_change(void **) {
+    int64_t compared = 0, moved = 0;
+    for (int64_t n : {60, 500}) {
+        for (double degree : {0.5, 2.0, 12.0}) {
+            for (uint64_t seed = 1; seed <= 3; ++seed) {
+                const int64_t k = 5;
+                Rng rng(seed * 31 + static_cast<uint64_t>(n));
+                SideInfo side(n);
+                std::vector<int64_t> pi, pj;
+                std::vector<double> pv;
+                for (int64_t q = 0; q < static_cast<int64_t>(degree * static_cast<double>(n) / 2); ++q) {
+                    const int64_t i = rng.below(n), j = (i + 1 + rng.below(n - 1)) % n;
+                    pi.push_back(i);
+                    pj.push_back(j);
+                    const double w = 0.05 + 0.5 * rng.uniform();
+                    pv.push_back(rng.uniform() < 0.4 ? w : -w);
+                }
+                side.add_pairs(pi.data(), pj.data(), pv.data(), static_cast<int64_t>(pi.size()));
+                const hmrf::Constraints cons(&side, n, true, 1.0);
+                hmrf::Potentials pot;
+                for (size_t q = 0; q < cons.pairs.size(); ++q) pot.phi.push_back(0.5 + rng.uniform());
+                pot.phi_max = 2.0;
+                const hmrf::IcmGraph graph = hmrf::icm_graph(cons, pot);
+                std::vector<int32_t> labels(static_cast<size_t>(n));
+                for (int32_t &y : labels) y = static_cast<int32_t>(rng.below(k));
+                hmrf::IcmWorkspace work;
+                for (int step = 0; step < 3; ++step) {  // the same workspace for successive E-steps
+                    std::vector<double> dmat(static_cast<size_t>(n * k));
+                    for (double &v : dmat) v = rng.uniform();
+                    for (int64_t i = 0; i < n; i += 3)  // some points far ahead on their label: inert
+                        dmat[i * k + labels[i]] -= 2.0;
+                    for (int64_t max_sweeps : {1, 1000}) {
+                        std::vector<int32_t> want(labels), got(labels);
+                        Rng r1(seed + 7 * static_cast<uint64_t>(step)), r2(seed + 7 * static_cast<uint64_t>(step));
+                        const int64_t want_moves = hmrf::icm_assign(dmat, k, graph, max_sweeps, r1, want,
+                                                                    IcmSchedule::Reference);
+                        work.prepare(n);
+                        for (int64_t i = 0; i < n; ++i) {
+                            const double *row = dmat.data() + i * k;
+                            work.set_point(i, got[i], row, k, hmrf::icm_keeps_label(row, k, got[i], graph.slack[i]));
+                        }
+                        double change = -1.0;
+                        const int64_t moves = hmrf::icm_assign_prepared(k, graph, max_sweeps, r2, got, work, &change);
+                        assert_int_equal(moves, want_moves);
+                        assert_memory_equal(got.data(), want.data(), want.size() * sizeof(int32_t));
+                        const double reference = hmrf::penalty_change(cons, pot, labels.data(), got.data());
+                        assert_memory_equal(&change, &reference, sizeof(double));
+                        moved += moves;
+                        ++compared;
+                        if (max_sweeps == 1000) labels = got;
+                    }
+                }
+            }
+        }
+    }
+    assert_true(compared >= 100);
+    assert_true(moved > 500);
+}
+
 std::vector<int32_t> fit_labels(const char *algorithm, const std::vector<double> &x, int64_t n, int64_t d,
                                 kindred_side *side, int threads) {
     kindred_model *m = nullptr;
@@ -183,6 +249,7 @@ int main(void) {
         cmocka_unit_test(schedules_give_the_reference_labels),
         cmocka_unit_test(result_is_a_local_minimum),
         cmocka_unit_test(unconstrained_points_take_the_argmin),
+        cmocka_unit_test(prepared_workspace_matches_reference_and_penalty_change),
         cmocka_unit_test(same_labels_for_any_thread_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

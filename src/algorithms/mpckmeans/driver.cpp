@@ -71,25 +71,26 @@ FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
     IcmGraph graph = icm_graph(cons, pot);
     // The distortions to the current centres, one block of rows at a time;
     // while a block is in cache, the distortion term of J_obj under the
-    // labels and the points that the next E-step can leave alone
-    // (icm_keeps_label). Only the rows of the other points are kept in
-    // dmat: the E-step reads no other (at n = 1e6, writing the whole n x k
-    // matrix out cost about a tenth of a PCKMeans iteration).
-    std::vector<char> inert(static_cast<size_t>(n), 0);
+    // labels and the E-step's set-up: each point's state, with the flag of
+    // the points that the next E-step can leave alone (icm_keeps_label), and
+    // the rows of the other points, stored contiguously (the E-step reads no
+    // other row: at n = 1e6, writing the whole n x k matrix out cost about a
+    // tenth of a PCKMeans iteration, and then an O(n) pass of the E-step's
+    // own set-up and its reads of rows scattered over the matrix more).
     IcmWorkspace icm_work;
     double distortion = 0.0;
     auto distances = [&](bool assign_nearest) {
         distortion = 0.0;
-        // The sum and the arrays in locals: through the captured references,
-        // every store to inert (a char array, which may alias anything) made
-        // the compiler store the sum and reload every pointer once per row.
+        icm_work.prepare(n);
+        // The sum and the arrays in locals: through the captured references
+        // the compiler stored the sum and reloaded every pointer once per row.
         int32_t *const label_of = labels.data();
-        char *const inert_of = inert.data();
         const double *const slack = graph.slack.data();
-        double *const kept_rows = dmat.data();
-        dist->point_center_blocks(centers.data(), k, dmat.data(), [&, label_of, inert_of, slack, kept_rows](
+        IcmWorkspace *const work = &icm_work;
+        dist->point_center_blocks(centers.data(), k, dmat.data(), [&, label_of, slack, work](
                                                                       int64_t begin, int64_t end, const double *rows) {
             double sum = distortion;  // the same additions in the same order
+            IcmPointState *const state = work->state.data();
             for (int64_t i = begin; i < end; ++i) {
                 const double *row = rows + (i - begin) * k;
                 if (assign_nearest) {
@@ -100,10 +101,10 @@ FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
                 }
                 const int32_t c = label_of[i];
                 sum += row[c];
-                const bool keeps = icm_keeps_label(row, k, c, slack[i]);
-                inert_of[i] = keeps;
-                double *kept = kept_rows + i * k;
-                if (!keeps && kept != row) std::copy(row, row + k, kept);
+                if (icm_keeps_label(row, k, c, slack[i]))
+                    state[i] = {c, 0, 0u, 1u};
+                else
+                    work->set_point(i, c, row, k, false);
             }
             distortion = sum;
         });
@@ -116,12 +117,12 @@ FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
     // of two labels per pair (~7 ms per iteration at n = 1e6, n pairs).
     const bool carry_penalty = cfg.constant_potential && penalty_sums_exact(cons, pot);
     double penalty = carry_penalty ? constraint_penalty(cons, pot, labels.data()) : 0.0;
-    std::vector<int32_t> labels_before;
     for (it = 1; it <= cfg.max_iter; ++it) {
-        if (carry_penalty) labels_before = labels;
-        // E-step (3.22) with the centres and A of the previous iteration.
-        const int64_t moves = icm_assign(dmat, k, graph, cfg.icm_max_sweeps, icm_rng, labels, IcmSchedule::Auto, &inert,
-                                         &icm_work);
+        // E-step (3.22) with the centres and A of the previous iteration;
+        // with the carried constraint terms, also their change.
+        double penalty_moved = 0.0;
+        const int64_t moves = icm_assign_prepared(k, graph, cfg.icm_max_sweeps, icm_rng, labels, icm_work,
+                                                  carry_penalty ? &penalty_moved : nullptr);
         // M-step (A): centroids (3.23, 3.24).
         dist->centroids(labels.data(), k, centers);
         // M-step (B): distortion parameters (3.25 - 3.29), then the potentials under the new A.
@@ -134,7 +135,7 @@ FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
         // J_obj (3.14), as objective() computes it.
         double j = distortion;
         if (carry_penalty) {
-            penalty += penalty_change(cons, pot, labels_before.data(), labels.data());
+            penalty += penalty_moved;
             j += penalty;
         } else {
             j += constraint_penalty(cons, pot, labels.data());

@@ -13,6 +13,9 @@
 #include <string>
 #include <utility>
 #include <vector>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "algorithms/algorithm.hpp"
 #include "core/rng.hpp"
@@ -108,13 +111,45 @@ enum class IcmSchedule { Auto, Reference, Passes, Heap };
 // sums of the visit. Inline: it runs once per point and iteration.
 inline bool icm_keeps_label(const double *row, int64_t k, int32_t c, double slack) {
     const double own = row[c];
-    double other = std::numeric_limits<double>::infinity();
-    // Branch-free minimum over h != c (a data-dependent branch per value was
-    // mispredicted often): the same value as "if (h != c && row[h] < other)".
-    for (int64_t h = 0; h < k; ++h) {
-        const double v = h == c ? std::numeric_limits<double>::infinity() : row[h];
-        other = v < other ? v : other;
+    // other = min over h != c of row[h], from the smallest and second
+    // smallest values of the row (a value that occurs twice is both): other
+    // is the smallest when own is above it, else the second smallest; the
+    // same value as "if (h != c && row[h] < other)". Without a data-dependent
+    // branch (both that loop and ternaries compiled to branches, mispredicted
+    // about once per row): min / max instructions, two values at a time with
+    // SSE2. The rows are finished distances (no NaN), for which min and max
+    // are exact whatever the order.
+    const double inf = std::numeric_limits<double>::infinity();
+    double first, second;
+#if defined(__SSE2__)
+    __m128d f = _mm_set1_pd(inf), s = f;
+    int64_t h = 0;
+    for (; h + 2 <= k; h += 2) {
+        const __m128d v = _mm_loadu_pd(row + h);
+        s = _mm_min_pd(s, _mm_max_pd(f, v));
+        f = _mm_min_pd(f, v);
     }
+    if (h < k) {
+        const __m128d v = _mm_set_pd(inf, row[h]);
+        s = _mm_min_pd(s, _mm_max_pd(f, v));
+        f = _mm_min_pd(f, v);
+    }
+    // The two lanes (even and odd h) merged: the smallest of all is the
+    // smaller of the smallest, the second the smallest of the larger of them
+    // and of the lanes' second values.
+    const __m128d f_swap = _mm_unpackhi_pd(f, f), s_swap = _mm_unpackhi_pd(s, s);
+    first = _mm_cvtsd_f64(_mm_min_sd(f, f_swap));
+    second = _mm_cvtsd_f64(_mm_min_sd(_mm_max_sd(f, f_swap), _mm_min_sd(s, s_swap)));
+#else
+    first = inf;
+    second = inf;
+    for (int64_t h = 0; h < k; ++h) {
+        const double v = row[h];
+        second = std::min(second, std::max(first, v));
+        first = std::min(first, v);
+    }
+#endif
+    const double other = own == first ? second : first;
     return other - own > slack + 1e-9 * (1.0 + std::fabs(own) + std::fabs(other) + slack);
 }
 
@@ -128,20 +163,47 @@ struct IcmPointState {
 };
 struct IcmWorkspace {
     std::vector<IcmPointState> state;
-    std::vector<int64_t> movable, dirty, next_dirty, waiting;
+    std::vector<int64_t> movable, dirty, next_dirty, waiting, slot_of;
+    // The rows of distortions of the points that can move (not inert), k
+    // values each, in the order of movable: the E-step reads no other row,
+    // and these ~5% of the n x k values, stored contiguously, are read in
+    // order by its passes instead of at scattered places of an n x k matrix.
+    std::vector<double> rows;
     std::vector<std::pair<uint64_t, int64_t>> order, heap;
+
+    // Filling for icm_assign_prepared: prepare(n), then set_point for every
+    // point in index order (the driver does it while a block of distances is
+    // in cache, instead of an O(n) set-up pass of the E-step).
+    void prepare(int64_t n) {
+        state.resize(static_cast<size_t>(n));
+        movable.clear();
+        rows.clear();
+    }
+    void set_point(int64_t i, int32_t label, const double *row, int64_t k, bool inert) {
+        state[static_cast<size_t>(i)] = {label, 0, inert ? 0u : 1u, inert ? 1u : 0u};
+        if (inert) return;
+        movable.push_back(i);
+        rows.insert(rows.end(), row, row + k);
+    }
 };
 
 // E-step: ICM in random order, repeated until no point moves (3.22) or
-// max_sweeps. Returns the number of moves. inert (optional, n flags): the
-// points for which icm_keeps_label holds (else ICM finds them itself); the
-// rows of dist_matrix of those points are then not read. work (optional):
-// scratch reused between calls.
+// max_sweeps. Returns the number of moves. The points for which
+// icm_keeps_label holds are found first and never visited (except by the
+// Reference schedule, which visits every point).
 int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const IcmGraph &graph, int64_t max_sweeps,
-                   Rng &rng, std::vector<int32_t> &labels, IcmSchedule schedule = IcmSchedule::Auto,
-                   const std::vector<char> *inert = nullptr, IcmWorkspace *work = nullptr);
+                   Rng &rng, std::vector<int32_t> &labels, IcmSchedule schedule = IcmSchedule::Auto);
 int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const Constraints &cons, const Potentials &pot,
                    int64_t max_sweeps, Rng &rng, std::vector<int32_t> &labels);
+// The same E-step (Auto schedule) on a workspace filled by prepare/set_point
+// with the current labels, the flags of icm_keeps_label and the rows of the
+// other points; labels must hold the same labels. penalty_change (optional):
+// set to the change of the constraint terms of J_obj over the E-step (the
+// number penalty_change() of objective.cpp gives for the labels before and
+// after, from the same additions in the same order), taken from the edges of
+// the points that moved.
+int64_t icm_assign_prepared(int64_t k, const IcmGraph &graph, int64_t max_sweeps, Rng &rng,
+                            std::vector<int32_t> &labels, IcmWorkspace &work, double *penalty_change = nullptr);
 
 // Initial centres (section 3.3.5).
 std::vector<double> initial_centers(const FitContext &ctx, const divergence::WeightedDistortion &dist,

@@ -85,26 +85,26 @@ public:
     // Such a point is inert for the whole E-step (the rows do not change):
     // it is never visited and its neighbours need not wait for it, which
     // changes nothing in the result (the Reference schedule visits them all).
-    Icm(const std::vector<double> &dist_matrix, int64_t k, const IcmGraph &graph, std::vector<int32_t> &labels,
-        bool use_inert, const std::vector<char> *known_inert, IcmWorkspace &work)
-        : dmat_(dist_matrix), k_(k), g_(graph), labels_(labels), n_(static_cast<int64_t>(labels.size())),
-          cost_(static_cast<size_t>(k)), state_(work.state), movable_(work.movable), dirty_list_(work.dirty), next_dirty_(work.next_dirty),
-          waiting_(work.waiting), order_(work.order), heap_(work.heap) {
-        use_inert = use_inert && static_cast<int64_t>(graph.slack.size()) == n_;
-        if (known_inert && static_cast<int64_t>(known_inert->size()) != n_) known_inert = nullptr;
-        state_.resize(static_cast<size_t>(n_));
-        movable_.clear();
-        for (int64_t i = 0; i < n_; ++i) {
-            const bool inert =
-                use_inert && (known_inert ? (*known_inert)[i] != 0
-                                          : icm_keeps_label(dmat_.data() + i * k_, k_, labels[i], g_.slack[i]));
-            state_[i] = {labels[i], 0, inert ? 0u : 1u, inert ? 1u : 0u};
-            if (!inert) movable_.push_back(i);
+    // The workspace holds the points' states, the points that can move and
+    // their rows; dist_matrix (n x k): fill it from there, else it has been
+    // filled by the caller (IcmWorkspace::set_point).
+    Icm(const std::vector<double> *dist_matrix, int64_t k, const IcmGraph &graph, std::vector<int32_t> &labels,
+        bool use_inert, IcmWorkspace &work)
+        : k_(k), g_(graph), labels_(labels), n_(static_cast<int64_t>(labels.size())), cost_(static_cast<size_t>(k)),
+          state_(work.state), movable_(work.movable), dirty_list_(work.dirty), next_dirty_(work.next_dirty),
+          waiting_(work.waiting), slot_of_(work.slot_of), rows_(work.rows), order_(work.order), heap_(work.heap) {
+        if (dist_matrix) {
+            use_inert = use_inert && static_cast<int64_t>(graph.slack.size()) == n_;
+            work.prepare(n_);
+            for (int64_t i = 0; i < n_; ++i) {
+                const double *row = dist_matrix->data() + i * k_;
+                work.set_point(i, labels[i], row, k_, use_inert && icm_keeps_label(row, k_, labels[i], g_.slack[i]));
+            }
         }
         dirty_list_.assign(movable_.begin(), movable_.end());  // every point that can move is dirty at first
     }
 
-    int64_t run(int64_t max_sweeps, Rng &rng, IcmSchedule schedule) {
+    int64_t run(int64_t max_sweeps, Rng &rng, IcmSchedule schedule, double *penalty_change) {
         int64_t moves = 0;
         for (int64_t sweep = 0; sweep < max_sweeps; ++sweep) {
             seed_ = rng.next_u64();
@@ -124,6 +124,7 @@ public:
             moves += moved_;
             if (moved_ == 0) break;
         }
+        if (penalty_change) *penalty_change = moves ? constraint_change() : 0.0;
         for (int64_t i : movable_) labels_[i] = state_[i].label;
         return moves;
     }
@@ -131,17 +132,28 @@ public:
 private:
     uint64_t key(int64_t i) const { return sweep_key(seed_, i); }
 
+    // The row of a point that can move (slot_of is filled on first use: the
+    // passes know the slots, only the heap needs it).
+    const double *row_of(int64_t i) {
+        if (!slots_ready_) {
+            slot_of_.resize(static_cast<size_t>(n_));
+            for (size_t m = 0; m < movable_.size(); ++m) slot_of_[movable_[m]] = static_cast<int64_t>(m);
+            slots_ready_ = true;
+        }
+        return rows_.data() + slot_of_[i] * k_;
+    }
 
     // The point's turn in the sweep: a visit if a neighbour moved since its
     // last one (else it would keep its label). On a move, neighbours become
     // dirty: those later in the sweep (by key) are visited in it (pushed on
     // the heap when one is running), the earlier ones in the next sweep.
-    void take_turn(int64_t i, std::vector<Keyed> *heap) {
+    // row: the point's row of distortions.
+    void take_turn(int64_t i, const double *row, std::vector<Keyed> *heap) {
         PointState &s = state_[i];
         s.visited_in = stamp_;
         if (!s.dirty) return;  // (inert points are never dirty)
         s.dirty = 0;
-        const int32_t best = best_label(i);
+        const int32_t best = best_label(i, row);
         if (best == s.label) return;
         s.label = best;
         ++moved_;
@@ -164,8 +176,7 @@ private:
     // argmin_h J_obj(x_i, mu_h) of (3.22) (the prior term is the same for
     // every h); the current label unless another one is strictly lower
     // beyond rounding, so that ICM terminates.
-    int32_t best_label(int64_t i) {
-        const double *row = dmat_.data() + i * k_;
+    int32_t best_label(int64_t i, const double *row) {
         double *cost = cost_.data();
         double must = 0.0;
         for (int64_t h = 0; h < k_; ++h) cost[h] = row[h];
@@ -201,14 +212,36 @@ private:
         return true;
     }
 
+    // The constraint terms of J_obj after the E-step minus before (labels_
+    // still holds the labels before, state_ those after): the additions of
+    // penalty_change() (objective.cpp) in its order, over the points that
+    // moved (all in movable_, in index order) and their edges, whose w is the
+    // pair's cost w phi (must-link) or minus w (phi_max - phi) (cannot-link).
+    double constraint_change() const {
+        double change = 0.0;
+        for (int64_t i : movable_) {
+            const int32_t bi = labels_[i], ai = state_[i].label;
+            if (bi == ai) continue;
+            for (int64_t e = g_.indptr[i]; e < g_.indptr[i + 1]; ++e) {
+                const IcmGraph::Edge &edge = g_.edges[e];
+                const int64_t j = edge.j;
+                const int32_t bj = labels_[j], aj = state_[j].label;
+                if (j < i && bj != aj) continue;  // the pair was counted from j
+                const double after = edge.w > 0.0 ? (ai == aj ? 0.0 : edge.w) : (ai == aj ? -edge.w : 0.0);
+                const double before = edge.w > 0.0 ? (bi == bj ? 0.0 : edge.w) : (bi == bj ? -edge.w : 0.0);
+                change += after - before;
+            }
+        }
+        return change;
+    }
+
     void prefetch_neighbours(int64_t i) const {
-        __builtin_prefetch(dmat_.data() + i * k_);
         for (int64_t e = g_.indptr[i]; e < g_.indptr[i + 1]; ++e) __builtin_prefetch(&state_[g_.edges[e].j]);
     }
 
     // Visits of a list of points jump through memory: fetch ahead in three
     // stages, each reading only what the previous one brought into cache
-    // (the point's place in the adjacency, then its edges and row, then its
+    // (the point's place in the adjacency, then its edges, then its
     // neighbours' states). at(p) is the point at position p of the list.
     template <typename At>
     void prefetch_ahead(size_t pos, size_t size, At at) const {
@@ -216,7 +249,6 @@ private:
         if (pos + 2 * kPrefetchAhead < size) {
             const int64_t a = at(pos + 2 * kPrefetchAhead);
             __builtin_prefetch(g_.edges.data() + g_.indptr[a]);
-            __builtin_prefetch(dmat_.data() + a * k_);
             __builtin_prefetch(&state_[a]);
         }
         if (pos + kPrefetchAhead < size) prefetch_neighbours(at(pos + kPrefetchAhead));
@@ -224,38 +256,40 @@ private:
 
     // Passes in index order; returns the dirty points still waiting (in
     // index order). limited: stop after kMaxPasses passes or after a pass in
-    // which more than half of the points examined had to wait.
+    // which more than half of the points examined had to wait. The points
+    // are handled by their slot m (point movable_[m], row m of rows_).
     const std::vector<int64_t> &pass_phase(bool limited) {
         waiting_.clear();
         const size_t examined_first = movable_.size();
         size_t examined = examined_first;
+        const double *rows = rows_.data();
         for (size_t m = 0; m < examined_first; ++m) {
             const int64_t i = movable_[m];
             prefetch_ahead(m, examined_first, [&](size_t p) { return movable_[p]; });
             if (g_.indptr[i] == g_.indptr[i + 1] || ready(i))
-                take_turn(i, nullptr);
+                take_turn(i, rows + m * k_, nullptr);
             else
-                waiting_.push_back(i);
+                waiting_.push_back(static_cast<int64_t>(m));
         }
         for (int pass = 1; !waiting_.empty(); ++pass) {
             if (limited && (pass >= kMaxPasses || 2 * waiting_.size() > examined)) break;
             examined = waiting_.size();
             size_t keep = 0;
             for (size_t w = 0; w < waiting_.size(); ++w) {
-                prefetch_ahead(w, waiting_.size(), [&](size_t p) { return waiting_[p]; });
-                const int64_t i = waiting_[w];
+                prefetch_ahead(w, waiting_.size(), [&](size_t p) { return movable_[waiting_[p]]; });
+                const int64_t m = waiting_[w], i = movable_[m];
                 if (ready(i))
-                    take_turn(i, nullptr);
+                    take_turn(i, rows + m * k_, nullptr);
                 else
-                    waiting_[keep++] = i;
+                    waiting_[keep++] = m;
             }
             waiting_.resize(keep);
         }
         // A waiting point that is not dirty can only become so through a
         // neighbour's move, which pushes it on the heap then.
         size_t keep = 0;
-        for (int64_t i : waiting_)
-            if (state_[i].dirty) waiting_[keep++] = i;
+        for (int64_t m : waiting_)
+            if (state_[movable_[m]].dirty) waiting_[keep++] = movable_[m];
         waiting_.resize(keep);
         return waiting_;
     }
@@ -279,7 +313,7 @@ private:
                 i = heap_.back().second;
                 heap_.pop_back();
             }
-            take_turn(i, &heap_);
+            take_turn(i, state_[i].dirty ? row_of(i) : nullptr, &heap_);
         }
     }
 
@@ -288,10 +322,9 @@ private:
         std::vector<std::pair<uint64_t, int64_t>> order(static_cast<size_t>(n_));
         for (int64_t i = 0; i < n_; ++i) order[i] = {key(i), i};
         std::sort(order.begin(), order.end());
-        for (const auto &o : order) take_turn(o.second, nullptr);
+        for (const auto &o : order) take_turn(o.second, state_[o.second].dirty ? row_of(o.second) : nullptr, nullptr);
     }
 
-    const std::vector<double> &dmat_;
     const int64_t k_;
     const IcmGraph &g_;
     std::vector<int32_t> &labels_;
@@ -299,8 +332,10 @@ private:
     std::vector<double> cost_;
     std::vector<PointState> &state_;
     std::vector<int64_t> &movable_;  // the points that are not inert, in index order
-    std::vector<int64_t> &dirty_list_, &next_dirty_, &waiting_;
+    std::vector<int64_t> &dirty_list_, &next_dirty_, &waiting_, &slot_of_;
+    const std::vector<double> &rows_;  // row m: the distortions of point movable_[m]
     std::vector<Keyed> &order_, &heap_;
+    bool slots_ready_ = false;
     uint64_t seed_ = 0;
     uint32_t stamp_ = 0;
     int64_t moved_ = 0;
@@ -330,11 +365,16 @@ IcmGraph icm_graph(const Constraints &cons, const Potentials &pot) {
 }
 
 int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const IcmGraph &graph, int64_t max_sweeps,
-                   Rng &rng, std::vector<int32_t> &labels, IcmSchedule schedule, const std::vector<char> *inert,
-                   IcmWorkspace *work) {
-    IcmWorkspace local;
-    Icm icm(dist_matrix, k, graph, labels, schedule != IcmSchedule::Reference, inert, work ? *work : local);
-    return icm.run(max_sweeps, rng, schedule);
+                   Rng &rng, std::vector<int32_t> &labels, IcmSchedule schedule) {
+    IcmWorkspace work;
+    Icm icm(&dist_matrix, k, graph, labels, schedule != IcmSchedule::Reference, work);
+    return icm.run(max_sweeps, rng, schedule, nullptr);
+}
+
+int64_t icm_assign_prepared(int64_t k, const IcmGraph &graph, int64_t max_sweeps, Rng &rng,
+                            std::vector<int32_t> &labels, IcmWorkspace &work, double *penalty_change) {
+    Icm icm(nullptr, k, graph, labels, true, work);
+    return icm.run(max_sweeps, rng, IcmSchedule::Auto, penalty_change);
 }
 
 int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const Constraints &cons, const Potentials &pot,
