@@ -73,6 +73,11 @@ constexpr int kMaxPasses = 6;
 // straight to key order.
 constexpr int64_t kMaxPassDegree = 6;
 constexpr int64_t kPrefetchAhead = 24;
+#if defined(__GNUC__)
+#define KINDRED_PREFETCH_HELPER __attribute__((always_inline)) inline
+#else
+#define KINDRED_PREFETCH_HELPER inline
+#endif
 
 using PointState = IcmPointState;
 using Keyed = std::pair<uint64_t, int64_t>;
@@ -235,7 +240,11 @@ private:
         return change;
     }
 
-    void prefetch_neighbours(int64_t i) const {
+    // The prefetch helpers are always inlined: a function whose only effect
+    // is __builtin_prefetch counts as free of side effects for GCC 12's
+    // analysis of what functions modify (IPA modref), which then deleted
+    // every call, so that before this no prefetch was ever issued.
+    KINDRED_PREFETCH_HELPER void prefetch_neighbours(int64_t i) const {
         for (int64_t e = g_.indptr[i]; e < g_.indptr[i + 1]; ++e) __builtin_prefetch(&state_[g_.edges[e].j]);
     }
 
@@ -244,7 +253,7 @@ private:
     // (the point's place in the adjacency, then its edges, then its
     // neighbours' states). at(p) is the point at position p of the list.
     template <typename At>
-    void prefetch_ahead(size_t pos, size_t size, At at) const {
+    KINDRED_PREFETCH_HELPER void prefetch_ahead(size_t pos, size_t size, At at) const {
         if (pos + 3 * kPrefetchAhead < size) __builtin_prefetch(&g_.indptr[at(pos + 3 * kPrefetchAhead)]);
         if (pos + 2 * kPrefetchAhead < size) {
             const int64_t a = at(pos + 2 * kPrefetchAhead);
