@@ -15,13 +15,41 @@
 namespace kindred {
 namespace dcrc {
 
+namespace {
+
+// Sum of log(v) over factors v in [1, 2^31) (the softmax denominators, at
+// most K < 2^31): their product, renormalised with frexp every 32 factors
+// (32 x 31 bits stay below the largest double), and one log at the end,
+// instead of one log per factor.
+class LogOfProduct {
+public:
+    void add(double v) {
+        product_ *= v;
+        if (++count_ == 32) {
+            int e = 0;
+            product_ = std::frexp(product_, &e);
+            exponent_ += e;
+            count_ = 0;
+        }
+    }
+    double value() const { return std::log(product_) + static_cast<double>(exponent_) * kLn2; }
+
+private:
+    static constexpr double kLn2 = 0.69314718055994530942;
+    double product_ = 1.0;
+    int64_t exponent_ = 0;
+    int count_ = 0;
+};
+
+}  // namespace
+
 double objective_and_gradient(const MStepProblem &pb, const double *w, double *grad, MStepWorkspace &ws) {
     const Design &des = *pb.design;
     const int64_t n = des.n, k = pb.k, cols = des.cols(), d = des.d;
     const std::vector<int64_t> &target_of = *pb.target_of;
-    double *logp = ws.logp.data(), *p = ws.p.data(), *g = ws.g.data();
+    double *zs = ws.logp.data(), *p = ws.p.data(), *g = ws.g.data();
     // Z = Xa W^T by one GEMM from this thread; the per-row work below in chunks.
-    if (n > 0) linalg::gemm(false, true, n, k, cols, 1.0, des.xa.data(), cols, w, cols, 0.0, logp, k);
+    if (n > 0) linalg::gemm(false, true, n, k, cols, 1.0, des.xa.data(), cols, w, cols, 0.0, zs, k);
 
     int64_t u_count = 0;
     for (int64_t i = 0; i < n; ++i) u_count += target_of[i] < 0;
@@ -32,41 +60,53 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
     parallel_chunks(pb.threads, n, kRowChunk, [&](int64_t chunk, int64_t begin, int64_t end) {
         double *cs = sums + chunk * stride;
         double fit = 0.0, entropy_u = 0.0;
+        LogOfProduct log_s_fit, log_s_u;
         double *colsum = cs + 2;
         std::fill(colsum, colsum + k, 0.0);
         for (int64_t i = begin; i < end; ++i) {
-            // Eq. (6) with log-sum-exp: log p and p from the same exponentials.
-            double *lp = logp + i * k, *pi = p + i * k, *gi = g + i * k;
-            const double m = *std::max_element(lp, lp + k);
+            // Eq. (6) with log-sum-exp: with t = z - max_k z and s = sum_k exp(t_k),
+            // p = exp(t) / s and log p = t - log s. log p itself is never stored:
+            // every term below needs only t and, summed over the rows, log s.
+            double *t = zs + i * k, *pi = p + i * k, *gi = g + i * k;
+            const double m = *std::max_element(t, t + k);
             double s = 0.0;
-            for (int64_t c = 0; c < k; ++c) s += (pi[c] = std::exp(lp[c] - m));
-            const double inv = 1.0 / s, lse = m + std::log(s);
+            for (int64_t c = 0; c < k; ++c) {
+                t[c] -= m;
+                s += (pi[c] = std::exp(t[c]));
+            }
+            const double inv = 1.0 / s;
             for (int64_t c = 0; c < k; ++c) {
                 pi[c] *= inv;
-                lp[c] -= lse;
                 colsum[c] += pi[c];
             }
             if (target_of[i] >= 0) {
-                // Likelihood part: target_weight * sum_k q_ik log p_ik; its gradient
-                // with respect to z_i = W x_i is target_weight (Q_i - P_i).
+                // Likelihood part: target_weight * sum_k q_ik log p_ik
+                // = target_weight (sum_k q_ik t_ik - log s_i) (the q_i sum to 1); its
+                // gradient with respect to z_i = W x_i is target_weight (Q_i - P_i).
                 const double *q = pb.targets + target_of[i] * k;
+                double qt = 0.0;
                 for (int64_t c = 0; c < k; ++c) {
-                    fit += q[c] * lp[c];
+                    qt += q[c] * t[c];
                     gi[c] = pb.target_weight * (q[c] - pi[c]);
                 }
+                fit += qt;
+                log_s_fit.add(s);
             } else if (tau_u > 0.0) {
                 // -tau H(Y_U | X_U): d/dz_jm = tau/|U| p_jm (log p_jm - sum_k p_jk log p_jk)
-                // (the second line of the gradient in section IV-B).
-                double plogp = 0.0;
-                for (int64_t c = 0; c < k; ++c) plogp += pi[c] * lp[c];
-                entropy_u -= plogp;
-                for (int64_t c = 0; c < k; ++c) gi[c] = tau_u * pi[c] * (lp[c] - plogp);
+                // (the second line of the gradient in section IV-B), where log s cancels:
+                // log p_jm - sum_k p_jk log p_jk = t_jm - sum_k p_jk t_jk.
+                double pt = 0.0;
+                for (int64_t c = 0; c < k; ++c) pt += pi[c] * t[c];
+                entropy_u -= pt;
+                log_s_u.add(s);
+                for (int64_t c = 0; c < k; ++c) gi[c] = tau_u * pi[c] * (t[c] - pt);
             } else {
                 std::fill(gi, gi + k, 0.0);
             }
         }
-        cs[0] = fit;
-        cs[1] = entropy_u;
+        // sum_i log s_i, once per chunk: fit -= it, H = -sum p log p += it.
+        cs[0] = fit - log_s_fit.value();
+        cs[1] = entropy_u + log_s_u.value();
     });
     const int64_t chunks = chunk_count(n, kRowChunk);
     double fit = 0.0, entropy_u = 0.0;
