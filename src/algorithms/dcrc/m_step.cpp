@@ -17,6 +17,11 @@ namespace dcrc {
 
 namespace {
 
+// Rows per GEMM of the objective: blocks small enough that OpenBLAS takes
+// its small-matrix kernels (no packing of the n x (d+1) design into its
+// buffers at every evaluation) and that a block stays in cache.
+constexpr int64_t kGemmRows = 1024;
+
 // Sum of log(v) over factors v in [1, 2^31) (the softmax denominators, at
 // most K < 2^31): their product, renormalised with frexp every 32 factors
 // (32 x 31 bits stay below the largest double), and one log at the end,
@@ -48,8 +53,11 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
     const int64_t n = des.n, k = pb.k, cols = des.cols(), d = des.d;
     const std::vector<int64_t> &target_of = *pb.target_of;
     double *zs = ws.logp.data(), *p = ws.p.data(), *g = ws.g.data();
-    // Z = Xa W^T by one GEMM from this thread; the per-row work below in chunks.
-    if (n > 0) linalg::gemm(false, true, n, k, cols, 1.0, des.xa.data(), cols, w, cols, 0.0, zs, k);
+    // Z = Xa W^T, by GEMMs of kGemmRows rows from this thread (see below); the
+    // per-row work below in chunks.
+    for (int64_t b = 0; b < n; b += kGemmRows)
+        linalg::gemm(false, true, std::min(kGemmRows, n - b), k, cols, 1.0, des.xa.data() + b * cols, cols, w, cols,
+                     0.0, zs + b * k, k);
 
     int64_t u_count = 0;
     for (int64_t i = 0; i < n; ++i) u_count += target_of[i] < 0;
@@ -149,7 +157,10 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
 
     if (grad) {
         // dJ/dW = G^T Xa - 2 lambda W~ (first line of the gradient), G = dJ/dZ (n x k).
-        linalg::gemm(true, false, k, cols, n, 1.0, g, k, des.xa.data(), cols, 0.0, grad, cols);
+        std::fill(grad, grad + k * cols, 0.0);
+        for (int64_t b = 0; b < n; b += kGemmRows)
+            linalg::gemm(true, false, k, cols, std::min(kGemmRows, n - b), 1.0, g + b * k, k, des.xa.data() + b * cols,
+                         cols, 1.0, grad, cols);
         for (int64_t c = 0; c < k; ++c)
             for (int64_t j = 0; j < d; ++j) grad[c * cols + j] -= 2.0 * pb.lambda * w[c * cols + j];
     }
