@@ -138,7 +138,9 @@ FitResult fit_dcrc(const FitContext &ctx) {
         // E-step (section IV-A).
         double q_terms = 0.0;
         if (m > 0) {
-            log_probabilities(des.xa.data(), n, cols, w.data(), k, logp.data());
+            // log P(y | x; W) on I (the only rows the mean field reads), from the
+            // last M-step's (or the initial classifier's) workspace at this W.
+            dcrc::last_log_probabilities(ws, k, mf.points(), logp.data());
             if (q.empty()) mf.start_from(logp.data(), q);
             const MeanFieldOutcome e = mf.run(logp.data(), epsilon, mf_max_iter, mf_tol, q);
             ctx.log.debug(cat("dcrc: EM iteration ", it, ": mean field ", e.sweeps, " sweeps",

@@ -52,7 +52,7 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
     const Design &des = *pb.design;
     const int64_t n = des.n, k = pb.k, cols = des.cols(), d = des.d;
     const std::vector<int64_t> &target_of = *pb.target_of;
-    double *zs = ws.logp.data(), *p = ws.p.data(), *g = ws.g.data();
+    double *zs = ws.t.data(), *p = ws.p.data(), *g = ws.g.data(), *srow = ws.s.data();
     // Z = Xa W^T, by GEMMs of kGemmRows rows from this thread (see below); the
     // per-row work below in chunks.
     for (int64_t b = 0; b < n; b += kGemmRows)
@@ -73,7 +73,7 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
         std::fill(colsum, colsum + k, 0.0);
         for (int64_t i = begin; i < end; ++i) {
             // Eq. (6) with log-sum-exp: with t = z - max_k z and s = sum_k exp(t_k),
-            // p = exp(t) / s and log p = t - log s. log p itself is never stored:
+            // p = exp(t) / s and log p = t - log s. log p itself is not needed here:
             // every term below needs only t and, summed over the rows, log s.
             double *t = zs + i * k, *pi = p + i * k, *gi = g + i * k;
             const double m = *std::max_element(t, t + k);
@@ -82,6 +82,7 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
                 t[c] -= m;
                 s += (pi[c] = std::exp(t[c]));
             }
+            srow[i] = s;
             const double inv = 1.0 / s;
             for (int64_t c = 0; c < k; ++c) {
                 pi[c] *= inv;
@@ -165,6 +166,13 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
             for (int64_t j = 0; j < d; ++j) grad[c * cols + j] -= 2.0 * pb.lambda * w[c * cols + j];
     }
     return objective;
+}
+
+void last_log_probabilities(const MStepWorkspace &ws, int64_t k, const std::vector<int64_t> &rows, double *logp) {
+    for (const int64_t i : rows) {
+        const double log_s = std::log(ws.s[i]);
+        for (int64_t c = 0; c < k; ++c) logp[i * k + c] = ws.t[i * k + c] - log_s;
+    }
 }
 
 namespace {

@@ -40,14 +40,22 @@ constexpr int64_t kRowChunk = 2048;
 class MStepWorkspace {
 public:
     MStepWorkspace(int64_t n, int64_t k)
-        : logp(static_cast<size_t>(n * k)), p(logp.size()), g(logp.size()), log_phat(static_cast<size_t>(k)),
-          chunk_sums(static_cast<size_t>(((n + kRowChunk - 1) / kRowChunk) * (k + 2))) {}
-    std::vector<double> logp, p, g, log_phat;
+        : t(static_cast<size_t>(n * k)), p(t.size()), g(t.size()), s(static_cast<size_t>(n)),
+          log_phat(static_cast<size_t>(k)), chunk_sums(static_cast<size_t>(((n + kRowChunk - 1) / kRowChunk) * (k + 2))) {}
+    // At the W of the last evaluation: t = z - max_k z (n x k, z = W x_i),
+    // P (n x k), dJ/dZ (n x k), s = sum_k exp(t_k) per row (log p = t - log s).
+    std::vector<double> t, p, g, s;
+    std::vector<double> log_phat;
     std::vector<double> chunk_sums;  // per chunk: fit, entropy of U, then k column sums of P
 };
 
 // Returns J(W); grad (k x cols) receives dJ/dW (section IV-B; may be null).
 double objective_and_gradient(const MStepProblem &problem, const double *w, double *grad, MStepWorkspace &ws);
+
+// log P(y | x_i; W) = t_i - log s_i for the given rows into logp (n x k; the
+// other rows are left as they are), from the workspace of the last
+// evaluation: after maximize() that is the W it returned.
+void last_log_probabilities(const MStepWorkspace &ws, int64_t k, const std::vector<int64_t> &rows, double *logp);
 
 struct LbfgsOutcome {
     double objective = 0.0;  // J at the returned W
@@ -57,7 +65,7 @@ struct LbfgsOutcome {
 };
 
 // Maximises J from W (k x cols, updated in place) with at most max_iter
-// L-BFGS iterations. Line-search failures keep the best W found (liblbfgs
+// L-BFGS iterations; ws is left at the returned W. Line-search failures keep the best W found (liblbfgs
 // reverts to the last accepted point); only out-of-memory is an error.
 LbfgsOutcome maximize(const MStepProblem &problem, std::vector<double> &w, int64_t max_iter, MStepWorkspace &ws);
 

@@ -50,7 +50,8 @@ public:
 
     // Mean-field sweeps over I in ascending order, each q(y_i) replaced by eq.
     // (13) (epsilon > 0) or eq. (14) (epsilon == 0), until the largest change of
-    // any q in a sweep is <= tol or max_sweeps. logp: n x k log P(y | x; W);
+    // any q in a sweep is <= tol or max_sweeps. logp: n x k log P(y | x; W) (only
+    // the rows of I are read);
     // q: |I| x k, updated in place. A point none of whose triplet partners has
     // changed since its last update is skipped: its update would give the same
     // q bit for bit (it depends on logp and on the others' q only).
