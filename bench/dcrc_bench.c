@@ -20,14 +20,15 @@
  *
  * --data FILE.csv replaces the blobs by a data set (CSV with a header, numeric
  * columns and a `label` column, e.g. ../shared/data/letters_ijlt.csv); K is
- * then the number of classes unless --k is given. --tau, --lambda and
- * --epsilon set dcrc's options of the same names (default: the library's).
+ * then the number of classes unless --k is given. --tau, --lambda,
+ * --epsilon and --init-restarts set dcrc's options of the same names
+ * (default: the library's).
  *
  * One core: run with --threads 1 and OPENBLAS_NUM_THREADS=1 in the environment.
  *
  * usage: dcrc_bench [--n N] [--d D] [--k K] [--triplets M] [--noise S] [--max-iter I]
  *                   [--threads T] [--repeat R] [--seed S] [--data F.csv] [--tau T]
- *                   [--lambda L] [--epsilon E] [--counts 0|1|2] */
+ *                   [--lambda L] [--epsilon E] [--init-restarts R] [--counts 0|1|2] */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>
 #include <stdint.h>
@@ -127,6 +128,7 @@ static int check(kindred_status s, const char *what) {
 
 int main(int argc, char **argv) {
     int64_t n = 5000, d = 38, k = 13, m = 1500, max_iter = 100, threads = 1, repeat = 3, seed = 1, counts = 0;
+    int64_t init_restarts = 0;
     int k_given = 0;
     double noise = 2.0, tau = -1.0, lambda = -1.0, epsilon = -1.0;
     const char *data = NULL;
@@ -141,6 +143,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[a], "--lambda")) lambda = strtod(argv[a + 1], NULL);
         else if (!strcmp(argv[a], "--epsilon")) epsilon = strtod(argv[a + 1], NULL);
         else if (!strcmp(argv[a], "--counts")) counts = v;
+        else if (!strcmp(argv[a], "--init-restarts")) init_restarts = v;
         else if (!strcmp(argv[a], "--triplets")) m = v;
         else if (!strcmp(argv[a], "--max-iter")) max_iter = v;
         else if (!strcmp(argv[a], "--threads")) threads = v;
@@ -187,6 +190,7 @@ int main(int argc, char **argv) {
         if (tau >= 0.0) check(kindred_model_set_double(model, "tau", tau), "tau");
         if (lambda >= 0.0) check(kindred_model_set_double(model, "lambda", lambda), "lambda");
         if (epsilon >= 0.0) check(kindred_model_set_double(model, "epsilon", epsilon), "epsilon");
+        if (init_restarts > 0) check(kindred_model_set_int(model, "init_restarts", init_restarts), "init_restarts");
         check(kindred_model_set_progress(model, on_progress, &clk), "progress");
         fit_counts fc = {0, 0, counts > 1};
         if (counts) check(kindred_model_set_log(model, on_log, &fc), "log");
