@@ -139,12 +139,14 @@ private:
 
     // The row of a point that can move (slot_of is filled on first use: the
     // passes know the slots, only the heap needs it).
+    void fill_slots() {
+        if (slots_ready_) return;
+        slot_of_.resize(static_cast<size_t>(n_));
+        for (size_t m = 0; m < movable_.size(); ++m) slot_of_[movable_[m]] = static_cast<int64_t>(m);
+        slots_ready_ = true;
+    }
     const double *row_of(int64_t i) {
-        if (!slots_ready_) {
-            slot_of_.resize(static_cast<size_t>(n_));
-            for (size_t m = 0; m < movable_.size(); ++m) slot_of_[movable_[m]] = static_cast<int64_t>(m);
-            slots_ready_ = true;
-        }
+        fill_slots();
         return rows_.data() + slot_of_[i] * k_;
     }
 
@@ -252,13 +254,24 @@ private:
     // stages, each reading only what the previous one brought into cache
     // (the point's place in the adjacency, then its edges, then its
     // neighbours' states). at(p) is the point at position p of the list.
-    template <typename At>
+    // with_rows: also the point's row (through slot_of_, which must be
+    // filled), for lists in key order; the passes read the rows in order.
+    template <bool with_rows, typename At>
     KINDRED_PREFETCH_HELPER void prefetch_ahead(size_t pos, size_t size, At at) const {
-        if (pos + 3 * kPrefetchAhead < size) __builtin_prefetch(&g_.indptr[at(pos + 3 * kPrefetchAhead)]);
+        if (pos + 3 * kPrefetchAhead < size) {
+            const int64_t a = at(pos + 3 * kPrefetchAhead);
+            __builtin_prefetch(&g_.indptr[a]);
+            if (with_rows) __builtin_prefetch(&slot_of_[a]);
+        }
         if (pos + 2 * kPrefetchAhead < size) {
             const int64_t a = at(pos + 2 * kPrefetchAhead);
             __builtin_prefetch(g_.edges.data() + g_.indptr[a]);
             __builtin_prefetch(&state_[a]);
+            if (with_rows) {  // (every point of such a list is dirty, so that it has a row)
+                const double *row = rows_.data() + slot_of_[a] * k_;
+                __builtin_prefetch(row);
+                __builtin_prefetch(row + k_ - 1);
+            }
         }
         if (pos + kPrefetchAhead < size) prefetch_neighbours(at(pos + kPrefetchAhead));
     }
@@ -274,7 +287,7 @@ private:
         const double *rows = rows_.data();
         for (size_t m = 0; m < examined_first; ++m) {
             const int64_t i = movable_[m];
-            prefetch_ahead(m, examined_first, [&](size_t p) { return movable_[p]; });
+            prefetch_ahead<false>(m, examined_first, [&](size_t p) { return movable_[p]; });
             if (g_.indptr[i] == g_.indptr[i + 1] || ready(i))
                 take_turn(i, rows + m * k_, nullptr);
             else
@@ -285,7 +298,7 @@ private:
             examined = waiting_.size();
             size_t keep = 0;
             for (size_t w = 0; w < waiting_.size(); ++w) {
-                prefetch_ahead(w, waiting_.size(), [&](size_t p) { return movable_[waiting_[p]]; });
+                prefetch_ahead<false>(w, waiting_.size(), [&](size_t p) { return movable_[waiting_[p]]; });
                 const int64_t m = waiting_[w], i = movable_[m];
                 if (ready(i))
                     take_turn(i, rows + m * k_, nullptr);
@@ -308,6 +321,8 @@ private:
     // with a heap of the points that become dirty on the way.
     void heap_sweep(const std::vector<int64_t> &start) {
         order_.clear();
+        if (start.empty()) return;  // (nothing is dirty: no point moves, none is pushed)
+        fill_slots();
         for (int64_t i : start) order_.emplace_back(key(i), i);
         std::sort(order_.begin(), order_.end());
         heap_.clear();
@@ -315,7 +330,7 @@ private:
         while (next < order_.size() || !heap_.empty()) {
             int64_t i;
             if (heap_.empty() || (next < order_.size() && order_[next] < heap_.front())) {
-                prefetch_ahead(next, order_.size(), [&](size_t p) { return order_[p].second; });
+                prefetch_ahead<true>(next, order_.size(), [&](size_t p) { return order_[p].second; });
                 i = order_[next++].second;
             } else {
                 std::pop_heap(heap_.begin(), heap_.end(), std::greater<Keyed>());
