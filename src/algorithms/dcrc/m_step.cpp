@@ -20,7 +20,7 @@ namespace {
 // Rows per GEMM of the objective: blocks small enough that OpenBLAS takes
 // its small-matrix kernels (no packing of the n x (d+1) design into its
 // buffers at every evaluation) and that a block stays in cache.
-constexpr int64_t kGemmRows = 1024;
+constexpr int64_t kGemmRows = 512;
 
 // Sum of log(v) over factors v in [1, 2^31) (the softmax denominators, at
 // most K < 2^31): their product, renormalised with frexp every 32 factors
