@@ -12,6 +12,8 @@
 // for threads = 1 and 2 and for two runs with one seed on a problem large
 // enough to use several blocks of distances and every ICM schedule.
 // The kindred headers come before cmocka.h, whose fail() macro would clash.
+#include <cmath>
+#include <limits>
 #include <vector>
 
 #include "algorithms/mpckmeans/hmrf.hpp"
@@ -201,6 +203,43 @@ void prepared_workspace_matches_reference_and_penalty_change(void **) {
     assert_true(moved > 500);
 }
 
+// The "cannot move" test on distances finished where they are read
+// (icm_keeps_label_cross, the driver's path for squared Euclidean
+// distortions) takes the decisions of icm_keeps_label on the finished row and
+// gives the finished distance to the point's centre; with odd and even k,
+// k = 1, ties and values that the clamp at 0 sets to 0.
+void cannot_move_test_on_unfinished_rows(void **) {
+    Rng rng(17);
+    int64_t kept = 0, moving = 0;
+    for (int64_t k : {1, 2, 3, 4, 7, 10}) {
+        std::vector<double> cross(static_cast<size_t>(k)), c_sq(static_cast<size_t>(k)), row(static_cast<size_t>(k));
+        for (int trial = 0; trial < 4000; ++trial) {
+            const double x_sq = 4.0 * rng.uniform();
+            for (int64_t h = 0; h < k; ++h) {
+                c_sq[h] = 4.0 * rng.uniform();
+                cross[h] = -2.0 * std::sqrt(x_sq * c_sq[h]) * rng.uniform();
+                if (trial % 5 == 0 && h > 0) cross[h] = cross[0] + c_sq[0] - c_sq[h];  // ties
+                if (trial % 7 == 0 && h % 2 == 0) cross[h] = -(x_sq + c_sq[h]) - 1e-3;  // clamped to 0
+                row[h] = divergence::WeightedDistortion::finished_distance(cross[h], x_sq, c_sq[h]);
+            }
+            const int32_t c = static_cast<int32_t>(rng.below(k));
+            const double slack = trial % 3 == 0 ? 0.0 : 0.5 * rng.uniform();
+            double own = -1.0;
+            const bool keeps = hmrf::icm_keeps_label_cross(cross.data(), x_sq, c_sq.data(), k, c, slack, own);
+            assert_int_equal(keeps, hmrf::icm_keeps_label(row.data(), k, c, slack));
+            assert_memory_equal(&own, &row[c], sizeof(double));
+            // The definition: the margin over the other centres exceeds the slack (beyond rounding).
+            double other = std::numeric_limits<double>::infinity();
+            for (int64_t h = 0; h < k; ++h)
+                if (h != c && row[h] < other) other = row[h];
+            assert_int_equal(keeps, other - row[c] > slack + 1e-9 * (1.0 + std::fabs(row[c]) + std::fabs(other) + slack));
+            (keeps ? kept : moving) += 1;
+        }
+    }
+    assert_true(kept > 1000);
+    assert_true(moving > 1000);
+}
+
 std::vector<int32_t> fit_labels(const char *algorithm, const std::vector<double> &x, int64_t n, int64_t d,
                                 kindred_side *side, int threads) {
     kindred_model *m = nullptr;
@@ -250,6 +289,7 @@ int main(void) {
         cmocka_unit_test(result_is_a_local_minimum),
         cmocka_unit_test(unconstrained_points_take_the_argmin),
         cmocka_unit_test(prepared_workspace_matches_reference_and_penalty_change),
+        cmocka_unit_test(cannot_move_test_on_unfinished_rows),
         cmocka_unit_test(same_labels_for_any_thread_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

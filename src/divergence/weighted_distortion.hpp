@@ -14,6 +14,7 @@
 #ifndef KINDRED_DIVERGENCE_WEIGHTED_DISTORTION_HPP
 #define KINDRED_DIVERGENCE_WEIGHTED_DISTORTION_HPP
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -91,6 +92,22 @@ public:
                                      const std::function<void(int64_t, int64_t, const double *)> &after_rows) const {
         point_center_all(centers, k, work);
         after_rows(0, n_, work);
+    }
+    // The squared Euclidean distortions only (the others return false and do
+    // nothing): the blocks of point_center_blocks before they are finished,
+    // for a caller that finishes each value where it reads it (one pass over
+    // a block instead of two). after(begin, end, cross, x_sqnorm, c_sqnorm)
+    // gets rows [begin, end) of -2 x_i.c_h (k values each, in cache, valid
+    // during the call only), |x_i|^2 for all points (indexed by i) and the k
+    // values |c_h|^2; point_center_blocks hands over
+    // max(0, (cross + |x_i|^2) + |c_h|^2), these additions in this order
+    // (finished_distance).
+    using CrossBlock = std::function<void(int64_t, int64_t, const double *, const double *, const double *)>;
+    virtual bool point_center_cross_blocks(const double * /*centers*/, int64_t /*k*/, const CrossBlock &) const {
+        return false;
+    }
+    static double finished_distance(double cross, double x_sqnorm, double c_sqnorm) {
+        return std::max(0.0, cross + x_sqnorm + c_sqnorm);
     }
     // Distortion between two centres (initialisation by farthest-first traversal).
     virtual double center_distance(const double *a, const double *b) const = 0;

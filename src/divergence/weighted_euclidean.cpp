@@ -81,6 +81,21 @@ public:
         blocks(centers, k, [&](int64_t, int64_t) { return block.data(); }, after_rows);
     }
 
+    // The GEMM's blocks as they come (see the base class); the finishing
+    // below is left to the caller.
+    bool point_center_cross_blocks(const double *centers, int64_t k, const CrossBlock &after) const override {
+        std::vector<double> ct(static_cast<size_t>(k * d_));
+        transform(centers, k, ct.data());
+        const std::vector<double> c_sq = linalg::center_sqnorms(ct.data(), k, d_);
+        std::vector<double> block(static_cast<size_t>(std::min(n_, kBlockRows) * k));
+        for (int64_t begin = 0; begin < n_; begin += kBlockRows) {
+            const int64_t end = std::min(n_, begin + kBlockRows);
+            linalg::minus_two_cross(xt_view_, begin, end, ct.data(), k, block.data());
+            after(begin, end, block.data(), xt_sqnorm_.data(), c_sq.data());
+        }
+        return true;
+    }
+
     double center_distance(const double *a, const double *b) const override {
         std::vector<double> diff(d_), t(d_);
         for (int64_t m = 0; m < d_; ++m) diff[m] = a[m] - b[m];
@@ -217,7 +232,7 @@ private:
                 for (int64_t i = sub; i < sub_end; ++i) {
                     double *row = rows + (i - sub) * k;
                     const double xn = xt_sqnorm_[i];
-                    for (int64_t c = 0; c < k; ++c) row[c] = std::max(0.0, row[c] + xn + c_sq[c]);
+                    for (int64_t c = 0; c < k; ++c) row[c] = finished_distance(row[c], xn, c_sq[c]);
                 }
                 after_rows(sub, sub_end, rows);
             }

@@ -78,6 +78,7 @@ FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
     // tenth of a PCKMeans iteration, and then an O(n) pass of the E-step's
     // own set-up and its reads of rows scattered over the matrix more).
     IcmWorkspace icm_work;
+    std::vector<double> finished_row(static_cast<size_t>(k));
     double distortion = 0.0;
     auto distances = [&](bool assign_nearest) {
         distortion = 0.0;
@@ -87,6 +88,35 @@ FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
         int32_t *const label_of = labels.data();
         const double *const slack = graph.slack.data();
         IcmWorkspace *const work = &icm_work;
+        // Squared Euclidean distortions: the distances finished where they
+        // are read (the same values), without writing the finished block
+        // and reading it back; only the rows of the points that can move are
+        // finished into memory.
+        if (!assign_nearest &&
+            dist->point_center_cross_blocks(centers.data(), k, [&, label_of, slack, work](
+                                                                    int64_t begin, int64_t end, const double *cross,
+                                                                    const double *x_sqnorm, const double *c_sqnorm) {
+                double sum = distortion;  // the same additions in the same order
+                IcmPointState *const state = work->state.data();
+                double *const finished = finished_row.data();
+                for (int64_t i = begin; i < end; ++i) {
+                    const double *row = cross + (i - begin) * k;
+                    const int32_t c = label_of[i];
+                    double own;
+                    const bool keeps = icm_keeps_label_cross(row, x_sqnorm[i], c_sqnorm, k, c, slack[i], own);
+                    sum += own;
+                    if (keeps) {
+                        state[i] = {c, 0, 0u, 1u};
+                    } else {
+                        for (int64_t h = 0; h < k; ++h)
+                            finished[h] = divergence::WeightedDistortion::finished_distance(row[h], x_sqnorm[i],
+                                                                                             c_sqnorm[h]);
+                        work->set_point(i, c, finished, k, false);
+                    }
+                }
+                distortion = sum;
+            }))
+            return;
         dist->point_center_blocks(centers.data(), k, dmat.data(), [&, label_of, slack, work](
                                                                       int64_t begin, int64_t end, const double *rows) {
             double sum = distortion;  // the same additions in the same order

@@ -104,6 +104,33 @@ IcmGraph icm_graph(const Constraints &cons, const Potentials &pot);
 // those of the sequential sweep in the sweep's random order (Reference).
 enum class IcmSchedule { Auto, Reference, Passes, Heap };
 
+namespace detail {
+
+// The test of icm_keeps_label once other = min over h != c of row[h] is known.
+inline bool keeps_by_margin(double own, double other, double slack) {
+    return other - own > slack + 1e-9 * (1.0 + std::fabs(own) + std::fabs(other) + slack);
+}
+
+#if defined(__SSE2__)
+// The smallest (f) and second smallest (s) values seen, in two lanes (even
+// and odd h), without a data-dependent branch; min and max are exact in any
+// order for values that are not NaN.
+inline void two_smallest_add(__m128d v, __m128d &f, __m128d &s) {
+    s = _mm_min_pd(s, _mm_max_pd(f, v));
+    f = _mm_min_pd(f, v);
+}
+// The two lanes merged: the smallest of all is the smaller of the lanes'
+// smallest, the second the smallest of the larger of them and of the lanes'
+// second values.
+inline void two_smallest_merge(__m128d f, __m128d s, double &first, double &second) {
+    const __m128d f_swap = _mm_unpackhi_pd(f, f), s_swap = _mm_unpackhi_pd(s, s);
+    first = _mm_cvtsd_f64(_mm_min_sd(f, f_swap));
+    second = _mm_cvtsd_f64(_mm_min_sd(_mm_max_sd(f, f_swap), _mm_min_sd(s, s_swap)));
+}
+#endif
+
+}  // namespace detail
+
 // A point with label c and this row of distortions keeps c at every ICM
 // visit whatever its neighbours' labels: c is the row's argmin by a margin
 // above slack (the sum of its constraint weights; the constraints move
@@ -117,40 +144,57 @@ inline bool icm_keeps_label(const double *row, int64_t k, int32_t c, double slac
     // same value as "if (h != c && row[h] < other)". Without a data-dependent
     // branch (both that loop and ternaries compiled to branches, mispredicted
     // about once per row): min / max instructions, two values at a time with
-    // SSE2. The rows are finished distances (no NaN), for which min and max
-    // are exact whatever the order.
+    // SSE2. The rows are finished distances (no NaN).
     const double inf = std::numeric_limits<double>::infinity();
-    double first, second;
+    double first = inf, second = inf;
 #if defined(__SSE2__)
     __m128d f = _mm_set1_pd(inf), s = f;
     int64_t h = 0;
-    for (; h + 2 <= k; h += 2) {
-        const __m128d v = _mm_loadu_pd(row + h);
-        s = _mm_min_pd(s, _mm_max_pd(f, v));
-        f = _mm_min_pd(f, v);
-    }
-    if (h < k) {
-        const __m128d v = _mm_set_pd(inf, row[h]);
-        s = _mm_min_pd(s, _mm_max_pd(f, v));
-        f = _mm_min_pd(f, v);
-    }
-    // The two lanes (even and odd h) merged: the smallest of all is the
-    // smaller of the smallest, the second the smallest of the larger of them
-    // and of the lanes' second values.
-    const __m128d f_swap = _mm_unpackhi_pd(f, f), s_swap = _mm_unpackhi_pd(s, s);
-    first = _mm_cvtsd_f64(_mm_min_sd(f, f_swap));
-    second = _mm_cvtsd_f64(_mm_min_sd(_mm_max_sd(f, f_swap), _mm_min_sd(s, s_swap)));
+    for (; h + 2 <= k; h += 2) detail::two_smallest_add(_mm_loadu_pd(row + h), f, s);
+    if (h < k) detail::two_smallest_add(_mm_set_pd(inf, row[h]), f, s);
+    detail::two_smallest_merge(f, s, first, second);
 #else
-    first = inf;
-    second = inf;
     for (int64_t h = 0; h < k; ++h) {
         const double v = row[h];
         second = std::min(second, std::max(first, v));
         first = std::min(first, v);
     }
 #endif
-    const double other = own == first ? second : first;
-    return other - own > slack + 1e-9 * (1.0 + std::fabs(own) + std::fabs(other) + slack);
+    return detail::keeps_by_margin(own, own == first ? second : first, slack);
+}
+
+// icm_keeps_label for the row of distances finished where they are read
+// (WeightedDistortion::point_center_cross_blocks: cross = -2 x.c_h, the
+// squared norms of the point and of the centres): the same values, the same
+// decision, without storing the finished row. own: set to the finished
+// distance to centre c.
+inline bool icm_keeps_label_cross(const double *cross, double x_sqnorm, const double *c_sqnorm, int64_t k, int32_t c,
+                                  double slack, double &own) {
+    using divergence::WeightedDistortion;
+    own = WeightedDistortion::finished_distance(cross[c], x_sqnorm, c_sqnorm[c]);
+    const double inf = std::numeric_limits<double>::infinity();
+    double first = inf, second = inf;
+#if defined(__SSE2__)
+    // max(v, 0) by MAXPD is std::max(0.0, v) (0 for v <= 0 and for NaN).
+    const __m128d xn = _mm_set1_pd(x_sqnorm), zero = _mm_setzero_pd();
+    __m128d f = _mm_set1_pd(inf), s = f;
+    int64_t h = 0;
+    for (; h + 2 <= k; h += 2) {
+        const __m128d sum = _mm_add_pd(_mm_add_pd(_mm_loadu_pd(cross + h), xn), _mm_loadu_pd(c_sqnorm + h));
+        detail::two_smallest_add(_mm_max_pd(sum, zero), f, s);
+    }
+    if (h < k)
+        detail::two_smallest_add(_mm_set_pd(inf, WeightedDistortion::finished_distance(cross[h], x_sqnorm, c_sqnorm[h])),
+                                 f, s);
+    detail::two_smallest_merge(f, s, first, second);
+#else
+    for (int64_t h = 0; h < k; ++h) {
+        const double v = WeightedDistortion::finished_distance(cross[h], x_sqnorm, c_sqnorm[h]);
+        second = std::min(second, std::max(first, v));
+        first = std::min(first, v);
+    }
+#endif
+    return detail::keeps_by_margin(own, own == first ? second : first, slack);
 }
 
 // The scratch of the E-step (icm.cpp), kept by a fit from one E-step to the
