@@ -16,7 +16,7 @@
  *   F-measure against the classes;
  * - with --counts 1: the mean-field sweeps and L-BFGS evaluations of the whole
  *   fit (initial classifier included), from dcrc's debug log (--counts 2:
- *   the log itself too).
+ *   dcrc's log itself too; 3: also the k-means initialisation's).
  *
  * --data FILE.csv replaces the blobs by a data set (CSV with a header, numeric
  * columns and a `label` column, e.g. ../shared/data/letters_ijlt.csv); K is
@@ -56,8 +56,9 @@ static void on_log(void *user, int level, const char *message) {
     const char *at;
     long long v = 0;
     (void)level;
+    if (c->print > 1) printf("  %s\n", message);
     if (strncmp(message, "dcrc:", 5) != 0) return;
-    if (c->print) printf("  %s\n", message);
+    if (c->print == 1) printf("  %s\n", message);
     if ((at = strstr(message, ": mean field ")) && sscanf(at, ": mean field %lld sweeps", &v) == 1) c->sweeps += v;
     if ((at = strstr(message, " iterations, ")) && sscanf(at, " iterations, %lld evaluations", &v) == 1)
         c->evaluations += v;
@@ -192,7 +193,7 @@ int main(int argc, char **argv) {
         if (epsilon >= 0.0) check(kindred_model_set_double(model, "epsilon", epsilon), "epsilon");
         if (init_restarts > 0) check(kindred_model_set_int(model, "init_restarts", init_restarts), "init_restarts");
         check(kindred_model_set_progress(model, on_progress, &clk), "progress");
-        fit_counts fc = {0, 0, counts > 1};
+        fit_counts fc = {0, 0, counts - 1};
         if (counts) check(kindred_model_set_log(model, on_log, &fc), "log");
         const double t0 = now_seconds(), c0 = cpu_seconds();
         check(kindred_model_fit_dense(model, x, n, d, KINDRED_ROW_MAJOR, d, side), "fit");
