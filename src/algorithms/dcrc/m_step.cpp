@@ -240,7 +240,8 @@ LbfgsOutcome maximize(const MStepProblem &pb, std::vector<double> &w, int64_t ma
     // (objective_and_gradient is deterministic: the same value bit for bit),
     // else (a line search that failed and reverted to the previous point; fx
     // is then the last trial's) evaluated again.
-    const bool at_last = in.last_x.size() == w.size() && std::memcmp(w.data(), in.last_x.data(), w.size() * sizeof(double)) == 0;
+    const bool at_last = in.last_x.size() == w.size() &&
+                         std::memcmp(w.data(), in.last_x.data(), w.size() * sizeof(double)) == 0;
     out.objective = at_last ? in.last_j : objective_and_gradient(pb, w.data(), nullptr, ws);
     return out;
 }

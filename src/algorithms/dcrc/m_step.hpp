@@ -41,7 +41,8 @@ class MStepWorkspace {
 public:
     MStepWorkspace(int64_t n, int64_t k)
         : t(static_cast<size_t>(n * k)), p(t.size()), g(t.size()), s(static_cast<size_t>(n)),
-          log_phat(static_cast<size_t>(k)), chunk_sums(static_cast<size_t>(((n + kRowChunk - 1) / kRowChunk) * (k + 2))) {}
+          log_phat(static_cast<size_t>(k)),
+          chunk_sums(static_cast<size_t>(((n + kRowChunk - 1) / kRowChunk) * (k + 2))) {}
     // At the W of the last evaluation: t = z - max_k z (n x k, z = W x_i),
     // P (n x k), dJ/dZ (n x k), s = sum_k exp(t_k) per row (log p = t - log s).
     std::vector<double> t, p, g, s;
@@ -65,8 +66,9 @@ struct LbfgsOutcome {
 };
 
 // Maximises J from W (k x cols, updated in place) with at most max_iter
-// L-BFGS iterations; ws is left at the returned W. Line-search failures keep the best W found (liblbfgs
-// reverts to the last accepted point); only out-of-memory is an error.
+// L-BFGS iterations; ws is left at the returned W. Line-search failures keep
+// the best W found (liblbfgs reverts to the last accepted point); only
+// out-of-memory is an error.
 LbfgsOutcome maximize(const MStepProblem &problem, std::vector<double> &w, int64_t max_iter, MStepWorkspace &ws);
 
 }  // namespace dcrc
