@@ -46,6 +46,78 @@ private:
     int count_ = 0;
 };
 
+// The per-row pass of objective_and_gradient over rows [begin, end) of one
+// chunk: P, t, s, dJ/dZ of the likelihood and U-entropy terms, and the
+// chunk's sums. KC > 0 is K known at compile time (loops over clusters
+// unrolled, column sums in registers), 0 a K known at run time; the
+// arithmetic and its order are the same either way.
+struct RowPass {
+    int64_t k;
+    const int64_t *target_of;
+    const double *targets;
+    double target_weight, tau_u;
+    double *zs, *p, *g, *s, *sums;
+};
+
+template <int KC>
+void row_pass(const RowPass &r, int64_t chunk, int64_t begin, int64_t end) {
+    const int64_t k = KC > 0 ? KC : r.k;
+    double *cs = r.sums + chunk * (k + 2);
+    double fit = 0.0, entropy_u = 0.0;
+    LogOfProduct log_s_fit, log_s_u;
+    // Column sums in a local array (registers for a small K known at compile
+    // time), copied out at the end: the same additions in the same order.
+    double colsum_local[KC > 0 ? KC : 1];
+    double *colsum = KC > 0 ? colsum_local : cs + 2;
+    std::fill(colsum, colsum + k, 0.0);
+    for (int64_t i = begin; i < end; ++i) {
+        // Eq. (6) with log-sum-exp: with t = z - max_k z and s = sum_k exp(t_k),
+        // p = exp(t) / s and log p = t - log s. log p itself is not needed here:
+        // every term below needs only t and, summed over the rows, log s.
+        double *t = r.zs + i * k, *pi = r.p + i * k, *gi = r.g + i * k;
+        const double m = *std::max_element(t, t + k);
+        double s = 0.0;
+        for (int64_t c = 0; c < k; ++c) {
+            t[c] -= m;
+            s += (pi[c] = std::exp(t[c]));
+        }
+        r.s[i] = s;
+        const double inv = 1.0 / s;
+        for (int64_t c = 0; c < k; ++c) {
+            pi[c] *= inv;
+            colsum[c] += pi[c];
+        }
+        if (r.target_of[i] >= 0) {
+            // Likelihood part: target_weight * sum_k q_ik log p_ik
+            // = target_weight (sum_k q_ik t_ik - log s_i) (the q_i sum to 1); its
+            // gradient with respect to z_i = W x_i is target_weight (Q_i - P_i).
+            const double *q = r.targets + r.target_of[i] * k;
+            double qt = 0.0;
+            for (int64_t c = 0; c < k; ++c) {
+                qt += q[c] * t[c];
+                gi[c] = r.target_weight * (q[c] - pi[c]);
+            }
+            fit += qt;
+            log_s_fit.add(s);
+        } else if (r.tau_u > 0.0) {
+            // -tau H(Y_U | X_U): d/dz_jm = tau/|U| p_jm (log p_jm - sum_k p_jk log p_jk)
+            // (the second line of the gradient in section IV-B), where log s cancels:
+            // log p_jm - sum_k p_jk log p_jk = t_jm - sum_k p_jk t_jk.
+            double pt = 0.0;
+            for (int64_t c = 0; c < k; ++c) pt += pi[c] * t[c];
+            entropy_u -= pt;
+            log_s_u.add(s);
+            for (int64_t c = 0; c < k; ++c) gi[c] = r.tau_u * pi[c] * (t[c] - pt);
+        } else {
+            std::fill(gi, gi + k, 0.0);
+        }
+    }
+    if (KC > 0) std::copy(colsum, colsum + k, cs + 2);
+    // sum_i log s_i, once per chunk: fit -= it, H = -sum p log p += it.
+    cs[0] = fit - log_s_fit.value();
+    cs[1] = entropy_u + log_s_u.value();
+}
+
 }  // namespace
 
 double objective_and_gradient(const MStepProblem &pb, const double *w, double *grad, MStepWorkspace &ws) {
@@ -65,57 +137,17 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
     const int64_t stride = k + 2;
     double *sums = ws.chunk_sums.data();
 
+    RowPass rows{k, target_of.data(), pb.targets, pb.target_weight, tau_u, zs, p, g, srow, sums};
     parallel_chunks(pb.threads, n, kRowChunk, [&](int64_t chunk, int64_t begin, int64_t end) {
-        double *cs = sums + chunk * stride;
-        double fit = 0.0, entropy_u = 0.0;
-        LogOfProduct log_s_fit, log_s_u;
-        double *colsum = cs + 2;
-        std::fill(colsum, colsum + k, 0.0);
-        for (int64_t i = begin; i < end; ++i) {
-            // Eq. (6) with log-sum-exp: with t = z - max_k z and s = sum_k exp(t_k),
-            // p = exp(t) / s and log p = t - log s. log p itself is not needed here:
-            // every term below needs only t and, summed over the rows, log s.
-            double *t = zs + i * k, *pi = p + i * k, *gi = g + i * k;
-            const double m = *std::max_element(t, t + k);
-            double s = 0.0;
-            for (int64_t c = 0; c < k; ++c) {
-                t[c] -= m;
-                s += (pi[c] = std::exp(t[c]));
-            }
-            srow[i] = s;
-            const double inv = 1.0 / s;
-            for (int64_t c = 0; c < k; ++c) {
-                pi[c] *= inv;
-                colsum[c] += pi[c];
-            }
-            if (target_of[i] >= 0) {
-                // Likelihood part: target_weight * sum_k q_ik log p_ik
-                // = target_weight (sum_k q_ik t_ik - log s_i) (the q_i sum to 1); its
-                // gradient with respect to z_i = W x_i is target_weight (Q_i - P_i).
-                const double *q = pb.targets + target_of[i] * k;
-                double qt = 0.0;
-                for (int64_t c = 0; c < k; ++c) {
-                    qt += q[c] * t[c];
-                    gi[c] = pb.target_weight * (q[c] - pi[c]);
-                }
-                fit += qt;
-                log_s_fit.add(s);
-            } else if (tau_u > 0.0) {
-                // -tau H(Y_U | X_U): d/dz_jm = tau/|U| p_jm (log p_jm - sum_k p_jk log p_jk)
-                // (the second line of the gradient in section IV-B), where log s cancels:
-                // log p_jm - sum_k p_jk log p_jk = t_jm - sum_k p_jk t_jk.
-                double pt = 0.0;
-                for (int64_t c = 0; c < k; ++c) pt += pi[c] * t[c];
-                entropy_u -= pt;
-                log_s_u.add(s);
-                for (int64_t c = 0; c < k; ++c) gi[c] = tau_u * pi[c] * (t[c] - pt);
-            } else {
-                std::fill(gi, gi + k, 0.0);
-            }
+        switch (k) {  // the common small K with their loops unrolled
+            case 2: row_pass<2>(rows, chunk, begin, end); break;
+            case 3: row_pass<3>(rows, chunk, begin, end); break;
+            case 4: row_pass<4>(rows, chunk, begin, end); break;
+            case 5: row_pass<5>(rows, chunk, begin, end); break;
+            case 6: row_pass<6>(rows, chunk, begin, end); break;
+            case 8: row_pass<8>(rows, chunk, begin, end); break;
+            default: row_pass<0>(rows, chunk, begin, end); break;
         }
-        // sum_i log s_i, once per chunk: fit -= it, H = -sum p log p += it.
-        cs[0] = fit - log_s_fit.value();
-        cs[1] = entropy_u + log_s_u.value();
     });
     const int64_t chunks = chunk_count(n, kRowChunk);
     double fit = 0.0, entropy_u = 0.0;
