@@ -84,19 +84,22 @@ dc::MStepProblem problem_with_targets(const dc::Design &des, int64_t k, int64_t 
 
 }  // namespace
 
+// K = 4 takes the M-step's per-row pass unrolled for a compile-time K, K = 7
+// the one for any K: both are checked.
 static void gradient_matches_finite_differences(void **) {
     Rng rng(3);
-    const int64_t n = 40, d = 3, k = 4;
+    const int64_t n = 40, d = 3;
     const std::vector<double> x = random_points(n, d, rng);
-    for (int variant = 0; variant < 3; ++variant) {
-        const dc::Design des = dc::make_design(view(x, n, d), variant != 2);
+    for (int variant = 0; variant < 6; ++variant) {
+        const int64_t k = variant < 3 ? 4 : 7;
+        const dc::Design des = dc::make_design(view(x, n, d), variant % 3 != 2);
         // Targets on every third point, the others in U.
         std::vector<int64_t> target_of;
         std::vector<double> targets;
         dc::MStepProblem pb = problem_with_targets(des, k, 3, rng, target_of, targets);
         pb.target_weight = 1.0 / 7.0;
         pb.tau = 0.8;
-        pb.balance = variant != 1;
+        pb.balance = variant % 3 != 1;
         pb.lambda = 0.3;
         dc::MStepWorkspace ws(n, k);
         std::vector<double> w(static_cast<size_t>(k * des.cols()));
