@@ -23,7 +23,7 @@ struct MStepProblem {
     const Design *design = nullptr;
     int64_t k = 0;
     const std::vector<int64_t> *target_of = nullptr;  // n entries: row of `targets`, or -1 for a point of U
-    const double *targets = nullptr;                  // rows of k probabilities
+    const double *targets = nullptr;                  // rows of k probabilities (each summing to 1)
     double target_weight = 0.0;
     double tau = 0.0;
     bool balance = false;
