@@ -8,6 +8,7 @@
 #ifndef KINDRED_ALGORITHMS_MPCKMEANS_HMRF_HPP
 #define KINDRED_ALGORITHMS_MPCKMEANS_HMRF_HPP
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
