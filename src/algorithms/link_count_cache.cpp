@@ -20,21 +20,33 @@ LinkCountCache::LinkCountCache(const Adjacency *adjacency, int64_t n, double w_m
     mean_degree_ = static_cast<double>(adj_->indptr.back()) / static_cast<double>(std::max<int64_t>(n, 1));
 }
 
-// The sums of LinkCounts::gather, in the same order.
+// The sums of LinkCounts::gather, in the same order. The neighbours' labels
+// (random reads, the cost of a gather) are first read into a small buffer by
+// a loop without branches, so that the reads overlap; a branch on each label
+// (the next read waiting for a mispredicted one) made them one cache miss at
+// a time.
 void LinkCountCache::refresh(int64_t i, const int32_t *labels) {
     Slot *slot = slot_.data() + point_[i].first;
+    const int64_t *neighbor = adj_->neighbor.data();
+    const double *value = adj_->value.data();
     int32_t size = 0;
-    for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) {
-        const int32_t k = labels[adj_->neighbor[e]];
-        if (k < 0) continue;
-        if (k >= static_cast<int32_t>(position_.size())) position_.resize(static_cast<size_t>(k) * 2 + 8, -1);
-        int32_t p = position_[k];
-        if (p < 0) {
-            p = position_[k] = size++;
-            slot[p] = Slot{k, 0, 0.0};
+    constexpr int64_t kChunk = 64;
+    int32_t cluster[kChunk];
+    for (int64_t begin = adj_->indptr[i], end = adj_->indptr[i + 1]; begin < end; begin += kChunk) {
+        const int64_t m = std::min(kChunk, end - begin);
+        for (int64_t t = 0; t < m; ++t) cluster[t] = labels[neighbor[begin + t]];
+        for (int64_t t = 0; t < m; ++t) {
+            const int32_t k = cluster[t];
+            if (k < 0) continue;
+            if (k >= static_cast<int32_t>(position_.size())) position_.resize(static_cast<size_t>(k) * 2 + 8, -1);
+            int32_t p = position_[k];
+            if (p < 0) {
+                p = position_[k] = size++;
+                slot[p] = Slot{k, 0, 0.0};
+            }
+            ++slot[p].count;
+            slot[p].cost += pair_cost(value[begin + t]);
         }
-        ++slot[p].count;
-        slot[p].cost += pair_cost(adj_->value[e]);
     }
     for (int32_t p = 0; p < size; ++p) position_[slot[p].cluster] = -1;
     point_[i].size = size;
