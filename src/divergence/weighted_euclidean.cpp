@@ -84,15 +84,11 @@ public:
     // The GEMM's blocks as they come (see the base class); the finishing
     // below is left to the caller.
     bool point_center_cross_blocks(const double *centers, int64_t k, const CrossBlock &after) const override {
-        std::vector<double> ct(static_cast<size_t>(k * d_));
-        transform(centers, k, ct.data());
-        const std::vector<double> c_sq = linalg::center_sqnorms(ct.data(), k, d_);
         std::vector<double> block(static_cast<size_t>(std::min(n_, kBlockRows) * k));
-        for (int64_t begin = 0; begin < n_; begin += kBlockRows) {
-            const int64_t end = std::min(n_, begin + kBlockRows);
-            linalg::minus_two_cross(xt_view_, begin, end, ct.data(), k, block.data());
-            after(begin, end, block.data(), xt_sqnorm_.data(), c_sq.data());
-        }
+        cross_blocks(centers, k, [&](int64_t, int64_t) { return block.data(); },
+                     [&](int64_t begin, int64_t end, double *cross, const double *c_sq) {
+                         after(begin, end, cross, xt_sqnorm_.data(), c_sq);
+                     });
         return true;
     }
 
@@ -213,9 +209,10 @@ private:
         return rule_ == PhiMaxRule::Sum ? sum : mx;
     }
 
-    // Distances to the centres, kBlockRows rows at a time, into where(begin, end).
-    template <typename Where, typename After>
-    void blocks(const double *centers, int64_t k, Where where, After after_rows) const {
+    // -2 x_i.c_h for the centres in the space of A^{1/2}, kBlockRows rows at
+    // a time, into where(begin, end); then visit(begin, end, block, |c_h|^2).
+    template <typename Where, typename Visit>
+    void cross_blocks(const double *centers, int64_t k, Where where, Visit visit) const {
         std::vector<double> ct(static_cast<size_t>(k * d_));
         transform(centers, k, ct.data());
         const std::vector<double> c_sq = linalg::center_sqnorms(ct.data(), k, d_);
@@ -223,6 +220,14 @@ private:
             const int64_t end = std::min(n_, begin + kBlockRows);
             double *out = where(begin, end);
             linalg::minus_two_cross(xt_view_, begin, end, ct.data(), k, out);
+            visit(begin, end, out, c_sq.data());
+        }
+    }
+
+    // Distances to the centres, kBlockRows rows at a time, into where(begin, end).
+    template <typename Where, typename After>
+    void blocks(const double *centers, int64_t k, Where where, After after_rows) const {
+        cross_blocks(centers, k, where, [&](int64_t begin, int64_t end, double *out, const double *c_sq) {
             // |x|^2 + |c|^2 - 2 x.c (the sums of linalg::sq_distances, in its
             // order), kSubRows rows at a time, each handed to after_rows while
             // it is still in L1 (one pass over the block instead of two).
@@ -236,7 +241,7 @@ private:
                 }
                 after_rows(sub, sub_end, rows);
             }
-        }
+        });
     }
     int64_t diag_index(int64_t m) const { return full_matrix() ? m * d_ + m : m; }
 

@@ -97,7 +97,6 @@ FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
                                                                     int64_t begin, int64_t end, const double *cross,
                                                                     const double *x_sqnorm, const double *c_sqnorm) {
                 double sum = distortion;  // the same additions in the same order
-                IcmPointState *const state = work->state.data();
                 double *const finished = finished_row.data();
                 for (int64_t i = begin; i < end; ++i) {
                     const double *row = cross + (i - begin) * k;
@@ -105,14 +104,11 @@ FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
                     double own;
                     const bool keeps = icm_keeps_label_cross(row, x_sqnorm[i], c_sqnorm, k, c, slack[i], own);
                     sum += own;
-                    if (keeps) {
-                        state[i] = {c, 0, 0u, 1u};
-                    } else {
+                    if (!keeps)
                         for (int64_t h = 0; h < k; ++h)
                             finished[h] = divergence::WeightedDistortion::finished_distance(row[h], x_sqnorm[i],
                                                                                              c_sqnorm[h]);
-                        work->set_point(i, c, finished, k, false);
-                    }
+                    work->set_point(i, c, finished, k, keeps);
                 }
                 distortion = sum;
             }))
@@ -120,7 +116,6 @@ FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
         dist->point_center_blocks(centers.data(), k, dmat.data(), [&, label_of, slack, work](
                                                                       int64_t begin, int64_t end, const double *rows) {
             double sum = distortion;  // the same additions in the same order
-            IcmPointState *const state = work->state.data();
             for (int64_t i = begin; i < end; ++i) {
                 const double *row = rows + (i - begin) * k;
                 if (assign_nearest) {
@@ -131,10 +126,7 @@ FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
                 }
                 const int32_t c = label_of[i];
                 sum += row[c];
-                if (icm_keeps_label(row, k, c, slack[i]))
-                    state[i] = {c, 0, 0u, 1u};
-                else
-                    work->set_point(i, c, row, k, false);
+                work->set_point(i, c, row, k, icm_keeps_label(row, k, c, slack[i]));
             }
             distortion = sum;
         });

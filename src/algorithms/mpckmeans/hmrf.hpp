@@ -128,6 +128,27 @@ inline void two_smallest_merge(__m128d f, __m128d s, double &first, double &seco
     first = _mm_cvtsd_f64(_mm_min_sd(f, f_swap));
     second = _mm_cvtsd_f64(_mm_min_sd(_mm_max_sd(f, f_swap), _mm_min_sd(s, s_swap)));
 }
+// The smallest and second smallest of the k values of a row: pair(h) gives
+// values h and h + 1 in one register, one(h) value h (for an odd k's last).
+template <typename Pair, typename One>
+inline void two_smallest(int64_t k, Pair pair, One one, double &first, double &second) {
+    const double inf = std::numeric_limits<double>::infinity();
+    __m128d f = _mm_set1_pd(inf), s = f;
+    int64_t h = 0;
+    for (; h + 2 <= k; h += 2) two_smallest_add(pair(h), f, s);
+    if (h < k) two_smallest_add(_mm_set_pd(inf, one(h)), f, s);
+    two_smallest_merge(f, s, first, second);
+}
+#else
+template <typename One>
+inline void two_smallest(int64_t k, One one, double &first, double &second) {
+    first = second = std::numeric_limits<double>::infinity();
+    for (int64_t h = 0; h < k; ++h) {
+        const double v = one(h);
+        second = std::min(second, std::max(first, v));
+        first = std::min(first, v);
+    }
+}
 #endif
 
 }  // namespace detail
@@ -146,20 +167,12 @@ inline bool icm_keeps_label(const double *row, int64_t k, int32_t c, double slac
     // branch (both that loop and ternaries compiled to branches, mispredicted
     // about once per row): min / max instructions, two values at a time with
     // SSE2. The rows are finished distances (no NaN).
-    const double inf = std::numeric_limits<double>::infinity();
-    double first = inf, second = inf;
+    double first, second;
 #if defined(__SSE2__)
-    __m128d f = _mm_set1_pd(inf), s = f;
-    int64_t h = 0;
-    for (; h + 2 <= k; h += 2) detail::two_smallest_add(_mm_loadu_pd(row + h), f, s);
-    if (h < k) detail::two_smallest_add(_mm_set_pd(inf, row[h]), f, s);
-    detail::two_smallest_merge(f, s, first, second);
+    detail::two_smallest(
+        k, [row](int64_t h) { return _mm_loadu_pd(row + h); }, [row](int64_t h) { return row[h]; }, first, second);
 #else
-    for (int64_t h = 0; h < k; ++h) {
-        const double v = row[h];
-        second = std::min(second, std::max(first, v));
-        first = std::min(first, v);
-    }
+    detail::two_smallest(k, [row](int64_t h) { return row[h]; }, first, second);
 #endif
     return detail::keeps_by_margin(own, own == first ? second : first, slack);
 }
@@ -173,27 +186,20 @@ inline bool icm_keeps_label_cross(const double *cross, double x_sqnorm, const do
                                   double slack, double &own) {
     using divergence::WeightedDistortion;
     own = WeightedDistortion::finished_distance(cross[c], x_sqnorm, c_sqnorm[c]);
-    const double inf = std::numeric_limits<double>::infinity();
-    double first = inf, second = inf;
+    const auto finished = [=](int64_t h) { return WeightedDistortion::finished_distance(cross[h], x_sqnorm, c_sqnorm[h]); };
+    double first, second;
 #if defined(__SSE2__)
-    // max(v, 0) by MAXPD is std::max(0.0, v) (0 for v <= 0 and for NaN).
+    // max(v, 0) by MAXPD is std::max(0.0, v) (0 for v <= 0 and for NaN):
+    // finished_distance for two values at a time, the same additions.
     const __m128d xn = _mm_set1_pd(x_sqnorm), zero = _mm_setzero_pd();
-    __m128d f = _mm_set1_pd(inf), s = f;
-    int64_t h = 0;
-    for (; h + 2 <= k; h += 2) {
-        const __m128d sum = _mm_add_pd(_mm_add_pd(_mm_loadu_pd(cross + h), xn), _mm_loadu_pd(c_sqnorm + h));
-        detail::two_smallest_add(_mm_max_pd(sum, zero), f, s);
-    }
-    if (h < k)
-        detail::two_smallest_add(_mm_set_pd(inf, WeightedDistortion::finished_distance(cross[h], x_sqnorm, c_sqnorm[h])),
-                                 f, s);
-    detail::two_smallest_merge(f, s, first, second);
+    detail::two_smallest(
+        k,
+        [=](int64_t h) {
+            return _mm_max_pd(_mm_add_pd(_mm_add_pd(_mm_loadu_pd(cross + h), xn), _mm_loadu_pd(c_sqnorm + h)), zero);
+        },
+        finished, first, second);
 #else
-    for (int64_t h = 0; h < k; ++h) {
-        const double v = WeightedDistortion::finished_distance(cross[h], x_sqnorm, c_sqnorm[h]);
-        second = std::min(second, std::max(first, v));
-        first = std::min(first, v);
-    }
+    detail::two_smallest(k, finished, first, second);
 #endif
     return detail::keeps_by_margin(own, own == first ? second : first, slack);
 }
