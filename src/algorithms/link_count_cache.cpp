@@ -1,54 +1,98 @@
 #include "algorithms/link_count_cache.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 
 namespace kindred {
 
 double LinkCountCache::Slots::cost_of(int32_t k) const {
     for (int64_t p = 0; p < size; ++p)
-        if (slot[p].cluster == k) return slot[p].cost;
+        if (slot[p].cluster == k) return term(p);
     return 0.0;
 }
 
 LinkCountCache::LinkCountCache(const Adjacency *adjacency, int64_t n, double w_may, double w_may_not)
     : adj_(adjacency), w_may_(w_may), w_may_not_(w_may_not) {
     if (!adj_) return;
-    slot_.resize(static_cast<size_t>(adj_->indptr.back()));
+    const int64_t nnz = adj_->indptr.back();
+    // Integer terms: every pair's term an integer, and every point's sum of
+    // |terms| (a bound on any of its g, in place or gathered) below 2^30.
+    integer_ = true;
+    for (int64_t i = 0; i < n && integer_; ++i) {
+        double total = 0.0;
+        for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) {
+            const double t = pair_cost(adj_->value[e]);
+            total += std::fabs(t);
+            if (t != std::nearbyint(t)) integer_ = false;
+        }
+        if (!(total < 1073741824.0)) integer_ = false;
+    }
+    slot_.resize(static_cast<size_t>(nnz));
+    if (!integer_) cost_.resize(static_cast<size_t>(nnz));
     point_.resize(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) point_[i] = Point{adj_->indptr[i], 0, 1};
-    mean_degree_ = static_cast<double>(adj_->indptr.back()) / static_cast<double>(std::max<int64_t>(n, 1));
+    mean_degree_ = static_cast<double>(nnz) / static_cast<double>(std::max<int64_t>(n, 1));
 }
 
-// The sums of LinkCounts::gather, in the same order. The neighbours' labels
-// (random reads, the cost of a gather) are first read into a small buffer by
-// a loop without branches, so that the reads overlap; a branch on each label
-// (the next read waiting for a mispredicted one) made them one cache miss at
-// a time.
+// The sums of LinkCounts::gather, each in the same order, in two loops
+// without data-dependent branches (whether a cluster is new to the point was
+// one, mispredicted about half the time with many clusters):
+// 1. the neighbours' labels (random reads, the cost of a gather) into a
+//    buffer, so that the reads overlap; each term into its cluster's
+//    accumulator, the number of neighbours beside it;
+// 2. along the buffer again, the first neighbour in a cluster writes the slot
+//    and clears the accumulators; every neighbour writes the next slot, but
+//    only a first one (with integer terms: whose g != 0) keeps it.
 void LinkCountCache::refresh(int64_t i, const int32_t *labels) {
-    Slot *slot = slot_.data() + point_[i].first;
-    const int64_t *neighbor = adj_->neighbor.data();
-    const double *value = adj_->value.data();
-    int32_t size = 0;
-    constexpr int64_t kChunk = 64;
-    int32_t cluster[kChunk];
-    for (int64_t begin = adj_->indptr[i], end = adj_->indptr[i + 1]; begin < end; begin += kChunk) {
-        const int64_t m = std::min(kChunk, end - begin);
-        for (int64_t t = 0; t < m; ++t) cluster[t] = labels[neighbor[begin + t]];
-        for (int64_t t = 0; t < m; ++t) {
-            const int32_t k = cluster[t];
-            if (k < 0) continue;
-            if (k >= static_cast<int32_t>(position_.size())) position_.resize(static_cast<size_t>(k) * 2 + 8, -1);
-            int32_t p = position_[k];
-            if (p < 0) {
-                p = position_[k] = size++;
-                slot[p] = Slot{k, 0, 0.0};
-            }
-            ++slot[p].count;
-            slot[p].cost += pair_cost(value[begin + t]);
-        }
+    if (integer_) refresh_as<true>(i, labels);
+    else refresh_as<false>(i, labels);
+}
+
+template <bool kInteger>
+void LinkCountCache::refresh_as(int64_t i, const int32_t *labels) {
+    const int64_t first = point_[i].first, deg = adj_->indptr[i + 1] - first;
+    Slot *slot = slot_.data() + first;
+    double *cost = kInteger ? nullptr : cost_.data() + first;
+    const int64_t *neighbor = adj_->neighbor.data() + first;
+    const double *value = adj_->value.data() + first;
+    if (static_cast<int64_t>(cluster_.size()) < deg) cluster_.resize(static_cast<size_t>(deg));
+    int32_t *cluster = cluster_.data();
+    int32_t top = -1;
+    for (int64_t t = 0; t < deg; ++t) {
+        cluster[t] = labels[neighbor[t]];
+        top = std::max(top, cluster[t]);
     }
-    for (int32_t p = 0; p < size; ++p) position_[slot[p].cluster] = -1;
+    if (top >= static_cast<int32_t>(count_.size())) {
+        count_.resize(static_cast<size_t>(top) * 2 + 8, 0);
+        sum_.resize(count_.size(), 0.0);
+    }
+    int32_t *count = count_.data();
+    double *sum = sum_.data();
+    const double weight[2] = {w_may_not_, w_may_};  // pair_cost with the weight chosen by an index, not a branch
+    for (int64_t t = 0; t < deg; ++t) {
+        const int32_t k = cluster[t];
+        if (k < 0) continue;  // unlabelled neighbour (never in RDP-means)
+        ++count[k];
+        sum[k] += -value[t] * weight[value[t] > 0];
+    }
+    int32_t size = 0;
+    for (int64_t t = 0; t < deg; ++t) {
+        const int32_t k = cluster[t];
+        if (k < 0) continue;
+        const int32_t c = count[k];
+        const double g = sum[k];
+        if (kInteger) {
+            slot[size] = Slot{k, static_cast<int32_t>(g)};
+            size += static_cast<int32_t>(c != 0) & static_cast<int32_t>(g != 0.0);
+        } else {
+            slot[size] = Slot{k, c};
+            cost[size] = g;
+            size += static_cast<int32_t>(c != 0);
+        }
+        count[k] = 0;
+        sum[k] = 0.0;
+    }
     point_[i].size = size;
     point_[i].stale = 0;
 }
@@ -65,40 +109,80 @@ void LinkCountCache::moved(int64_t i, int32_t from, int32_t to) {
     // slots, are requested for all of them before the first is updated, so
     // that the cache misses overlap.
     for (int64_t e = begin; e < end; ++e) __builtin_prefetch(&point_[neighbor[e]]);
-    for (int64_t e = begin; e < end; ++e) __builtin_prefetch(slot_.data() + point_[neighbor[e]].first, 1);
+    for (int64_t e = begin; e < end; ++e) {
+        const int64_t first = point_[neighbor[e]].first;
+        __builtin_prefetch(slot_.data() + first, 1);
+        if (!integer_) __builtin_prefetch(cost_.data() + first, 1);
+    }
     for (int64_t e = begin; e < end; ++e) {
         const int64_t j = neighbor[e];
         if (point_[j].stale) continue;  // gathered from the labels before use
         const double cost = pair_cost(adj_->value[e]);
-        if (from >= 0) remove(j, from, cost);
-        if (to >= 0) add(j, to, cost);
+        if (integer_) {
+            const int32_t term = static_cast<int32_t>(cost);
+            if (term == 0) continue;
+            if (from >= 0) add_integer(j, from, -term);
+            if (to >= 0) add_integer(j, to, term);
+        } else {
+            if (from >= 0) remove_counted(j, from, cost);
+            if (to >= 0) add_counted(j, to, cost);
+        }
     }
 }
 
-void LinkCountCache::remove(int64_t j, int32_t k, double cost) {
-    Slot *slot = slot_.data() + point_[j].first;
-    const int32_t size = point_[j].size;
-    int32_t p = 0;
-    while (p < size && slot[p].cluster != k) ++p;
-    if (p == size) return;  // not reached while the labels are those moved() was told about
-    if (--slot[p].count > 0) {
-        slot[p].cost -= cost;
-        return;
-    }
-    slot[p] = slot[size - 1];  // the last neighbour left k: the last slot takes its place
-    point_[j].size = size - 1;
-}
-
-void LinkCountCache::add(int64_t j, int32_t k, double cost) {
+// g_jk += term; a slot whose g reaches 0 is dropped (the last slot takes its
+// place), a cluster without a slot gets one.
+void LinkCountCache::add_integer(int64_t j, int32_t k, int32_t term) {
     Slot *slot = slot_.data() + point_[j].first;
     const int32_t size = point_[j].size;
     for (int32_t p = 0; p < size; ++p)
         if (slot[p].cluster == k) {
-            ++slot[p].count;
-            slot[p].cost += cost;
+            slot[p].n += term;
+            if (slot[p].n == 0) {
+                slot[p] = slot[size - 1];
+                point_[j].size = size - 1;
+            }
             return;
         }
-    slot[size] = Slot{k, 1, cost};
+    // Not reached with labels that moved() was told about: the slots with
+    // g != 0 never outnumber the neighbours. Kept safe anyway.
+    if (point_[j].first + size >= adj_->indptr[j + 1]) {
+        point_[j].stale = 1;
+        return;
+    }
+    slot[size] = Slot{k, term};
+    point_[j].size = size + 1;
+}
+
+void LinkCountCache::remove_counted(int64_t j, int32_t k, double cost) {
+    Slot *slot = slot_.data() + point_[j].first;
+    double *g = cost_.data() + point_[j].first;
+    const int32_t size = point_[j].size;
+    int32_t p = 0;
+    while (p < size && slot[p].cluster != k) ++p;
+    if (p == size) return;  // not reached while the labels are those moved() was told about
+    if (--slot[p].n > 0) {
+        g[p] -= cost;
+        return;
+    }
+    // The last neighbour left k: the last slot takes its place.
+    slot[p] = slot[size - 1];
+    g[p] = g[size - 1];
+    point_[j].size = size - 1;
+}
+
+void LinkCountCache::add_counted(int64_t j, int32_t k, double cost) {
+    Slot *slot = slot_.data() + point_[j].first;
+    double *g = cost_.data() + point_[j].first;
+    const int32_t size = point_[j].size;
+    for (int32_t p = 0; p < size; ++p)
+        if (slot[p].cluster == k) {
+            ++slot[p].n;
+            g[p] += cost;
+            return;
+        }
+    slot[size] = Slot{k, 1};
+    g[size] = cost;
     point_[j].size = size + 1;
 }
 

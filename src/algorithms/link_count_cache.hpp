@@ -28,12 +28,22 @@
 // A point is also gathered the first time it is asked for; until then moves
 // of its neighbours skip it.
 //
-// With integer pair values and weights (the usual +-1 pairs) every g is exact,
-// so the slots hold exactly the sums a gather would give. Otherwise a g
-// updated in place may differ from a fresh gather by rounding (the terms are
-// added and removed in another order); a slot's cluster set is always exact.
+// Two layouts of a slot, chosen once from the pair values and weights:
+// - integer terms (the usual +-1 pairs with integer weights, and every
+//   point's sum of |terms| below 2^30): a slot is (cluster, g) in 8 bytes, g
+//   an exact integer. Only clusters with g != 0 have a slot (a cluster whose
+//   terms cancel adds 0, as no slot does); removing a pair's term is adding
+//   its negative. Every slot cluster has a neighbour in it (g != 0), so a
+//   point never needs more than deg(i) slots.
+// - otherwise: a slot is (cluster, number of neighbours) in 8 bytes plus g as
+//   a double in a parallel array; a slot is dropped when its last neighbour
+//   leaves. A g updated in place may differ from a fresh gather by rounding
+//   (the terms are added and removed in another order); the cluster set is
+//   always exact.
+// With integer terms the slots hold exactly the sums a gather gives.
 //
-// Memory: 16 bytes per adjacency entry and per point.
+// Memory: 8 bytes per adjacency entry with integer terms, 16 otherwise, and
+// 16 per point.
 #ifndef KINDRED_ALGORITHMS_LINK_COUNT_CACHE_HPP
 #define KINDRED_ALGORITHMS_LINK_COUNT_CACHE_HPP
 
@@ -42,22 +52,30 @@
 
 #include "core/side_info.hpp"
 
+// Forced inline: GCC 12 treats a function that only prefetches as free of
+// side effects and drops its calls.
+#if defined(__GNUC__)
+#define KINDRED_CACHE_PREFETCH __attribute__((always_inline)) inline
+#else
+#define KINDRED_CACHE_PREFETCH inline
+#endif
+
 namespace kindred {
 
 class LinkCountCache {
 public:
-    // One cluster of a point's neighbours: one cache line holds four, and an
-    // update in place touches one line.
+    // One cluster of a point's neighbours: one cache line holds eight.
     struct Slot {
         int32_t cluster;
-        int32_t count;  // neighbours of the point in the cluster
-        double cost;    // g: sum of their pair_cost
+        int32_t n;  // integer terms: g itself; otherwise the number of neighbours in the cluster
     };
-    // The slots of one point.
+    // The slots of one point; cost is null with integer terms, else g of slot p is cost[p].
     struct Slots {
         const Slot *slot;
+        const double *cost;
         int64_t size;
-        double cost_of(int32_t k) const;  // 0 when the point has no neighbour in k
+        double term(int64_t p) const { return cost ? cost[p] : static_cast<double>(slot[p].n); }
+        double cost_of(int32_t k) const;  // g_ik, 0 when the point has no slot for k
     };
 
     // adjacency may be null (no side information): no point has slots.
@@ -72,19 +90,22 @@ public:
     // the labels if stale. The view is valid until the next call to moved()
     // or relabel().
     Slots slots(int64_t i, const int32_t *labels) {
-        if (!adj_) return Slots{nullptr, 0};
+        if (!adj_) return Slots{nullptr, nullptr, 0};
         if (point_[i].stale) refresh(i, labels);
-        return Slots{slot_.data() + point_[i].first, point_[i].size};
+        const int64_t first = point_[i].first;
+        return Slots{slot_.data() + first, integer_ ? nullptr : cost_.data() + first, point_[i].size};
     }
     // Asks the memory system for the slots of point i ahead of their use.
     // (Requesting the neighbours' labels of a stale point as well was tried:
     // no gain measured.)
-    void prefetch(int64_t i) const {
+    KINDRED_CACHE_PREFETCH void prefetch(int64_t i) const {
         if (!adj_) return;
-        const char *first = reinterpret_cast<const char *>(slot_.data() + point_[i].first);
-        const char *last = reinterpret_cast<const char *>(slot_.data() + point_[i].first + point_[i].size);
-        for (const char *line = first; line < last; line += 64) __builtin_prefetch(line);
+        const int64_t first = point_[i].first, size = point_[i].size;
+        prefetch_lines(slot_.data() + first, slot_.data() + first + size);
+        if (!integer_) prefetch_lines(cost_.data() + first, cost_.data() + first + size);
     }
+    // Whether the slots hold integer terms (the 8-byte layout, see the top of the file).
+    bool integer_terms() const { return integer_; }
     // Point i moved from cluster from to cluster to (either may be < 0: no
     // cluster): the slots of its neighbours follow (see the top of the file).
     void moved(int64_t i, int32_t from, int32_t to);
@@ -103,15 +124,26 @@ public:
     void invalidate();
 
 private:
+    template <typename T>
+    KINDRED_CACHE_PREFETCH static void prefetch_lines(const T *begin, const T *end) {
+        for (const char *line = reinterpret_cast<const char *>(begin); line < reinterpret_cast<const char *>(end);
+             line += 64)
+            __builtin_prefetch(line);
+    }
     void refresh(int64_t i, const int32_t *labels);
-    void remove(int64_t point, int32_t k, double cost);
-    void add(int64_t point, int32_t k, double cost);
+    template <bool kInteger>
+    void refresh_as(int64_t i, const int32_t *labels);
+    void add_integer(int64_t point, int32_t k, int32_t term);
+    void remove_counted(int64_t point, int32_t k, double cost);
+    void add_counted(int64_t point, int32_t k, double cost);
 
     const Adjacency *adj_;
     double w_may_, w_may_not_;
     bool bulk_ = false;
+    bool integer_ = false;
     double mean_degree_ = 0;
     std::vector<Slot> slot_;            // nnz entries, CSR layout
+    std::vector<double> cost_;          // nnz entries beside slot_ without integer terms, else empty
     // Per point, in one line with its neighbours': where its slots start
     // (indptr[i]), how many are in use, and whether to gather them from the
     // labels before use.
@@ -121,7 +153,10 @@ private:
         int32_t stale;
     };
     std::vector<Point> point_;
-    std::vector<int32_t> position_;     // scratch of refresh: slot of a cluster, -1 if none
+    // Scratch of refresh: the neighbours' clusters of the point; per cluster,
+    // its neighbours and the sum of their terms (0 between calls).
+    std::vector<int32_t> cluster_, count_;
+    std::vector<double> sum_;
 };
 
 }  // namespace kindred

@@ -60,15 +60,16 @@ struct PassState {
     // centre the pass compared them with (for the objective, see
     // update_centers).
     std::vector<double> divergence_sum;
-    std::vector<double> block, aug, augmented, row;  // scratch of the pass
+    std::vector<double> block, aug, augmented, row, saved;  // scratch of the pass
 };
 
 // The first index of the smallest of v[0..m), m >= 1: the result of the
 // sequential scan "v[c] < best" (ties to the smaller index), without its
 // branches (the position of the minimum makes them unpredictable): the
 // smallest value in four independent lanes, then its first position, the
-// index kept by a mask.
-int64_t first_argmin(const double *v, int64_t m, double &smallest) {
+// index kept by a mask. (Lanes that also carry their index, merged at the
+// end, measured slower.)
+inline int64_t first_argmin(const double *v, int64_t m, double &smallest) {
     double lo[4] = {v[0], v[0], v[0], v[0]};
     int64_t c = 0;
     for (; c + 4 <= m; c += 4)
@@ -82,10 +83,15 @@ int64_t first_argmin(const double *v, int64_t m, double &smallest) {
     return best;
 }
 
-// values[k] += xi g_ik for the clusters k of the slots.
-inline void add_link_terms(const LinkCountCache::Slots &slots, double xi, double *values) {
+// values[k] += xi g_ik for the clusters k of the slots; the former values
+// into saved[p] (slot p) unless saved is null.
+inline void add_link_terms(const LinkCountCache::Slots &slots, double xi, double *values, double *saved) {
     const LinkCountCache::Slot *slot = slots.slot;
-    for (int64_t p = 0; p < slots.size; ++p) values[slot[p].cluster] += xi * slot[p].cost;
+    for (int64_t p = 0; p < slots.size; ++p) {
+        double &v = values[slot[p].cluster];
+        if (saved) saved[p] = v;
+        v += xi * (slots.cost ? slots.cost[p] : static_cast<double>(slot[p].n));
+    }
 }
 
 // One sequential pass of Algorithm 1: point i goes to the cluster of the
@@ -111,22 +117,27 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
         for (int64_t i = begin; i < end; ++i) {
             const int64_t k_now = static_cast<int64_t>(st.centers.size()) / d;
             // The divergences to all centres: the block row, then (aug) those
-            // to the centres opened inside this block; the link terms are
-            // added to a copy (none needed without links or new centres).
-            const double *row = st.block.data() + (i - begin) * k0;
+            // to the centres opened inside this block. The link terms are
+            // added to the block row itself, whose values at the slots'
+            // clusters are put back after the argmin (cheaper than a copy of
+            // the row); with centres opened in the block, to a copy of both.
+            double *row = st.block.data() + (i - begin) * k0;
             if (i + kPrefetchAhead < n) links.prefetch(i + kPrefetchAhead);
             const LinkCountCache::Slots slots = links.slots(i, st.labels.data());
             st.aug.clear();
             double best_value;
             int64_t best;
-            if (k_now == k0 && slots.size == 0) {
+            if (k_now == k0) {
+                if (static_cast<int64_t>(st.saved.size()) < slots.size) st.saved.resize(static_cast<size_t>(slots.size));
+                add_link_terms(slots, xi, row, st.saved.data());
                 best = first_argmin(row, k0, best_value);
+                for (int64_t p = 0; p < slots.size; ++p) row[slots.slot[p].cluster] = st.saved[p];
             } else {
                 for (int64_t c = k0; c < k_now; ++c) st.aug.push_back(div.distance(i, st.centers.data() + c * d));
                 st.augmented.resize(static_cast<size_t>(k_now));
                 std::copy(row, row + k0, st.augmented.begin());
                 std::copy(st.aug.begin(), st.aug.end(), st.augmented.begin() + k0);
-                add_link_terms(slots, xi, st.augmented.data());
+                add_link_terms(slots, xi, st.augmented.data(), nullptr);
                 best = first_argmin(st.augmented.data(), k_now, best_value);
             }
             double divergence = best < k0 ? row[best] : st.aug[best - k0];  // D(x_i, c_best)
