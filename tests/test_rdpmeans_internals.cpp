@@ -86,11 +86,16 @@ static void no_side_information_gives_zero_counts(void **) {
 // gather after any sequence of moves (in place and in bulk mode, mixed),
 // relabellings of a compacted label space and invalidations: exactly with
 // integer pair values and weights, to rounding otherwise; every cluster once.
+// In every layout: narrow (small integer terms), counted (real terms), wide
+// integer (integer terms too large for the narrow one), and narrow switching
+// to wide when a cluster id passes the narrow range.
 static void link_count_cache_equals_gather(void **) {
     Rng rng(11);
     const int64_t n = 300;
-    for (int trial = 0; trial < 6; ++trial) {
-        const bool integer = trial % 2 == 0;
+    for (int trial = 0; trial < 8; ++trial) {
+        const int mode = trial % 4;  // 0 narrow, 1 counted, 2 wide integer, 3 narrow then wide
+        const bool integer = mode != 1;
+        const double scale = mode == 2 ? 5000.0 : 1.0;
         SideInfo side(n);
         std::vector<int64_t> a, b;
         std::vector<double> v;
@@ -99,22 +104,26 @@ static void link_count_cache_equals_gather(void **) {
             if (i == j) continue;
             a.push_back(i);
             b.push_back(j);
-            const double w = integer ? static_cast<double>(1 + rng.below(3)) : 0.1 + rng.uniform();
+            const double w = integer ? scale * static_cast<double>(1 + rng.below(3)) : 0.1 + rng.uniform();
             v.push_back(rng.uniform() < 0.4 ? w : -w);
         }
         side.add_pairs(a.data(), b.data(), v.data(), static_cast<int64_t>(a.size()));
         const double w_may = integer ? 2.0 : 0.7, w_may_not = integer ? 1.0 : 1.3;
-        int32_t K = 4 + trial;
+        int32_t K = mode == 3 ? LinkCountCache::kNarrowClusters - 1 : 4 + trial;
         std::vector<int32_t> labels(n);
         for (auto &l : labels) l = static_cast<int32_t>(rng.below(K));
         LinkCountCache cache(&side.adjacency(), n, w_may, w_may_not);
+        const LinkCountCache::Layout expected[4] = {LinkCountCache::Layout::narrow, LinkCountCache::Layout::counted,
+                                                    LinkCountCache::Layout::wide_integer,
+                                                    LinkCountCache::Layout::narrow};
+        assert_true(cache.layout() == expected[mode]);
         LinkCounts gather(&side.adjacency());
         int64_t cancelled = 0;  // clusters whose terms cancel (no slot): the case must occur
         auto check = [&](int64_t i) {
             const LinkCountCache::Slots slots = cache.slots(i, labels.data());
             gather.gather(i, labels.data());
-            assert_true(cache.integer_terms() == integer);
             assert_true((slots.cost == nullptr) == integer);
+            assert_true((slots.narrow != nullptr) == (cache.layout() == LinkCountCache::Layout::narrow));
             // Integer terms: a slot for every cluster with g != 0; otherwise
             // for every cluster with a neighbour.
             int64_t expected_slots = 0;
@@ -128,7 +137,7 @@ static void link_count_cache_equals_gather(void **) {
                 ++expected_slots;
                 int found = 0;
                 for (int64_t p = 0; p < slots.size; ++p)
-                    if (slots.slot[p].cluster == k) {
+                    if (slots.cluster(p) == k) {
                         ++found;
                         if (integer) assert_true(slots.term(p) == expect);
                         else assert_true(std::fabs(slots.term(p) - expect) < 1e-12 * (1 + std::fabs(expect)));
@@ -146,11 +155,13 @@ static void link_count_cache_equals_gather(void **) {
                 check(i);
             } else if (r < 0.95) {
                 cache.set_bulk(rng.uniform() < 0.3);
-                const int32_t to = static_cast<int32_t>(rng.below(K + 1));  // K: a new cluster
+                // K: a new cluster (in mode 3 often, so that the ids pass the narrow range)
+                const bool near_top = mode == 3 && rng.uniform() < 0.5;
+                const int32_t to = static_cast<int32_t>(near_top ? K - 2 + rng.below(3) : rng.below(K + 1));
                 if (to == K) ++K;
                 cache.moved(i, labels[i], to);
                 labels[i] = to;
-            } else if (r < 0.99) {
+            } else if (r < 0.99 && !(mode == 3 && cache.layout() == LinkCountCache::Layout::narrow)) {
                 // Compact the label space (as RDP-means after a pass).
                 std::vector<int64_t> count(K, 0);
                 for (int32_t l : labels) ++count[l];
@@ -168,6 +179,7 @@ static void link_count_cache_equals_gather(void **) {
         }
         for (int64_t i = 0; i < n; ++i) check(i);
         if (integer) assert_true(cancelled > 0);
+        if (mode == 3) assert_true(cache.layout() == LinkCountCache::Layout::wide_integer);  // widened on the way
         assert_true(cache.pair_cost(2.0) == -2.0 * w_may && cache.pair_cost(-2.0) == 2.0 * w_may_not);
     }
     LinkCountCache none(nullptr, 5, 1.0, 1.0);

@@ -8,7 +8,7 @@ namespace kindred {
 
 double LinkCountCache::Slots::cost_of(int32_t k) const {
     for (int64_t p = 0; p < size; ++p)
-        if (slot[p].cluster == k) return term(p);
+        if (cluster(p) == k) return term(p);
     return 0.0;
 }
 
@@ -16,23 +16,43 @@ LinkCountCache::LinkCountCache(const Adjacency *adjacency, int64_t n, double w_m
     : adj_(adjacency), w_may_(w_may), w_may_not_(w_may_not) {
     if (!adj_) return;
     const int64_t nnz = adj_->indptr.back();
-    // Integer terms: every pair's term an integer, and every point's sum of
-    // |terms| (a bound on any of its g, in place or gathered) below 2^30.
-    integer_ = true;
-    for (int64_t i = 0; i < n && integer_; ++i) {
+    // The layout (see the top of the file) from every pair's term and every
+    // point's sum of |terms| (a bound on any of its g, in place or gathered).
+    bool integer = true;
+    double largest_total = 0.0;
+    for (int64_t i = 0; i < n && integer; ++i) {
         double total = 0.0;
         for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) {
             const double t = pair_cost(adj_->value[e]);
             total += std::fabs(t);
-            if (t != std::nearbyint(t)) integer_ = false;
+            if (t != std::nearbyint(t)) integer = false;
         }
-        if (!(total < 1073741824.0)) integer_ = false;
+        largest_total = std::max(largest_total, total);
     }
-    slot_.resize(static_cast<size_t>(nnz));
-    if (!integer_) cost_.resize(static_cast<size_t>(nnz));
+    if (integer && largest_total < 32768.0) layout_ = Layout::narrow;
+    else if (integer && largest_total < 1073741824.0) layout_ = Layout::wide_integer;
+    else layout_ = Layout::counted;
+    if (layout_ == Layout::narrow) narrow_.resize(static_cast<size_t>(nnz));
+    else slot_.resize(static_cast<size_t>(nnz));
+    if (layout_ == Layout::counted) cost_.resize(static_cast<size_t>(nnz));
     point_.resize(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) point_[i] = Point{adj_->indptr[i], 0, 1};
     mean_degree_ = static_cast<double>(nnz) / static_cast<double>(std::max<int64_t>(n, 1));
+}
+
+void LinkCountCache::widen() {
+    layout_ = Layout::wide_integer;
+    std::vector<NarrowSlot>().swap(narrow_);
+    slot_.resize(static_cast<size_t>(adj_->indptr.back()));
+    invalidate();
+}
+
+void LinkCountCache::refresh(int64_t i, const int32_t *labels) {
+    switch (layout_) {
+        case Layout::narrow: refresh_as<Layout::narrow>(i, labels); break;
+        case Layout::wide_integer: refresh_as<Layout::wide_integer>(i, labels); break;
+        default: refresh_as<Layout::counted>(i, labels); break;
+    }
 }
 
 // The sums of LinkCounts::gather, each in the same order, in two loops
@@ -44,16 +64,9 @@ LinkCountCache::LinkCountCache(const Adjacency *adjacency, int64_t n, double w_m
 // 2. along the buffer again, the first neighbour in a cluster writes the slot
 //    and clears the accumulators; every neighbour writes the next slot, but
 //    only a first one (with integer terms: whose g != 0) keeps it.
-void LinkCountCache::refresh(int64_t i, const int32_t *labels) {
-    if (integer_) refresh_as<true>(i, labels);
-    else refresh_as<false>(i, labels);
-}
-
-template <bool kInteger>
+template <LinkCountCache::Layout kLayout>
 void LinkCountCache::refresh_as(int64_t i, const int32_t *labels) {
     const int64_t first = point_[i].first, deg = adj_->indptr[i + 1] - first;
-    Slot *slot = slot_.data() + first;
-    double *cost = kInteger ? nullptr : cost_.data() + first;
     const int64_t *neighbor = adj_->neighbor.data() + first;
     const double *value = adj_->value.data() + first;
     if (static_cast<int64_t>(cluster_.size()) < deg) cluster_.resize(static_cast<size_t>(deg));
@@ -62,6 +75,11 @@ void LinkCountCache::refresh_as(int64_t i, const int32_t *labels) {
     for (int64_t t = 0; t < deg; ++t) {
         cluster[t] = labels[neighbor[t]];
         top = std::max(top, cluster[t]);
+    }
+    if (kLayout == Layout::narrow && top >= kNarrowClusters) {
+        widen();
+        refresh_as<Layout::wide_integer>(i, labels);
+        return;
     }
     if (top >= static_cast<int32_t>(count_.size())) {
         count_.resize(static_cast<size_t>(top) * 2 + 8, 0);
@@ -76,13 +94,19 @@ void LinkCountCache::refresh_as(int64_t i, const int32_t *labels) {
         ++count[k];
         sum[k] += -value[t] * weight[value[t] > 0];
     }
+    NarrowSlot *narrow = narrow_.data() + first;
+    Slot *slot = slot_.data() + first;
+    double *cost = cost_.data() + first;
     int32_t size = 0;
     for (int64_t t = 0; t < deg; ++t) {
         const int32_t k = cluster[t];
         if (k < 0) continue;
         const int32_t c = count[k];
         const double g = sum[k];
-        if (kInteger) {
+        if (kLayout == Layout::narrow) {
+            narrow[size] = NarrowSlot{static_cast<uint16_t>(k), static_cast<int16_t>(g)};
+            size += static_cast<int32_t>(c != 0) & static_cast<int32_t>(g != 0.0);
+        } else if (kLayout == Layout::wide_integer) {
             slot[size] = Slot{k, static_cast<int32_t>(g)};
             size += static_cast<int32_t>(c != 0) & static_cast<int32_t>(g != 0.0);
         } else {
@@ -99,6 +123,10 @@ void LinkCountCache::refresh_as(int64_t i, const int32_t *labels) {
 
 void LinkCountCache::moved(int64_t i, int32_t from, int32_t to) {
     if (!adj_ || from == to) return;
+    if (layout_ == Layout::narrow && to >= kNarrowClusters) {
+        widen();  // every point is now stale: nothing to update
+        return;
+    }
     const int64_t *neighbor = adj_->neighbor.data();
     const int64_t begin = adj_->indptr[i], end = adj_->indptr[i + 1];
     if (bulk_) {
@@ -111,36 +139,48 @@ void LinkCountCache::moved(int64_t i, int32_t from, int32_t to) {
     for (int64_t e = begin; e < end; ++e) __builtin_prefetch(&point_[neighbor[e]]);
     for (int64_t e = begin; e < end; ++e) {
         const int64_t first = point_[neighbor[e]].first;
-        __builtin_prefetch(slot_.data() + first, 1);
-        if (!integer_) __builtin_prefetch(cost_.data() + first, 1);
+        if (layout_ == Layout::narrow) {
+            __builtin_prefetch(narrow_.data() + first, 1);
+        } else {
+            __builtin_prefetch(slot_.data() + first, 1);
+            if (layout_ == Layout::counted) __builtin_prefetch(cost_.data() + first, 1);
+        }
     }
     for (int64_t e = begin; e < end; ++e) {
         const int64_t j = neighbor[e];
         if (point_[j].stale) continue;  // gathered from the labels before use
         const double cost = pair_cost(adj_->value[e]);
-        if (integer_) {
-            const int32_t term = static_cast<int32_t>(cost);
-            if (term == 0) continue;
-            if (from >= 0) add_integer(j, from, -term);
-            if (to >= 0) add_integer(j, to, term);
-        } else {
+        if (layout_ == Layout::counted) {
             if (from >= 0) remove_counted(j, from, cost);
             if (to >= 0) add_counted(j, to, cost);
+            continue;
+        }
+        const int32_t term = static_cast<int32_t>(cost);
+        if (term == 0) continue;
+        if (layout_ == Layout::narrow) {
+            if (from >= 0) add_integer(narrow_.data(), j, from, -term);
+            if (to >= 0) add_integer(narrow_.data(), j, to, term);
+        } else {
+            if (from >= 0) add_integer(slot_.data(), j, from, -term);
+            if (to >= 0) add_integer(slot_.data(), j, to, term);
         }
     }
 }
 
-// g_jk += term; a slot whose g reaches 0 is dropped (the last slot takes its
-// place), a cluster without a slot gets one.
-void LinkCountCache::add_integer(int64_t j, int32_t k, int32_t term) {
-    Slot *slot = slot_.data() + point_[j].first;
+// g_jk += term in an integer layout; a slot whose g reaches 0 is dropped (the
+// last slot takes its place), a cluster without a slot gets one.
+template <typename S>
+void LinkCountCache::add_integer(S *slots, int64_t j, int32_t k, int32_t term) {
+    S *slot = slots + point_[j].first;
     const int32_t size = point_[j].size;
     for (int32_t p = 0; p < size; ++p)
-        if (slot[p].cluster == k) {
-            slot[p].n += term;
-            if (slot[p].n == 0) {
+        if (static_cast<int32_t>(slot[p].cluster) == k) {
+            const int32_t g = static_cast<int32_t>(slot[p].g_or_n()) + term;
+            if (g == 0) {
                 slot[p] = slot[size - 1];
                 point_[j].size = size - 1;
+            } else {
+                slot[p].set_g(g);
             }
             return;
         }
@@ -150,7 +190,8 @@ void LinkCountCache::add_integer(int64_t j, int32_t k, int32_t term) {
         point_[j].stale = 1;
         return;
     }
-    slot[size] = Slot{k, term};
+    slot[size].cluster = static_cast<decltype(slot[size].cluster)>(k);
+    slot[size].set_g(term);
     point_[j].size = size + 1;
 }
 
@@ -190,8 +231,13 @@ void LinkCountCache::relabel(const int32_t *new_id) {
     if (!adj_) return;
     for (const Point &pt : point_) {
         if (pt.stale) continue;  // gathered from the labels before use
-        Slot *slot = slot_.data() + pt.first;
-        for (int32_t p = 0; p < pt.size; ++p) slot[p].cluster = new_id[slot[p].cluster];
+        if (layout_ == Layout::narrow) {
+            NarrowSlot *slot = narrow_.data() + pt.first;
+            for (int32_t p = 0; p < pt.size; ++p) slot[p].cluster = static_cast<uint16_t>(new_id[slot[p].cluster]);
+        } else {
+            Slot *slot = slot_.data() + pt.first;
+            for (int32_t p = 0; p < pt.size; ++p) slot[p].cluster = new_id[slot[p].cluster];
+        }
     }
 }
 

@@ -28,22 +28,29 @@
 // A point is also gathered the first time it is asked for; until then moves
 // of its neighbours skip it.
 //
-// Two layouts of a slot, chosen once from the pair values and weights:
-// - integer terms (the usual +-1 pairs with integer weights, and every
-//   point's sum of |terms| below 2^30): a slot is (cluster, g) in 8 bytes, g
-//   an exact integer. Only clusters with g != 0 have a slot (a cluster whose
-//   terms cancel adds 0, as no slot does); removing a pair's term is adding
-//   its negative. Every slot cluster has a neighbour in it (g != 0), so a
-//   point never needs more than deg(i) slots.
-// - otherwise: a slot is (cluster, number of neighbours) in 8 bytes plus g as
-//   a double in a parallel array; a slot is dropped when its last neighbour
-//   leaves. A g updated in place may differ from a fresh gather by rounding
-//   (the terms are added and removed in another order); the cluster set is
-//   always exact.
+// Three layouts of the slots, chosen from the pair values and weights (the
+// pass reads every point's slots, so their size sets the memory traffic):
+// - narrow (integer terms, every point's sum of |terms| below 2^15, cluster
+//   ids below 2^16 - 1): a slot is (cluster, g) in 4 bytes, g an exact
+//   integer. The usual +-1 pairs with unit weights and fewer than 32768 pairs
+//   per point. A cluster id beyond the range (RDP-means opening its 65535th
+//   cluster) switches the cache to the wide integer layout once, every point
+//   gathered again.
+// - wide integer (integer terms, every point's sum of |terms| below 2^30): a
+//   slot is (cluster, g) in 8 bytes.
+//   In both integer layouts only clusters with g != 0 have a slot (a cluster
+//   whose terms cancel adds 0, as no slot does), and removing a pair's term
+//   is adding its negative. Every slot cluster has a neighbour in it (g != 0),
+//   so a point never needs more than deg(i) slots.
+// - counted (any other terms): a slot is (cluster, number of neighbours) in 8
+//   bytes plus g as a double in a parallel array; a slot is dropped when its
+//   last neighbour leaves. A g updated in place may differ from a fresh
+//   gather by rounding (the terms are added and removed in another order);
+//   the cluster set is always exact.
 // With integer terms the slots hold exactly the sums a gather gives.
 //
-// Memory: 8 bytes per adjacency entry with integer terms, 16 otherwise, and
-// 16 per point.
+// Memory: per adjacency entry 4 bytes (narrow), 8 (wide integer) or 16
+// (counted); 16 bytes per point.
 #ifndef KINDRED_ALGORITHMS_LINK_COUNT_CACHE_HPP
 #define KINDRED_ALGORITHMS_LINK_COUNT_CACHE_HPP
 
@@ -64,17 +71,33 @@ namespace kindred {
 
 class LinkCountCache {
 public:
-    // One cluster of a point's neighbours: one cache line holds eight.
+    enum class Layout { narrow, wide_integer, counted };
+    // Wide layouts: one cluster of a point's neighbours, eight per cache line.
     struct Slot {
         int32_t cluster;
-        int32_t n;  // integer terms: g itself; otherwise the number of neighbours in the cluster
+        int32_t n;  // wide integer: g itself; counted: the number of neighbours in the cluster
+        int32_t g_or_n() const { return n; }
+        void set_g(int32_t g) { n = g; }
     };
-    // The slots of one point; cost is null with integer terms, else g of slot p is cost[p].
+    // Narrow layout: sixteen per cache line.
+    struct NarrowSlot {
+        uint16_t cluster;
+        int16_t g;
+        int32_t g_or_n() const { return g; }
+        void set_g(int32_t value) { g = static_cast<int16_t>(value); }
+    };
+    static constexpr int32_t kNarrowClusters = 65535;  // cluster ids of the narrow layout: 0 .. 65534
+    // The slots of one point in one of the layouts: narrow (narrow != null),
+    // wide integer (slot != null, cost == null) or counted (g of slot p is cost[p]).
     struct Slots {
+        const NarrowSlot *narrow;
         const Slot *slot;
         const double *cost;
         int64_t size;
-        double term(int64_t p) const { return cost ? cost[p] : static_cast<double>(slot[p].n); }
+        int32_t cluster(int64_t p) const { return narrow ? narrow[p].cluster : slot[p].cluster; }
+        double term(int64_t p) const {
+            return narrow ? static_cast<double>(narrow[p].g) : cost ? cost[p] : static_cast<double>(slot[p].n);
+        }
         double cost_of(int32_t k) const;  // g_ik, 0 when the point has no slot for k
     };
 
@@ -90,10 +113,14 @@ public:
     // the labels if stale. The view is valid until the next call to moved()
     // or relabel().
     Slots slots(int64_t i, const int32_t *labels) {
-        if (!adj_) return Slots{nullptr, nullptr, 0};
+        if (!adj_) return Slots{nullptr, nullptr, nullptr, 0};
         if (point_[i].stale) refresh(i, labels);
-        const int64_t first = point_[i].first;
-        return Slots{slot_.data() + first, integer_ ? nullptr : cost_.data() + first, point_[i].size};
+        const int64_t first = point_[i].first, size = point_[i].size;
+        switch (layout_) {
+            case Layout::narrow: return Slots{narrow_.data() + first, nullptr, nullptr, size};
+            case Layout::wide_integer: return Slots{nullptr, slot_.data() + first, nullptr, size};
+            default: return Slots{nullptr, slot_.data() + first, cost_.data() + first, size};
+        }
     }
     // Asks the memory system for the slots of point i ahead of their use.
     // (Requesting the neighbours' labels of a stale point as well was tried:
@@ -101,11 +128,14 @@ public:
     KINDRED_CACHE_PREFETCH void prefetch(int64_t i) const {
         if (!adj_) return;
         const int64_t first = point_[i].first, size = point_[i].size;
+        if (layout_ == Layout::narrow) {
+            prefetch_lines(narrow_.data() + first, narrow_.data() + first + size);
+            return;
+        }
         prefetch_lines(slot_.data() + first, slot_.data() + first + size);
-        if (!integer_) prefetch_lines(cost_.data() + first, cost_.data() + first + size);
+        if (layout_ == Layout::counted) prefetch_lines(cost_.data() + first, cost_.data() + first + size);
     }
-    // Whether the slots hold integer terms (the 8-byte layout, see the top of the file).
-    bool integer_terms() const { return integer_; }
+    Layout layout() const { return layout_; }
     // Point i moved from cluster from to cluster to (either may be < 0: no
     // cluster): the slots of its neighbours follow (see the top of the file).
     void moved(int64_t i, int32_t from, int32_t to);
@@ -113,8 +143,8 @@ public:
     void set_bulk(bool bulk) { bulk_ = bulk; }
     // Whether bulk mode is cheaper when a fraction move_rate of the points
     // move: when move_rate x (mean degree) exceeds a few units, most points
-    // would be updated in place several times (an update in place costs about
-    // a fifth of a gather, measured at n = 1e5 and 1e6).
+    // would be updated in place several times (thresholds of 1 to 8 gave the
+    // same time over the first passes, measured at n = 1e5).
     bool bulk_pays(double move_rate) const { return move_rate * mean_degree_ > 4.0; }
     // Cluster ids renamed c -> new_id[c] (the label space compacted). Only the
     // clusters that up-to-date slots refer to (clusters with members) need a
@@ -131,19 +161,22 @@ private:
             __builtin_prefetch(line);
     }
     void refresh(int64_t i, const int32_t *labels);
-    template <bool kInteger>
+    template <Layout kLayout>
     void refresh_as(int64_t i, const int32_t *labels);
-    void add_integer(int64_t point, int32_t k, int32_t term);
+    template <typename S>
+    void add_integer(S *slot, int64_t point, int32_t k, int32_t term);
     void remove_counted(int64_t point, int32_t k, double cost);
     void add_counted(int64_t point, int32_t k, double cost);
+    void widen();  // narrow -> wide integer, every point stale
 
     const Adjacency *adj_;
     double w_may_, w_may_not_;
     bool bulk_ = false;
-    bool integer_ = false;
+    Layout layout_ = Layout::counted;
     double mean_degree_ = 0;
-    std::vector<Slot> slot_;            // nnz entries, CSR layout
-    std::vector<double> cost_;          // nnz entries beside slot_ without integer terms, else empty
+    std::vector<NarrowSlot> narrow_;    // nnz entries, CSR layout (narrow), else empty
+    std::vector<Slot> slot_;            // nnz entries, CSR layout (wide layouts), else empty
+    std::vector<double> cost_;          // nnz entries beside slot_ (counted), else empty
     // Per point, in one line with its neighbours': where its slots start
     // (indptr[i]), how many are in use, and whether to gather them from the
     // labels before use.

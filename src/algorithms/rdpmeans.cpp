@@ -83,15 +83,36 @@ inline int64_t first_argmin(const double *v, int64_t m, double &smallest) {
     return best;
 }
 
-// values[k] += xi g_ik for the clusters k of the slots; the former values
-// into saved[p] (slot p) unless saved is null.
-inline void add_link_terms(const LinkCountCache::Slots &slots, double xi, double *values, double *saved) {
-    const LinkCountCache::Slot *slot = slots.slot;
-    for (int64_t p = 0; p < slots.size; ++p) {
-        double &v = values[slot[p].cluster];
-        if (saved) saved[p] = v;
-        v += xi * (slots.cost ? slots.cost[p] : static_cast<double>(slot[p].n));
+// values[k] += xi g_ik for the clusters k of the slots, in the slots' layout
+// (link_count_cache.hpp). With saved, the former values go to saved[p] (slot
+// p), and put_back_link_terms restores them.
+template <typename Slot, typename Term>
+inline void add_terms(const Slot *slot, int64_t size, Term term, double xi, double *values, double *saved) {
+    if (saved) {
+        for (int64_t p = 0; p < size; ++p) {
+            double &v = values[slot[p].cluster];
+            saved[p] = v;
+            v += xi * term(p);
+        }
+    } else {
+        for (int64_t p = 0; p < size; ++p) values[slot[p].cluster] += xi * term(p);
     }
+}
+
+inline void add_link_terms(const LinkCountCache::Slots &s, double xi, double *values, double *saved) {
+    if (s.narrow)
+        add_terms(s.narrow, s.size, [&](int64_t p) { return static_cast<double>(s.narrow[p].g); }, xi, values, saved);
+    else if (s.cost)
+        add_terms(s.slot, s.size, [&](int64_t p) { return s.cost[p]; }, xi, values, saved);
+    else
+        add_terms(s.slot, s.size, [&](int64_t p) { return static_cast<double>(s.slot[p].n); }, xi, values, saved);
+}
+
+inline void put_back_link_terms(const LinkCountCache::Slots &s, const double *saved, double *values) {
+    if (s.narrow)
+        for (int64_t p = 0; p < s.size; ++p) values[s.narrow[p].cluster] = saved[p];
+    else
+        for (int64_t p = 0; p < s.size; ++p) values[s.slot[p].cluster] = saved[p];
 }
 
 // One sequential pass of Algorithm 1: point i goes to the cluster of the
@@ -131,7 +152,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                 if (static_cast<int64_t>(st.saved.size()) < slots.size) st.saved.resize(static_cast<size_t>(slots.size));
                 add_link_terms(slots, xi, row, st.saved.data());
                 best = first_argmin(row, k0, best_value);
-                for (int64_t p = 0; p < slots.size; ++p) row[slots.slot[p].cluster] = st.saved[p];
+                put_back_link_terms(slots, st.saved.data(), row);
             } else {
                 for (int64_t c = k0; c < k_now; ++c) st.aug.push_back(div.distance(i, st.centers.data() + c * d));
                 st.augmented.resize(static_cast<size_t>(k_now));
