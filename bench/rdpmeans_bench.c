@@ -87,9 +87,13 @@ typedef struct {
     double *wall, *cpu;
 } intervals;
 
-static void add_intervals(intervals *out, const clock_state *c) {
+/* computed: NULL, or per iteration (from 1) whether the pass was computed
+ * (RDP-means' "pass_computed": passes certified unchanged are not); only
+ * those intervals are kept then. */
+static void add_intervals(intervals *out, const clock_state *c, const double *computed) {
     for (int64_t t = 1; t < c->calls && out->count < out->capacity; ++t) {
         if (c->iteration[t] != c->iteration[t - 1] + 1) continue;
+        if (computed && computed[c->iteration[t] - 1] == 0.0) continue;
         out->wall[out->count] = c->wall[t] - c->wall[t - 1];
         out->cpu[out->count] = c->cpu[t] - c->cpu[t - 1];
         ++out->count;
@@ -170,13 +174,16 @@ int main(int argc, char **argv) {
     int32_t *labels = malloc((size_t)n * sizeof *labels);
     /* kmeans runs iters restarts of at most iters iterations (see below). */
     const int64_t cap = iters * iters + 2, all = repeats * cap;
-    double *buf = malloc((size_t)(2 * cap + 4 * all) * sizeof *buf);
+    double *buf = malloc((size_t)(2 * cap + 6 * all) * sizeof *buf);
+    double *computed = malloc((size_t)cap * sizeof *computed);
     int64_t *iteration = malloc((size_t)cap * sizeof *iteration);
-    if (!x || !truth || !labels || !buf || !iteration) return 1;
+    if (!x || !truth || !labels || !buf || !iteration || !computed) return 1;
     clock_state c = {0, cap, iteration, buf, buf + cap, 0.0};
     double rss_rdp = 0.0, rss_kmeans = 0.0;
     intervals ri = {0, all, buf + 2 * cap, buf + 2 * cap + all};
     intervals ki = {0, all, buf + 2 * cap + 2 * all, buf + 2 * cap + 3 * all};
+    intervals ci = {0, all, buf + 2 * cap + 4 * all, buf + 2 * cap + 5 * all}; /* RDP-means, computed passes */
+    int64_t skipped = 0, timed = 0;
     blobs(x, truth, n, d, 12345);
     const double mb_data = peak_mb();
     kindred_side *side = NULL;
@@ -206,7 +213,14 @@ int main(int argc, char **argv) {
         t0 = now_seconds();
         CHECK(kindred_model_fit_dense(m, x, n, d, KINDRED_ROW_MAJOR, d, side));
         fit_s = now_seconds() - t0;
-        add_intervals(&ri, &c);
+        add_intervals(&ri, &c, NULL);
+        if (!strcmp(alg, "rdpmeans")) {
+            CHECK(kindred_model_get_array(m, "pass_computed", computed, cap));
+            const int64_t before = ci.count;
+            add_intervals(&ci, &c, computed);
+            timed += c.calls - 1;
+            skipped += c.calls - 1 - (ci.count - before);
+        }
         rss_rdp = c.max_resident_mb;
         c.max_resident_mb = 0.0;
         CHECK(kindred_model_summary(m, NULL, NULL, &k, NULL, NULL, NULL));
@@ -227,7 +241,7 @@ int main(int argc, char **argv) {
         CHECK(kindred_model_set_int(m, "max_iter", iters));
         CHECK(kindred_model_set_progress(m, on_progress, &c));
         CHECK(kindred_model_fit_dense(m, x, n, d, KINDRED_ROW_MAJOR, d, NULL));
-        add_intervals(&ki, &c);
+        add_intervals(&ki, &c, NULL);
         rss_kmeans = c.max_resident_mb;
         c.max_resident_mb = 0.0;
         kindred_model_free(m);
@@ -250,6 +264,12 @@ int main(int argc, char **argv) {
                (long long)n, (long long)d, (long long)k, k_med_cpu, k_mean_cpu, k_med_wall, k_mean_wall, rss_kmeans);
         printf("ratio rdpmeans/kmeans: cpu_median=%.2f cpu_mean=%.2f wall_median=%.2f wall_mean=%.2f\n",
                r_med_cpu / k_med_cpu, r_mean_cpu / k_mean_cpu, r_med_wall / k_med_wall, r_mean_wall / k_mean_wall);
+        /* The passes RDP-means computed (those certified unchanged excluded). */
+        const double c_mean_cpu = mean(ci.cpu, ci.count), c_med_cpu = median(ci.cpu, ci.count);
+        printf("computed passes: %lld of %lld timed (%lld certified unchanged, not computed) per_iter_cpu_median=%.5f "
+               "per_iter_cpu_mean=%.5f ratio_cpu_median=%.2f ratio_cpu_mean=%.2f\n",
+               (long long)(timed - skipped), (long long)timed, (long long)skipped, c_med_cpu, c_mean_cpu,
+               c_med_cpu / k_med_cpu, c_mean_cpu / k_mean_cpu);
     }
     kindred_side_free(side);
     free(labels);
@@ -257,5 +277,6 @@ int main(int argc, char **argv) {
     free(truth);
     free(buf);
     free(iteration);
+    free(computed);
     return 0;
 }

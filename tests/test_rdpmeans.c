@@ -179,6 +179,56 @@ static void objective_never_increases_for_fixed_xi(void **state) {
     }
 }
 
+/* Passes after a pass in which nothing moved are skipped while a certificate
+ * proves that they would move nothing either (rdpmeans_stable.hpp):
+ * "pass_computed" marks them 0; the first pass and the one right after a
+ * change are always computed; the fit still stops after stable_iterations
+ * unchanged passes, and a skipped pass's objective follows eq. (20) with its
+ * own xi (the divergence and link totals of the last pass, xi doubled). */
+static void stable_passes_are_certified(void **state) {
+    (void)state;
+    double x[600];
+    int32_t y[150];
+    assert_int_equal(load_iris(x, y), 150);
+    kindred_side *side = NULL;
+    OK(kindred_side_new(&side, 150));
+    OK(kindred_sample_pairs(side, y, 150, -1, 0.03, 0.1, 5));
+    kindred_model *m = new_rdp();
+    OK(kindred_model_set_int(m, "k", 3));
+    OK(kindred_model_fit_dense(m, x, 150, 4, KINDRED_ROW_MAJOR, 4, side));
+    int64_t rows = 0, cols = 0, it = 0;
+    int converged = 0;
+    OK(kindred_model_summary(m, NULL, NULL, NULL, &it, &converged, NULL));
+    assert_true(converged);
+    OK(kindred_model_array_shape(m, "pass_computed", &rows, &cols));
+    assert_int_equal(rows, it);
+    assert_true(rows <= 400);
+    double computed[400], trace[400], xi[400], clusters[400];
+    OK(kindred_model_get_array(m, "pass_computed", computed, 400));
+    OK(kindred_model_get_array(m, "objective_trace", trace, 400));
+    OK(kindred_model_get_array(m, "xi_trace", xi, 400));
+    OK(kindred_model_get_array(m, "clusters_trace", clusters, 400));
+    assert_true(computed[0] == 1.0);
+    int64_t skipped = 0;
+    for (int64_t t = 1; t < rows; ++t) {
+        if (computed[t] != 0.0) continue;
+        ++skipped;
+        assert_true(t >= 2);
+        assert_true(clusters[t] == clusters[t - 1]);
+        /* obj = divergences + lambda K + xi * links: the last two passes of
+         * the same state differ only through xi, linearly. */
+        if (computed[t - 1] == 0.0 && xi[t - 1] != xi[t - 2]) {
+            const double slope = (trace[t - 1] - trace[t - 2]) / (xi[t - 1] - xi[t - 2]);
+            const double expect = trace[t - 1] + slope * (xi[t] - xi[t - 1]);
+            assert_true(fabs(trace[t] - expect) <= 1e-9 * (fabs(trace[t]) + fabs(slope * xi[t]) + 1.0));
+        }
+    }
+    assert_true(skipped >= 10); /* most of the 20 stable passes */
+    for (int64_t t = 0; t < rows; ++t) assert_true(computed[t] == 0.0 || computed[t] == 1.0);
+    kindred_model_free(m);
+    kindred_side_free(side);
+}
+
 /* The annealed xi doubles every iteration from xi_0 (section 4.5). */
 static void xi_is_annealed(void **state) {
     (void)state;
@@ -358,6 +408,7 @@ static void spectral_initialiser(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(links_split_one_blob),
+        cmocka_unit_test(stable_passes_are_certified),
         cmocka_unit_test(separated_blobs_with_pairs),
         cmocka_unit_test(without_pairs_equals_dpmeans),
         cmocka_unit_test(objective_never_increases_for_fixed_xi),

@@ -18,6 +18,7 @@ extern "C" {
 #include "algorithms/centroid_steps.hpp"
 #include "algorithms/link_count_cache.hpp"
 #include "algorithms/link_counts.hpp"
+#include "algorithms/rdpmeans_stable.hpp"
 #include "core/rng.hpp"
 #include "core/side_info.hpp"
 #include "divergence/bregman.hpp"
@@ -201,6 +202,81 @@ static double direct_kl(const double *x, const double *mu, int64_t d, double s, 
     return v;
 }
 
+// The first index of the smallest augmented distance D_k + xi g_k, as the
+// pass computes it, and that distance.
+static int64_t augmented_argmin(const std::vector<double> &D, const std::vector<double> &g, double xi, double &best) {
+    int64_t l = 0;
+    best = D[0] + xi * g[0];
+    for (size_t k = 1; k < D.size(); ++k) {
+        const double a = D[k] + xi * g[k];
+        if (a < best) {
+            best = a;
+            l = static_cast<int64_t>(k);
+        }
+    }
+    return l;
+}
+
+// The certificate of a stable pass (rdpmeans_stable.hpp): for every xi' up to
+// xi + delta the first minimum of D + xi' g stays l and stays <= lambda; it
+// is not vacuous (just beyond a finite delta the decision does change in most
+// cases); ties give no certificate; the row is left as it was found.
+static void stable_certificate_holds_and_is_tight(void **) {
+    Rng rng(5);
+    int finite = 0, tight = 0, infinite = 0, refused = 0;
+    for (int trial = 0; trial < 4000; ++trial) {
+        const int64_t K = 2 + static_cast<int64_t>(rng.below(11));
+        std::vector<double> D(K), g(K, 0.0);
+        for (auto &v : D) v = trial % 5 == 0 ? std::floor(4.0 * rng.uniform()) : 10.0 * rng.uniform();  // ties in 1/5
+        std::vector<LinkCountCache::Slot> slot;
+        std::vector<double> saved;
+        for (int64_t k = 0; k < K; ++k)
+            if (rng.uniform() < 0.6) {
+                const int32_t term = static_cast<int32_t>(rng.below(11)) - 5;
+                if (term == 0) continue;
+                g[k] = term;
+                slot.push_back(LinkCountCache::Slot{static_cast<int32_t>(k), term});
+                saved.push_back(D[k]);
+            }
+        const double xi = 0.01 + 2.0 * rng.uniform(), lambda = 1.0 + 20.0 * rng.uniform();
+        std::vector<double> row(K);
+        for (int64_t k = 0; k < K; ++k) row[k] = D[k] + xi * g[k];
+        double a_l;
+        const int64_t l = augmented_argmin(D, g, xi, a_l);
+        if (a_l > lambda) continue;
+        const LinkCountCache::Slots slots{nullptr, slot.data(), nullptr, static_cast<int64_t>(slot.size())};
+        StableCertificate cert;
+        const std::vector<double> before = row;
+        certify_point(slots, saved.data(), row.data(), K, l, a_l, lambda, xi, cert);
+        for (int64_t k = 0; k < K; ++k) assert_true(row[k] == before[k]);
+        const double delta = cert.delta();
+        if (delta < 0) {
+            ++refused;
+            continue;
+        }
+        const double reach[] = {0.0, 0.1, 0.5, 0.9, 0.999999};
+        const double far[] = {1.0, 10.0, 1000.0};
+        for (int t = 0; t < (std::isinf(delta) ? 3 : 5); ++t) {
+            const double x = std::isinf(delta) ? xi * far[t] + xi : xi + delta * reach[t];
+            double a;
+            assert_int_equal(augmented_argmin(D, g, x, a), l);
+            assert_true(a <= lambda);
+        }
+        // A competitor with the same slope only ends the certificate where
+        // the growing margin (1e-12 xi' |g|) reaches its gap: far away.
+        if (std::isinf(delta) || delta > 1e6) {
+            ++infinite;
+            continue;
+        }
+        ++finite;
+        double a;
+        const int64_t l2 = augmented_argmin(D, g, xi + delta * 1.01, a);
+        if (l2 != l || a > lambda) ++tight;
+    }
+    assert_true(finite > 500 && infinite > 100 && refused > 50);
+    assert_int_equal(tight, finite);
+}
+
 static void bregman_blocks_equal_direct_formulas(void **) {
     Rng rng(7);
     const int64_t n = 37, d = 5, k = 4;
@@ -264,6 +340,7 @@ int main() {
         cmocka_unit_test(link_counts_equal_brute_force),
         cmocka_unit_test(no_side_information_gives_zero_counts),
         cmocka_unit_test(link_count_cache_equals_gather),
+        cmocka_unit_test(stable_certificate_holds_and_is_tight),
         cmocka_unit_test(bregman_blocks_equal_direct_formulas),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
