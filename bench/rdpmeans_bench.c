@@ -151,6 +151,7 @@ int main(int argc, char **argv) {
     const char *alg = "rdpmeans";
     int64_t n = 100000, d = 16, iters = 10, threads = 1, repeats = 1;
     double ppp = 1.0, noise = 0.0;
+    int skip_certified = 1; /* RDP-means' option of that name (0: compute every pass) */
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--alg")) alg = argv[a + 1];
         else if (!strcmp(argv[a], "--n")) n = atoll(argv[a + 1]);
@@ -160,6 +161,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[a], "--threads")) threads = atoll(argv[a + 1]);
         else if (!strcmp(argv[a], "--pairs-per-point")) ppp = atof(argv[a + 1]);
         else if (!strcmp(argv[a], "--noise")) noise = atof(argv[a + 1]);
+        else if (!strcmp(argv[a], "--skip-certified")) skip_certified = atoi(argv[a + 1]);
         else {
             fprintf(stderr, "rdpmeans_bench: unknown flag %s\n", argv[a]);
             return 2;
@@ -206,6 +208,7 @@ int main(int argc, char **argv) {
             CHECK(kindred_model_set_int(m, "k", 20));
             CHECK(kindred_model_set_int(m, "max_iter", iters));
             CHECK(kindred_model_set_int(m, "stable_iterations", iters + 1));
+            CHECK(kindred_model_set_string(m, "skip_certified", skip_certified ? "true" : "false"));
         } else {
             CHECK(kindred_model_set_int(m, "iterations", iters));
             CHECK(kindred_model_set_int(m, "burn_in", 0));

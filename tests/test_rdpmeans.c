@@ -184,7 +184,10 @@ static void objective_never_increases_for_fixed_xi(void **state) {
  * "pass_computed" marks them 0; the first pass and the one right after a
  * change are always computed; the fit still stops after stable_iterations
  * unchanged passes, and a skipped pass's objective follows eq. (20) with its
- * own xi (the divergence and link totals of the last pass, xi doubled). */
+ * own xi (the divergence and link totals of the last pass, xi doubled).
+ * With skip_certified off every pass is computed, and labels and the whole
+ * objective trace are bitwise the same (several pair samples and noise
+ * levels, xi annealed or capped). */
 static void stable_passes_are_certified(void **state) {
     (void)state;
     double x[600];
@@ -227,6 +230,37 @@ static void stable_passes_are_certified(void **state) {
     for (int64_t t = 0; t < rows; ++t) assert_true(computed[t] == 0.0 || computed[t] == 1.0);
     kindred_model_free(m);
     kindred_side_free(side);
+
+    int64_t skipped_total = 0;
+    for (int trial = 0; trial < 12; ++trial) {
+        OK(kindred_side_new(&side, 150));
+        OK(kindred_sample_pairs(side, y, 150, -1, 0.01 + 0.01 * (trial % 5), 0.05 * (trial % 4), 20 + trial));
+        int32_t labels[2][150];
+        double traces[2][400];
+        int64_t lengths[2];
+        for (int on = 0; on < 2; ++on) {
+            m = new_rdp();
+            OK(kindred_model_set_int(m, "k", 3 + trial % 3));
+            if (trial % 3 == 2) OK(kindred_model_set_double(m, "xi_max", 2.0));
+            OK(kindred_model_set_string(m, "skip_certified", on ? "true" : "false"));
+            OK(kindred_model_fit_dense(m, x, 150, 4, KINDRED_ROW_MAJOR, 4, side));
+            OK(kindred_model_labels(m, labels[on], 150));
+            OK(kindred_model_array_shape(m, "objective_trace", &lengths[on], &cols));
+            assert_true(lengths[on] <= 400);
+            OK(kindred_model_get_array(m, "objective_trace", traces[on], 400));
+            OK(kindred_model_get_array(m, "pass_computed", computed, 400));
+            for (int64_t t = 0; t < lengths[on]; ++t) {
+                if (!on) assert_true(computed[t] == 1.0);
+                skipped_total += computed[t] == 0.0;
+            }
+            kindred_model_free(m);
+        }
+        assert_int_equal(lengths[0], lengths[1]);
+        assert_memory_equal(labels[0], labels[1], sizeof labels[0]);
+        assert_memory_equal(traces[0], traces[1], (size_t)lengths[0] * sizeof(double));
+        kindred_side_free(side);
+    }
+    assert_true(skipped_total >= 100);
 }
 
 /* The annealed xi doubles every iteration from xi_0 (section 4.5). */

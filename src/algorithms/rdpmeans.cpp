@@ -274,17 +274,18 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     // the repeat provably moves nothing, and is not computed. The result is
     // the same as computing it; only the time differs.
     double xi_certified = -std::numeric_limits<double>::infinity();
+    const bool skip_certified = ctx.options.get_bool("skip_certified");
     int64_t skipped = 0;
     for (int64_t it = 1; it <= max_iter; ++it) {
         const bool repeat = it > 1 && changed == 0;
-        const bool skip = repeat && xi <= xi_certified;
+        const bool skip = skip_certified && repeat && xi <= xi_certified;
         computed_trace.push_back(skip ? 0.0 : 1.0);
         if (skip) {
             ++skipped;  // labels, centres, divergences and link terms as after the last pass
         } else {
             const double move_rate = it == 1 ? 1.0 : static_cast<double>(changed) / static_cast<double>(n);
             StableCertificate cert;
-            changed = assignment_pass(*div, lambda, xi, move_rate, links, st, repeat ? &cert : nullptr);
+            changed = assignment_pass(*div, lambda, xi, move_rate, links, st, skip_certified && repeat ? &cert : nullptr);
             k = update_centers(*div, ctx.threads, st, &links, &divergence_total);
             xi_certified = repeat && changed == 0 && cert.delta() >= 0.0 ? xi + cert.delta() * (1.0 - 1e-9)
                                                                           : -std::numeric_limits<double>::infinity();
@@ -351,6 +352,8 @@ OptionTable rdpmeans_options() {
                            "start from one cluster (Algorithm 1) or from the spectral relaxation of section 4.7 "
                            "(dense data, euclidean divergence, small n)"),
         OptionSpec::integer("stable_iterations", 20, 1, 100000000, "stop after this many iterations without a change"),
+        OptionSpec::boolean("skip_certified", true,
+                            "do not compute passes proven to change nothing (same result; off: time every pass)"),
         OptionSpec::integer("max_iter", 300, 1, 100000000, "maximum assignment passes"),
     };
     append_common_options(t);
