@@ -35,6 +35,16 @@ static int load_iris(double *x, int32_t *y) {
     return n;
 }
 
+/* A new side-information handle with pairs sampled from the iris labels y
+ * (kindred_sample_pairs: a fraction rate of all pairs, answers flipped with
+ * probability noise). */
+static kindred_side *iris_pairs(const int32_t *y, double rate, double noise, uint64_t seed) {
+    kindred_side *side = NULL;
+    OK(kindred_side_new(&side, 150));
+    OK(kindred_sample_pairs(side, y, 150, -1, rate, noise, seed));
+    return side;
+}
+
 static kindred_model *new_rdp(void) {
     kindred_model *m = NULL;
     OK(kindred_model_new(&m, "rdpmeans"));
@@ -155,9 +165,7 @@ static void objective_never_increases_for_fixed_xi(void **state) {
     assert_int_equal(load_iris(x, y), 150);
     const double xis[3] = {0.05, 0.5, 5.0};
     for (int t = 0; t < 3; ++t) {
-        kindred_side *side = NULL;
-        OK(kindred_side_new(&side, 150));
-        OK(kindred_sample_pairs(side, y, 150, -1, 0.05, 0.2, 11 + t));
+        kindred_side *side = iris_pairs(y, 0.05, 0.2, 11 + t);
         kindred_model *m = new_rdp();
         OK(kindred_model_set_int(m, "k", 3));
         OK(kindred_model_set_double(m, "xi_0", xis[t]));
@@ -193,9 +201,7 @@ static void stable_passes_are_certified(void **state) {
     double x[600];
     int32_t y[150];
     assert_int_equal(load_iris(x, y), 150);
-    kindred_side *side = NULL;
-    OK(kindred_side_new(&side, 150));
-    OK(kindred_sample_pairs(side, y, 150, -1, 0.03, 0.1, 5));
+    kindred_side *side = iris_pairs(y, 0.03, 0.1, 5);
     kindred_model *m = new_rdp();
     OK(kindred_model_set_int(m, "k", 3));
     OK(kindred_model_fit_dense(m, x, 150, 4, KINDRED_ROW_MAJOR, 4, side));
@@ -233,8 +239,7 @@ static void stable_passes_are_certified(void **state) {
 
     int64_t skipped_total = 0;
     for (int trial = 0; trial < 12; ++trial) {
-        OK(kindred_side_new(&side, 150));
-        OK(kindred_sample_pairs(side, y, 150, -1, 0.01 + 0.01 * (trial % 5), 0.05 * (trial % 4), 20 + trial));
+        side = iris_pairs(y, 0.01 + 0.01 * (trial % 5), 0.05 * (trial % 4), 20 + trial);
         int32_t labels[2][150];
         double traces[2][400];
         int64_t lengths[2];
@@ -368,9 +373,7 @@ static void same_result_for_any_threads(void **state) {
     double x[600];
     int32_t y[150];
     assert_int_equal(load_iris(x, y), 150);
-    kindred_side *side = NULL;
-    OK(kindred_side_new(&side, 150));
-    OK(kindred_sample_pairs(side, y, 150, -1, 0.03, 0.1, 5));
+    kindred_side *side = iris_pairs(y, 0.03, 0.1, 5);
     int32_t a[150], b[150];
     for (int t = 1; t <= 2; ++t) {
         kindred_model *m = new_rdp();
