@@ -87,13 +87,13 @@ typedef struct {
     double *wall, *cpu;
 } intervals;
 
-/* computed: NULL, or per iteration (from 1) whether the pass was computed
- * (RDP-means' "pass_computed": passes certified unchanged are not); only
- * those intervals are kept then. */
+/* computed: NULL, or per iteration (from 1) the fraction of the pass that
+ * was computed (RDP-means' "pass_computed": 1 for a full pass, less where
+ * points were certified unchanged); only the full passes are kept then. */
 static void add_intervals(intervals *out, const clock_state *c, const double *computed) {
     for (int64_t t = 1; t < c->calls && out->count < out->capacity; ++t) {
         if (c->iteration[t] != c->iteration[t - 1] + 1) continue;
-        if (computed && computed[c->iteration[t] - 1] == 0.0) continue;
+        if (computed && computed[c->iteration[t] - 1] < 1.0) continue;
         out->wall[out->count] = c->wall[t] - c->wall[t - 1];
         out->cpu[out->count] = c->cpu[t] - c->cpu[t - 1];
         ++out->count;
@@ -267,9 +267,9 @@ int main(int argc, char **argv) {
                (long long)n, (long long)d, (long long)k, k_med_cpu, k_mean_cpu, k_med_wall, k_mean_wall, rss_kmeans);
         printf("ratio rdpmeans/kmeans: cpu_median=%.2f cpu_mean=%.2f wall_median=%.2f wall_mean=%.2f\n",
                r_med_cpu / k_med_cpu, r_mean_cpu / k_mean_cpu, r_med_wall / k_med_wall, r_mean_wall / k_mean_wall);
-        /* The passes RDP-means computed (those certified unchanged excluded). */
+        /* The full passes of RDP-means (those with points certified unchanged excluded). */
         const double c_mean_cpu = mean(ci.cpu, ci.count), c_med_cpu = median(ci.cpu, ci.count);
-        printf("computed passes: %lld of %lld timed (%lld certified unchanged, not computed) per_iter_cpu_median=%.5f "
+        printf("full passes: %lld of %lld timed (%lld with points certified unchanged) per_iter_cpu_median=%.5f "
                "per_iter_cpu_mean=%.5f ratio_cpu_median=%.2f ratio_cpu_mean=%.2f\n",
                (long long)(timed - skipped), (long long)timed, (long long)skipped, c_med_cpu, c_mean_cpu,
                c_med_cpu / k_med_cpu, c_mean_cpu / k_mean_cpu);

@@ -116,6 +116,58 @@ inline void put_back_link_terms(const LinkCountCache::Slots &s, const double *sa
         for (int64_t p = 0; p < s.size; ++p) values[s.slot[p].cluster] = saved[p];
 }
 
+// The largest xi' up to which point i, assigned to l (a_l its augmented
+// distance, row its augmented distances at this xi), keeps l in a repeat of a
+// pass that moved nothing (rdpmeans_stable.hpp); -inf without a certificate.
+double certified_limit(const LinkCountCache::Slots &slots, const double *saved, double *row, int64_t k0, int64_t l,
+                       double a_l, double lambda, double xi) {
+    if (!(a_l <= lambda)) return -std::numeric_limits<double>::infinity();
+    StableCertificate cert;
+    certify_point(slots, saved, row, k0, l, a_l, lambda, xi, cert);
+    const double delta = cert.delta();
+    return delta >= 0.0 ? xi + delta * (1.0 - 1e-9) : -std::numeric_limits<double>::infinity();
+}
+
+// A repeat of a pass in which nothing moved (same centres, link terms and
+// labels), at a larger xi: the points whose certified limit covers xi keep
+// their clusters (rdpmeans_stable.hpp); the blocks holding any other point
+// are computed exactly as assignment_pass computes them (same rows, same
+// centres, so the same divergences), and those points are certified again at
+// this xi. Returns the fraction of blocks computed, or -1 as soon as a point
+// would move or cannot be certified: then nothing has changed, and the caller
+// computes the whole pass. Labels, centres and the pass totals (divergence
+// sums, link totals) stay those of the last pass.
+double certified_pass(divergence::Bregman &div, double lambda, double xi, LinkCountCache &links, PassState &st,
+                      double *limit) {
+    const DataView &data = div.data();
+    const int64_t n = data.n(), d = data.d();
+    const int64_t k0 = static_cast<int64_t>(st.centers.size()) / d;
+    int64_t blocks = 0, computed = 0;
+    for (int64_t begin = 0; begin < n; begin += kBlockRows, ++blocks) {
+        const int64_t end = std::min(n, begin + kBlockRows);
+        bool covered = true;
+        for (int64_t i = begin; i < end; ++i) covered &= xi <= limit[i];
+        if (covered) continue;
+        ++computed;
+        st.block.resize(static_cast<size_t>((end - begin) * k0));
+        div.distances(begin, end, st.centers.data(), k0, st.block.data());
+        for (int64_t i = begin; i < end; ++i) {
+            if (xi <= limit[i]) continue;
+            double *row = st.block.data() + (i - begin) * k0;
+            const LinkCountCache::Slots slots = links.slots(i, st.labels.data());
+            if (static_cast<int64_t>(st.saved.size()) < slots.size) st.saved.resize(static_cast<size_t>(slots.size));
+            add_link_terms(slots, xi, row, st.saved.data());
+            double best_value;
+            const int64_t best = first_argmin(row, k0, best_value);
+            if (best != st.labels[i]) return -1.0;
+            limit[i] = certified_limit(slots, st.saved.data(), row, k0, best, best_value, lambda, xi);
+            if (!(xi <= limit[i])) return -1.0;
+            put_back_link_terms(slots, st.saved.data(), row);
+        }
+    }
+    return static_cast<double>(computed) / static_cast<double>(std::max<int64_t>(blocks, 1));
+}
+
 // One sequential pass of Algorithm 1: point i goes to the cluster of the
 // smallest augmented distance D(x_i, mu_k) + xi g_ik (section 4.3, the link
 // terms of link_count_cache.hpp), or opens a cluster at x_i when that exceeds
@@ -123,9 +175,11 @@ inline void put_back_link_terms(const LinkCountCache::Slots &s, const double *sa
 // come from one matrix product; the few centres opened inside the block are
 // evaluated directly. The link terms come from the cache, which every move
 // updates at once: each point sees the moves made before it in this pass, as
-// in Algorithm 1. Returns the number of changed assignments.
+// in Algorithm 1. With limit, also each point's certified limit of xi
+// (certified_limit; meaningful when nothing moves in the pass). Returns the
+// number of changed assignments.
 int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, double previous_move_rate,
-                        LinkCountCache &links, PassState &st, StableCertificate *cert) {
+                        LinkCountCache &links, PassState &st, double *limit) {
     const DataView &data = div.data();
     const int64_t n = data.n(), d = data.d();
     int64_t changed = 0;
@@ -153,8 +207,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                 if (static_cast<int64_t>(st.saved.size()) < slots.size) st.saved.resize(static_cast<size_t>(slots.size));
                 add_link_terms(slots, xi, row, st.saved.data());
                 best = first_argmin(row, k0, best_value);
-                if (cert && best_value <= lambda)
-                    certify_point(slots, st.saved.data(), row, k0, best, best_value, lambda, xi, *cert);
+                if (limit) limit[i] = certified_limit(slots, st.saved.data(), row, k0, best, best_value, lambda, xi);
                 put_back_link_terms(slots, st.saved.data(), row);
             } else {
                 for (int64_t c = k0; c < k_now; ++c) st.aug.push_back(div.distance(i, st.centers.data() + c * d));
@@ -273,23 +326,32 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     // stays within the certificate of the last such pass (StableCertificate),
     // the repeat provably moves nothing, and is not computed. The result is
     // the same as computing it; only the time differs.
-    double xi_certified = -std::numeric_limits<double>::infinity();
+    // Passes after one in which nothing moved (the paper's stopping rule asks
+    // for stable_iterations of them) repeat it with a larger xi; every point
+    // whose certificate from an unchanged pass covers the new xi provably
+    // keeps its cluster, and only the blocks of the others are computed
+    // (certified_pass). The result is the same as computing every pass.
     const bool skip_certified = ctx.options.get_bool("skip_certified");
-    int64_t skipped = 0;
+    std::vector<double> limit;  // per point, from the last unchanged pass (certified_limit)
+    bool limits_valid = false;
+    double computed_total = 0.0;
     for (int64_t it = 1; it <= max_iter; ++it) {
         const bool repeat = it > 1 && changed == 0;
-        const bool skip = skip_certified && repeat && xi <= xi_certified;
-        computed_trace.push_back(skip ? 0.0 : 1.0);
-        if (skip) {
-            ++skipped;  // labels, centres, divergences and link terms as after the last pass
+        double computed = -1.0;
+        if (skip_certified && repeat && limits_valid) computed = certified_pass(*div, lambda, xi, links, st, limit.data());
+        if (computed >= 0.0) {
+            changed = 0;  // labels, centres and totals as after the last pass
         } else {
             const double move_rate = it == 1 ? 1.0 : static_cast<double>(changed) / static_cast<double>(n);
-            StableCertificate cert;
-            changed = assignment_pass(*div, lambda, xi, move_rate, links, st, skip_certified && repeat ? &cert : nullptr);
+            const bool certify = skip_certified && repeat;
+            if (certify) limit.resize(static_cast<size_t>(n));
+            changed = assignment_pass(*div, lambda, xi, move_rate, links, st, certify ? limit.data() : nullptr);
             k = update_centers(*div, ctx.threads, st, &links, &divergence_total);
-            xi_certified = repeat && changed == 0 && cert.delta() >= 0.0 ? xi + cert.delta() * (1.0 - 1e-9)
-                                                                          : -std::numeric_limits<double>::infinity();
+            limits_valid = certify && changed == 0;
+            computed = 1.0;
         }
+        computed_trace.push_back(computed);
+        computed_total += computed;
         // Eq. (20), each pair counted once (see the file comment).
         const double obj = divergence_total + lambda * static_cast<double>(k) + xi * st.link_within;
         trace.push_back(obj);
@@ -313,7 +375,8 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     result.set_array("clusters_trace", static_cast<int64_t>(k_trace.size()), 1, k_trace);
     result.set_array("lambda", 1, 1, {lambda});
     result.set_array("pass_computed", static_cast<int64_t>(computed_trace.size()), 1, computed_trace);
-    ctx.log.info(cat("rdpmeans: ", skipped, " of ", result.iterations, " passes certified unchanged and not computed"));
+    ctx.log.info(cat("rdpmeans: ", computed_total, " of ", result.iterations,
+                     " passes computed (blocks of points certified unchanged are not)"));
     return result;
 }
 
