@@ -322,11 +322,6 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     int64_t stable = 0, k = 1, changed = 0;
     double divergence_total = 0.0;
     // Passes after one in which nothing moved (the paper's stopping rule asks
-    // for stable_iterations of them) repeat it with a larger xi: while xi
-    // stays within the certificate of the last such pass (StableCertificate),
-    // the repeat provably moves nothing, and is not computed. The result is
-    // the same as computing it; only the time differs.
-    // Passes after one in which nothing moved (the paper's stopping rule asks
     // for stable_iterations of them) repeat it with a larger xi; every point
     // whose certificate from an unchanged pass covers the new xi provably
     // keeps its cluster, and only the blocks of the others are computed
@@ -416,7 +411,8 @@ OptionTable rdpmeans_options() {
                            "(dense data, euclidean divergence, small n)"),
         OptionSpec::integer("stable_iterations", 20, 1, 100000000, "stop after this many iterations without a change"),
         OptionSpec::boolean("skip_certified", true,
-                            "do not compute passes proven to change nothing (same result; off: time every pass)"),
+                            "after an unchanged pass, do not compute the points proven to keep their clusters "
+                            "(same result; off: compute every pass, for timing)"),
         OptionSpec::integer("max_iter", 300, 1, 100000000, "maximum assignment passes"),
     };
     append_common_options(t);
