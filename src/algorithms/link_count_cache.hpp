@@ -10,8 +10,8 @@
 // per adjacency entry and per pass, which dominates an RDP-means pass when
 // there are several pairs per point (Khashabi et al. ask for incremental
 // counts, so that a pass costs O(n K d + nnz)). Here each point keeps
-// "slots": the (cluster, number of neighbours, g) of the clusters it has
-// neighbours in, laid out in CSR order (point i owns entries
+// "slots": the cluster and g of the clusters it has neighbours in (in one of
+// the layouts below), laid out in CSR order (point i owns entries
 // [indptr[i], indptr[i + 1]) of the slot array, of which the first size(i)
 // are in use: a point has at most deg(i) distinct neighbour clusters). A pass
 // visiting the points in order thus reads the slots sequentially.
@@ -19,8 +19,8 @@
 // When a point j moves from a to b, the slots of its neighbours follow, in
 // one of two ways:
 // - in place (O(deg j) random writes): the pair's term leaves the
-//   neighbour's slot for a (dropped when its last neighbour leaves) and joins
-//   the one for b;
+//   neighbour's slot for a (dropped when it no longer counts, see the
+//   layouts) and joins the one for b;
 // - in bulk mode, the neighbours are only marked stale, and a stale point is
 //   gathered again from the labels when it is next asked for. When most
 //   points move (the first passes), this is cheaper: a point whose many
