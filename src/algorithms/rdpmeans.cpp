@@ -128,6 +128,20 @@ double certified_limit(const LinkCountCache::Slots &slots, const double *saved, 
     return delta >= 0.0 ? xi + delta * (1.0 - 1e-9) : -std::numeric_limits<double>::infinity();
 }
 
+// Point i's choice among the k0 centres of its block row: the first minimum
+// of the divergences plus the link terms (added in place, put back after),
+// its augmented distance into best_value, and with limit its certified limit
+// of xi (certified_limit) into *limit.
+int64_t augmented_argmin(const LinkCountCache::Slots &slots, double xi, double lambda, double *row, int64_t k0,
+                         PassState &st, double &best_value, double *limit) {
+    if (static_cast<int64_t>(st.saved.size()) < slots.size) st.saved.resize(static_cast<size_t>(slots.size));
+    add_link_terms(slots, xi, row, st.saved.data());
+    const int64_t best = first_argmin(row, k0, best_value);
+    if (limit) *limit = certified_limit(slots, st.saved.data(), row, k0, best, best_value, lambda, xi);
+    put_back_link_terms(slots, st.saved.data(), row);
+    return best;
+}
+
 // A repeat of a pass in which nothing moved (same centres, link terms and
 // labels), at a larger xi: the points whose certified limit covers xi keep
 // their clusters (rdpmeans_stable.hpp); the blocks holding any other point
@@ -154,15 +168,10 @@ double certified_pass(divergence::Bregman &div, double lambda, double xi, LinkCo
         for (int64_t i = begin; i < end; ++i) {
             if (xi <= limit[i]) continue;
             double *row = st.block.data() + (i - begin) * k0;
-            const LinkCountCache::Slots slots = links.slots(i, st.labels.data());
-            if (static_cast<int64_t>(st.saved.size()) < slots.size) st.saved.resize(static_cast<size_t>(slots.size));
-            add_link_terms(slots, xi, row, st.saved.data());
             double best_value;
-            const int64_t best = first_argmin(row, k0, best_value);
-            if (best != st.labels[i]) return -1.0;
-            limit[i] = certified_limit(slots, st.saved.data(), row, k0, best, best_value, lambda, xi);
-            if (!(xi <= limit[i])) return -1.0;
-            put_back_link_terms(slots, st.saved.data(), row);
+            const int64_t best = augmented_argmin(links.slots(i, st.labels.data()), xi, lambda, row, k0, st,
+                                                  best_value, &limit[i]);
+            if (best != st.labels[i] || !(xi <= limit[i])) return -1.0;
         }
     }
     return static_cast<double>(computed) / static_cast<double>(std::max<int64_t>(blocks, 1));
@@ -204,11 +213,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             double best_value;
             int64_t best;
             if (k_now == k0) {
-                if (static_cast<int64_t>(st.saved.size()) < slots.size) st.saved.resize(static_cast<size_t>(slots.size));
-                add_link_terms(slots, xi, row, st.saved.data());
-                best = first_argmin(row, k0, best_value);
-                if (limit) limit[i] = certified_limit(slots, st.saved.data(), row, k0, best, best_value, lambda, xi);
-                put_back_link_terms(slots, st.saved.data(), row);
+                best = augmented_argmin(slots, xi, lambda, row, k0, st, best_value, limit ? &limit[i] : nullptr);
             } else {
                 for (int64_t c = k0; c < k_now; ++c) st.aug.push_back(div.distance(i, st.centers.data() + c * d));
                 st.augmented.resize(static_cast<size_t>(k_now));
