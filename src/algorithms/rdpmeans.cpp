@@ -132,7 +132,7 @@ double certified_limit(const LinkCountCache::Slots &slots, const double *saved, 
 // of the divergences plus the link terms (added in place, put back after),
 // its augmented distance into best_value, and with limit its certified limit
 // of xi (certified_limit) into *limit.
-int64_t augmented_argmin(const LinkCountCache::Slots &slots, double xi, double lambda, double *row, int64_t k0,
+inline int64_t augmented_argmin(const LinkCountCache::Slots &slots, double xi, double lambda, double *row, int64_t k0,
                          PassState &st, double &best_value, double *limit) {
     if (static_cast<int64_t>(st.saved.size()) < slots.size) st.saved.resize(static_cast<size_t>(slots.size));
     add_link_terms(slots, xi, row, st.saved.data());
