@@ -24,7 +24,8 @@
  * and after the fits, and the largest resident memory seen during each fit.
  *
  * usage: rdpmeans_bench --alg rdpmeans|tvclust --n N --d D [--pairs-per-point P]
- *                       [--iters I] [--repeats R] [--threads T] [--noise E] */
+ *                       [--iters I] [--repeats R] [--threads T] [--noise E]
+ *                       [--skip-certified 0|1] [--per-iteration 0|1] */
 #define _POSIX_C_SOURCE 200112L
 #include <math.h>
 #include <stdint.h>
@@ -152,6 +153,7 @@ int main(int argc, char **argv) {
     int64_t n = 100000, d = 16, iters = 10, threads = 1, repeats = 1;
     double ppp = 1.0, noise = 0.0;
     int skip_certified = 1; /* RDP-means' option of that name (0: compute every pass) */
+    int per_iteration = 0;  /* 1: also print RDP-means' median CPU time of each iteration */
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--alg")) alg = argv[a + 1];
         else if (!strcmp(argv[a], "--n")) n = atoll(argv[a + 1]);
@@ -162,6 +164,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[a], "--pairs-per-point")) ppp = atof(argv[a + 1]);
         else if (!strcmp(argv[a], "--noise")) noise = atof(argv[a + 1]);
         else if (!strcmp(argv[a], "--skip-certified")) skip_certified = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--per-iteration")) per_iteration = atoi(argv[a + 1]);
         else {
             fprintf(stderr, "rdpmeans_bench: unknown flag %s\n", argv[a]);
             return 2;
@@ -250,6 +253,22 @@ int main(int argc, char **argv) {
         kindred_model_free(m);
     }
     const double mb_fit = peak_mb();
+    if (per_iteration && !strcmp(alg, "rdpmeans") && ri.count == repeats * (iters - 1)) {
+        /* RDP-means CPU ms per iteration (2..iters), the median over the rounds,
+         * against the kmeans median: which iterations make the mean. */
+        double *v = malloc((size_t)repeats * sizeof *v);
+        double *kc = malloc((size_t)ki.count * sizeof *kc);
+        memcpy(kc, ki.cpu, (size_t)ki.count * sizeof *kc);
+        const double k_med = median(kc, ki.count);
+        for (int64_t t = 0; t < iters - 1; ++t) {
+            for (int64_t r = 0; r < repeats; ++r) v[r] = ri.cpu[r * (iters - 1) + t];
+            const double med = median(v, repeats);
+            printf("iteration %lld: rdpmeans_cpu_ms=%.2f ratio_to_kmeans=%.2f\n", (long long)(t + 2), 1e3 * med,
+                   med / k_med);
+        }
+        free(v);
+        free(kc);
+    }
     const double r_mean_cpu = mean(ri.cpu, ri.count), r_mean_wall = mean(ri.wall, ri.count);
     const double r_med_cpu = median(ri.cpu, ri.count), r_med_wall = median(ri.wall, ri.count);
     printf("alg=%s n=%lld d=%lld pairs=%lld threads=%lld iters=%lld repeats=%lld clusters=%lld ari=%.4f "
