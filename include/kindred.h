@@ -448,10 +448,13 @@ KINDRED_API kindred_status kindred_model_set_log(kindred_model *model, kindred_l
  * @param ld leading dimension (>= d row-major, >= n column-major).
  * @param side side information about the n points, or NULL (borrowed).
  * @return ::KINDRED_OK; ::KINDRED_E_INVALID (NaN / Inf, naming row and
- *         column; bad layout); ::KINDRED_E_DIMENSION (side about another n,
- *         too few points for the options); ::KINDRED_E_INFEASIBLE (hard
- *         constraints); ::KINDRED_E_CANCELLED; ::KINDRED_E_NUMERICAL;
- *         ::KINDRED_E_NOMEM.
+ *         column; bad layout; data or side information the algorithm cannot
+ *         use, e.g. negative counts for a divergence on counts, or no partial
+ *         labels for tcs-gm / tcs-vmf); ::KINDRED_E_DIMENSION (@p ld too
+ *         small, side about another n, too few points for the options);
+ *         ::KINDRED_E_INDEX (a partial label outside [0, n) for tcs-gm /
+ *         tcs-vmf); ::KINDRED_E_INFEASIBLE (hard constraints);
+ *         ::KINDRED_E_CANCELLED; ::KINDRED_E_NUMERICAL; ::KINDRED_E_NOMEM.
  */
 KINDRED_API kindred_status kindred_model_fit_dense(kindred_model *model, const double *x,
                                                    int64_t n, int64_t d, int layout,
