@@ -9,7 +9,10 @@
  * Conventions that hold for every function below:
  * - Every fallible function returns a ::kindred_status; ::KINDRED_OK is 0.
  *   On failure kindred_last_error() says what was wrong. The message is
- *   thread-local and is cleared on entry to every call.
+ *   thread-local and is cleared on entry to every call, except
+ *   kindred_last_error(), kindred_status_string(), kindred_version(),
+ *   kindred_side_free() and kindred_model_free(), which leave it as it is
+ *   (so that it survives the clean-up of an error path).
  * - Caller arrays are borrowed for the duration of the call only. Whatever
  *   the library keeps, it copies. Results are copied into caller-allocated
  *   buffers whose length (in elements) is passed explicitly; a buffer that is
