@@ -181,7 +181,7 @@ KINDRED_API kindred_status kindred_option_count(const char *algorithm, int64_t *
  * @param[out] default_value static string: the default in text form
  *             ("" when the option is unset by default).
  * @param[out] range static string: the allowed values in text form,
- *             e.g. "(0, inf]", "[1, 1000]", "max|sum" (a bracket
+ *             e.g. "(0, 1)", "[1, 1000]", "max|sum" (a bracket
  *             includes its bound, a parenthesis excludes it).
  * @param[out] doc static string: one line of documentation.
  * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_UNKNOWN_OPTION,
