@@ -31,6 +31,15 @@ static void uses_text(int flags, char *out, size_t size) {
     if (!out[0]) strncat(out, "points only", size - 1);
 }
 
+/* One table cell: '|' would end the cell in Markdown (choice ranges such as
+ * "0|1", norms such as "||A - I||"), so it is written as "\|". */
+static void put_cell(const char *text) {
+    for (const char *c = text; *c; ++c) {
+        if (*c == '|') putchar('\\');
+        putchar(*c);
+    }
+}
+
 int main(void) {
     printf("# Algorithm options\n\n");
     printf("Generated from the option registry by `docs/gen_options` (do not edit by hand; the\n"
@@ -57,7 +66,13 @@ int main(void) {
                 fprintf(stderr, "gen_options: %s\n", kindred_last_error());
                 return 1;
             }
-            printf("| `%s` | %s | %s | %s | %s |\n", name, type_name(type), def[0] ? def : "(unset)", range, doc);
+            printf("| `%s` | %s | ", name, type_name(type));
+            put_cell(def[0] ? def : "(unset)");
+            printf(" | ");
+            put_cell(range);
+            printf(" | ");
+            put_cell(doc);
+            printf(" |\n");
         }
     }
     return 0;
