@@ -131,7 +131,15 @@ std::string algorithm_help(const std::string &algorithm) {
     if (has_k)
         out += "\nkindred eval sets k to the number of classes of the label column (minus the classes\n"
                "revealed by --reveal-classes) unless --k is given.\n";
-    out += "\nexample: kindred fit " + algorithm + " --data points.csv" + (has_k ? " --k 3" : "") + " --seed 1 --out labels.csv\n";
+    // The example names the side information the algorithm reads, so that it
+    // runs as shown (tcs-gm / tcs-vmf fail without partial labels).
+    const int uses = algorithm_uses(algorithm);
+    std::string side;
+    if (uses & KINDRED_USES_PAIRS) side += " --pairs pairs.csv";
+    if (uses & KINDRED_USES_TRIPLETS) side += " --triplets triplets.csv";
+    if (uses & KINDRED_USES_PARTIAL_LABELS) side += " --partial-labels known.csv";
+    out += "\nexample: kindred fit " + algorithm + " --data points.csv" + side + (has_k ? " --k 3" : "") +
+           " --seed 1 --out labels.csv\n";
     return out;
 }
 
