@@ -452,9 +452,11 @@ KINDRED_API kindred_status kindred_model_set_log(kindred_model *model, kindred_l
  * @param ld leading dimension (>= d row-major, >= n column-major).
  * @param side side information about the n points, or NULL (borrowed).
  * @return ::KINDRED_OK; ::KINDRED_E_INVALID (NaN / Inf, naming row and
- *         column; bad layout; data or side information the algorithm cannot
- *         use, e.g. negative counts for a divergence on counts, or no partial
- *         labels for tcs-gm / tcs-vmf); ::KINDRED_E_DIMENSION (@p ld too
+ *         column; a magnitude above 1e100, or every value below 1e-100 in
+ *         magnitude, where squared distances overflow / underflow; bad
+ *         layout; data or side information the algorithm cannot use, e.g.
+ *         negative counts for a divergence on counts, or no partial labels
+ *         for tcs-gm / tcs-vmf); ::KINDRED_E_DIMENSION (@p ld too
  *         small, side about another n, too few points for the options);
  *         ::KINDRED_E_INDEX (a partial label outside [0, n) for tcs-gm /
  *         tcs-vmf); ::KINDRED_E_INFEASIBLE (hard constraints);
@@ -470,7 +472,8 @@ KINDRED_API kindred_status kindred_model_fit_dense(kindred_model *model, const d
  * @param n number of points (rows), > 0.
  * @param d dimension (columns), > 0.
  * @param indptr array of n + 1 offsets, non-decreasing, indptr[0] == 0.
- * @param indices column indices in [0, d), indptr[n] entries.
+ * @param indices column indices in [0, d), indptr[n] entries; within a row
+ *        in any order, but each column at most once.
  * @param values the entries, indptr[n] of them.
  * @param side side information about the n points, or NULL (borrowed).
  * @return as kindred_model_fit_dense(); ::KINDRED_E_INVALID also when the

@@ -116,7 +116,7 @@ FitResult fit_dpmeans(const FitContext &ctx) {
 
 OptionTable dpmeans_options() {
     OptionTable t = {
-        OptionSpec::real("lambda", 0, 0, kInf, "penalty per cluster (a squared distance); unset: derived from k").open_low().unset(),
+        OptionSpec::real("lambda", 0, 0, kInf, "penalty per cluster (a squared distance); unset: derived from k").open_low().open_high().unset(),
         OptionSpec::integer("k", 0, 1, INT32_MAX, "hint: lambda by the k-th farthest-first heuristic when lambda is unset").unset(),
         OptionSpec::integer("max_iter", 100, 1, 100000000, "maximum assignment passes"),
     };

@@ -1,11 +1,41 @@
 #include "capi/data_args.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "capi/guard.hpp"
+#include "core/options.hpp"
 
 namespace kindred {
 namespace capi {
+
+namespace {
+
+// The scale of data every algorithm handles. Squared distances, sums of
+// squares and objectives are sums of n * d squares of differences: above
+// ~1e154 a single square overflows to inf, below ~1e-154 it underflows to 0,
+// and the algorithms then return a wrong clustering with no error (k-means
+// gave objective 0 and ARI 0 on well-separated blobs scaled by 1e154). A
+// magnitude up to 1e100 keeps n * d * (2e100)^2 finite for any n * d < 1e100,
+// and a largest magnitude of at least 1e-100 keeps the squares normal numbers.
+constexpr double kMaxMagnitude = 1e100;
+constexpr double kMinLargestMagnitude = 1e-100;
+
+[[noreturn]] void fail_value(int64_t i, int64_t j, double v) {
+    if (std::isnan(v)) fail(KINDRED_E_INVALID, "data: value at row ", i, ", column ", j, " is NaN");
+    if (std::isinf(v)) fail(KINDRED_E_INVALID, "data: value at row ", i, ", column ", j, " is infinite");
+    fail(KINDRED_E_INVALID, "data: value at row ", i, ", column ", j, " is ", format_number(v), "; magnitudes above ", kMaxMagnitude,
+         " make squared distances overflow (scale the data)");
+}
+
+void check_largest(double largest) {
+    if (largest > 0.0 && largest < kMinLargestMagnitude)
+        fail(KINDRED_E_INVALID, "data: the largest magnitude is ", format_number(largest), "; when every value is below ",
+             kMinLargestMagnitude, " in magnitude squared distances underflow to 0 (scale the data)");
+}
+
+}  // namespace
 
 DataView dense_arg(const double *x, int64_t n, int64_t d, int layout, int64_t ld) {
     require_pointer(x, "data");
@@ -16,12 +46,21 @@ DataView dense_arg(const double *x, int64_t n, int64_t d, int layout, int64_t ld
     const bool row_major = layout == KINDRED_ROW_MAJOR;
     if (row_major && ld < d) fail(KINDRED_E_DIMENSION, "data: row-major leading dimension ", ld, " is smaller than d = ", d);
     if (!row_major && ld < n) fail(KINDRED_E_DIMENSION, "data: column-major leading dimension ", ld, " is smaller than n = ", n);
+    // The last element is at (n - 1) * ld + d - 1 (row-major) or (d - 1) * ld + n - 1:
+    // no buffer holds more than 2^60 doubles, and beyond that the offsets overflow.
+    const int64_t outer = row_major ? n : d, inner = row_major ? d : n;
+    if ((outer - 1) > (INT64_C(1) << 60) / ld || (outer - 1) * ld > (INT64_C(1) << 60) - inner)
+        fail(KINDRED_E_DIMENSION, "data: n = ", n, ", d = ", d, " and leading dimension ", ld,
+             " describe more than 2^60 values; no buffer is that large");
     DenseView v{x, n, d, ld, row_major};
+    double largest = 0.0;
     for (int64_t i = 0; i < n; ++i)
-        for (int64_t j = 0; j < d; ++j)
-            if (!std::isfinite(v.at(i, j)))
-                fail(KINDRED_E_INVALID, "data: value at row ", i, ", column ", j, " is ",
-                     std::isnan(v.at(i, j)) ? "NaN" : "infinite");
+        for (int64_t j = 0; j < d; ++j) {
+            const double a = std::fabs(v.at(i, j));
+            if (!(a <= kMaxMagnitude)) fail_value(i, j, v.at(i, j));
+            largest = std::max(largest, a);
+        }
+    check_largest(largest);
     return DataView::dense(v);
 }
 
@@ -37,14 +76,30 @@ DataView csr_arg(int64_t n, int64_t d, const int64_t *indptr, const int64_t *ind
         require_pointer(indices, "CSR indices");
         require_pointer(values, "CSR values");
     }
-    for (int64_t i = 0; i < n; ++i)
+    double largest = 0.0;
+    std::vector<int64_t> row_columns;
+    for (int64_t i = 0; i < n; ++i) {
+        bool sorted = true;
         for (int64_t e = indptr[i]; e < indptr[i + 1]; ++e) {
             if (indices[e] < 0 || indices[e] >= d)
                 fail(KINDRED_E_INDEX, "CSR column index ", indices[e], " out of range for d = ", d, " at row ", i, " (entry ", e, ")");
-            if (!std::isfinite(values[e]))
-                fail(KINDRED_E_INVALID, "data: value at row ", i, ", column ", indices[e], " is ",
-                     std::isnan(values[e]) ? "NaN" : "infinite");
+            const double a = std::fabs(values[e]);
+            if (!(a <= kMaxMagnitude)) fail_value(i, indices[e], values[e]);
+            largest = std::max(largest, a);
+            if (e > indptr[i] && indices[e] <= indices[e - 1]) sorted = false;
         }
+        // A repeated column would be read as two coordinates by the row norms
+        // (x^2 + y^2 instead of (x + y)^2) and give wrong distances: refuse it.
+        // Unsorted rows are fine; only they need the sort to find repeats.
+        if (sorted) continue;
+        row_columns.assign(indices + indptr[i], indices + indptr[i + 1]);
+        std::sort(row_columns.begin(), row_columns.end());
+        const auto repeat = std::adjacent_find(row_columns.begin(), row_columns.end());
+        if (repeat != row_columns.end())
+            fail(KINDRED_E_INVALID, "CSR row ", i, " has column ", *repeat,
+                 " more than once; sum the duplicates first (e.g. scipy's sum_duplicates())");
+    }
+    check_largest(largest);
     return DataView::csr(CsrView{indptr, indices, values, n, d});
 }
 

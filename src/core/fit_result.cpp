@@ -36,10 +36,12 @@ const NamedArray &FitResult::get(const std::string &name) const {
 
 const NamedArray &FitResult::get(const std::string &name, int64_t rows, int64_t cols) const {
     const NamedArray &a = get(name);
-    if ((rows >= 0 && a.rows != rows) || (cols >= 0 && a.cols != cols) ||
+    // "Any" number of rows still means at least one (no predict works from 0
+    // centres); only a loaded, corrupt or crafted model file can break these.
+    if ((rows >= 0 && a.rows != rows) || (rows < 0 && a.rows < 1) || (cols >= 0 && a.cols != cols) ||
         static_cast<int64_t>(a.values.size()) != a.rows * a.cols)
         fail(KINDRED_E_CORRUPT, "the model's array '", name, "' is ", a.rows, " x ", a.cols, "; expected ",
-             rows >= 0 ? cat(rows) : std::string("any"), " x ", cols >= 0 ? cat(cols) : std::string("any"));
+             rows >= 0 ? cat(rows) : std::string("at least 1"), " x ", cols >= 0 ? cat(cols) : std::string("any"));
     return a;
 }
 

@@ -116,7 +116,13 @@ void write_model_file(const std::string &path, const ModelRecord &record) {
 ModelRecord read_model_file(const std::string &path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) fail(KINDRED_E_IO, "cannot open '", path, "' for reading");
-    std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<unsigned char> bytes;
+    try {
+        bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    } catch (const std::ios_base::failure &e) {
+        // libstdc++ throws from the stream buffer when read() fails, e.g. on a directory.
+        fail(KINDRED_E_IO, "cannot read '", path, "': ", e.what());
+    }
     if (in.bad()) fail(KINDRED_E_IO, "cannot read '", path, "'");
 
     if (bytes.size() < 8 || std::memcmp(bytes.data(), kMagic, 8) != 0)
@@ -169,6 +175,13 @@ ModelRecord read_model_file(const std::string &path) {
     if (r.left() != 0) fail(KINDRED_E_CORRUPT, "model file: ", r.left(), " unexpected bytes at the end of the payload");
     if (f.n <= 0 || f.d <= 0 || static_cast<int64_t>(f.labels.size()) != f.n)
         fail(KINDRED_E_CORRUPT, "model file: inconsistent sizes (n = ", f.n, ", d = ", f.d, ", ", f.labels.size(), " labels)");
+    // The checksum catches accidents, not a file written by hand: check the
+    // counts and labels the C API hands out as well. (Labels may exceed the
+    // cluster count: tcs-* keep the caller's class ids.)
+    if (f.clusters < 1 || f.clusters > INT32_MAX || f.iterations < 0)
+        fail(KINDRED_E_CORRUPT, "model file: impossible counts (", f.clusters, " clusters, ", f.iterations, " iterations)");
+    for (size_t i = 0; i < f.labels.size(); ++i)
+        if (f.labels[i] < -1) fail(KINDRED_E_CORRUPT, "model file: label ", f.labels[i], " of point ", i, " is below -1");
     return rec;
 }
 

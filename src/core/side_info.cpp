@@ -59,6 +59,10 @@ void SideInfo::add_pairs(const int64_t *i, const int64_t *j, const double *value
         else
             merged.push_back(p);
     }
+    for (const Pair &p : merged)
+        if (!std::isfinite(p.value))  // finite weights can sum to an infinite one
+            fail(KINDRED_E_INVALID, "pairs: the values given for the pair (", p.i, ", ", p.j,
+                 ") sum to an infinite weight; nothing was added");
     merged.erase(std::remove_if(merged.begin(), merged.end(), [](const Pair &p) { return p.value == 0.0; }), merged.end());
     pairs_.swap(merged);
     rebuild();

@@ -88,6 +88,12 @@ void sample_triplets(SideInfo &side, const int32_t *labels, int64_t n, int64_t c
     Rng rng(seed);
     std::vector<int64_t> as, bs, cs;
     std::vector<int32_t> ans;
+    // Reserved first: an impossible count fails at once (KINDRED_E_NOMEM)
+    // instead of drawing until memory runs out.
+    as.reserve(static_cast<size_t>(count));
+    bs.reserve(static_cast<size_t>(count));
+    cs.reserve(static_cast<size_t>(count));
+    ans.reserve(static_cast<size_t>(count));
     for (int64_t e = 0; e < count; ++e) {
         int64_t a = pts[rng.below(m)], b, c;
         do { b = pts[rng.below(m)]; } while (b == a);

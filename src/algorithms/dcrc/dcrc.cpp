@@ -195,19 +195,22 @@ FitResult fit_dcrc(const FitContext &ctx) {
 }
 
 void predict_dcrc(const PredictContext &ctx, int32_t *labels) {
-    const NamedArray &w = ctx.model.get("weights");
+    // Shapes checked: a loaded model file may be corrupt or crafted.
+    const int64_t d = ctx.data.d();
     if (ctx.options.get_choice("kernel") == "rbf") {
         KernelBasis basis;
-        const NamedArray &b = ctx.model.get("basis");
+        const NamedArray &b = ctx.model.get("basis", -1, d);
+        const NamedArray &w = ctx.model.get("weights", -1, b.rows + 1);
         basis.m = b.rows;
         basis.d = b.cols;
         basis.points = b.values;
-        basis.gamma = ctx.model.get("gamma").values.at(0);
-        dcrc::predict_kernel_classes(ctx.data, ctx.model.get("feature_mean").values.data(),
-                                     ctx.model.get("feature_scale").values.data(), basis, w.values.data(), w.rows,
+        basis.gamma = ctx.model.get("gamma", 1, 1).values.at(0);
+        dcrc::predict_kernel_classes(ctx.data, ctx.model.get("feature_mean", 1, d).values.data(),
+                                     ctx.model.get("feature_scale", 1, d).values.data(), basis, w.values.data(), w.rows,
                                      labels);
         return;
     }
+    const NamedArray &w = ctx.model.get("weights", -1, d + 1);
     dcrc::predict_classes(ctx.data, w.values.data(), w.rows, labels);
 }
 

@@ -195,8 +195,10 @@ FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
 
 void predict_hmrf(const PredictContext &ctx, int32_t *labels) {
     const divergence::DistortionKind kind = divergence::distortion_kind(ctx.options.get_choice("distortion"));
-    const NamedArray &centers = ctx.model.get("centers");
-    const NamedArray &metric = ctx.model.get("metric");
+    // Shapes checked: a loaded model file may be corrupt or crafted.
+    const int64_t d = ctx.data.d();
+    const NamedArray &centers = ctx.model.get("centers", -1, d);
+    const NamedArray &metric = ctx.model.get("metric", kind == divergence::DistortionKind::EuclideanFull ? d : 1, d);
     std::unique_ptr<divergence::WeightedDistortion> dist =
         divergence::make_distortion(kind, ctx.data, ctx.threads, divergence::PhiMaxRule::Sum, 0.0, "predict");
     dist->set_params(metric.values);

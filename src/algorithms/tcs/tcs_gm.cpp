@@ -120,7 +120,7 @@ OptionTable tcs_gm_options() {
     append_mixture_options(t);
     t.push_back(OptionSpec::choice("regularizer", "frobenius-identity", regularizer_choices(),
                                    "lambda(A): ||A-I||_F^2 (TCS-GM), ||A||_F^2 (TCS-GM-L2), nuclear, trace-logdet, entrywise ||A-I||_1"));
-    t.push_back(OptionSpec::real("gamma", 0.01, 0, kInf, "regularisation weight gamma (the loss is a mean over labelled points)"));
+    t.push_back(OptionSpec::real("gamma", 0.01, 0, kInf, "regularisation weight gamma (the loss is a mean over labelled points)").open_high());
     append_gamma_options(t);
     t.push_back(OptionSpec::integer("max_iter", 500, 1, 100000000, "maximum FISTA iterations when learning A"));
     t.push_back(OptionSpec::real("tol", 1e-7, 0, kInf, "FISTA stops when the objective falls by less than tol * max(1, |F|)"));

@@ -156,7 +156,7 @@ void transform_tcs_vmf(const PredictContext &ctx, double *out) {
 OptionTable tcs_vmf_options() {
     OptionTable t;
     append_mixture_options(t);
-    t.push_back(OptionSpec::real("gamma", 0.01, 0, kInf, "weight gamma of ||L - I||_F^2 (the loss is a mean over labelled points)"));
+    t.push_back(OptionSpec::real("gamma", 0.01, 0, kInf, "weight gamma of ||L - I||_F^2 (the loss is a mean over labelled points)").open_high());
     append_gamma_options(t);
     t.push_back(OptionSpec::integer("alternations", 10, 1, 100000, "alternations of Algorithm 2 (mean directions, then L)"));
     t.push_back(OptionSpec::integer("lbfgs_max_iter", 50, 1, 100000000, "maximum L-BFGS iterations per L-step"));

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "algorithms/tcs/working_data.hpp"
+#include "core/error.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/psd_projection.hpp"
 
@@ -41,15 +42,30 @@ std::vector<double> apply_linear(const std::vector<double> &x, int64_t n, int64_
 
 int64_t model_transform_dim(const FitResult &model) { return model.get("transform").rows; }
 
+namespace {
+
+// Dimension of the working space (after the optional SVD reduction), with the
+// shapes of a loaded model checked: the file may be corrupt or crafted.
+int64_t working_dim(const FitResult &model, const DataView &data) {
+    if (model.find("svd_basis")) return model.get("svd_basis", data.d(), -1).cols;
+    return data.d();
+}
+
+}  // namespace
+
 std::vector<double> model_transform(const FitResult &model, const DataView &data, bool normalise) {
-    const NamedArray &l = model.get("transform");
+    const int64_t p = working_dim(model, data);
+    const NamedArray &l = model.get("transform", p, p);
     return apply_linear(reduce_new_points(model, data), data.n(), l.cols, l.values, normalise);
 }
 
 void model_predict(const FitResult &model, const DataView &data, bool normalise, int32_t *labels) {
     const std::vector<double> z = model_transform(model, data, normalise);
-    const NamedArray &c = model.get("centers");
-    const NamedArray &ids = model.get("cluster_ids");
+    const NamedArray &c = model.get("centers", -1, working_dim(model, data));
+    const NamedArray &ids = model.get("cluster_ids", c.rows, 1);
+    for (double id : ids.values)
+        if (!(id >= 0.0 && id <= static_cast<double>(std::numeric_limits<int32_t>::max()) && id == std::floor(id)))
+            fail(KINDRED_E_CORRUPT, "the model's array 'cluster_ids' holds ", id, "; cluster ids are integers >= 0");
     const int64_t p = c.cols, kc = c.rows;
     for (int64_t i = 0; i < data.n(); ++i) {
         const double *zi = z.data() + i * p;
