@@ -375,6 +375,53 @@ class BadInput(Tmp):
         self.assertIn("k = 5", err)
         self.fails(1, "sample", "--data", iris(), "--pairs-count", "100000", contains=["sampling pairs"])
 
+    # Found by the robustness audit (each used to crash, hang, or exit 0 with a wrong result).
+    def test_byte_order_mark_on_a_headerless_pairs_file_keeps_the_first_pair(self):
+        data = self.path("d.csv", "a,b\n0,0\n0,1\n5,5\n5,6\n")
+        # Without the fix the first row (a cannot-link) was taken for a header and dropped.
+        with open(self.path("bom_pairs.csv"), "wb") as f:
+            f.write(b"\xef\xbb\xbf0,1,-1\n2,3,1\n")
+        model = self.path("m.kdm")
+        run("fit", "copkmeans", "--data", data, "--k", "2", "--pairs", self.path("bom_pairs.csv"), "--out", self.path("l.csv"))
+        labels = read_column(self.path("l.csv"), "cluster")
+        self.assertNotEqual(labels[0], labels[1])  # the cannot-link holds
+        self.assertEqual(labels[2], labels[3])
+        with open(self.path("bom_labels.csv"), "wb") as f:
+            f.write(b"\xef\xbb\xbflabel\n0\n\n1\n\n")
+        run("fit", "tcs-gm", "--data", data, "--k", "1", "--partial-labels", self.path("bom_labels.csv"), "--model", model)
+
+    def test_nul_bytes_and_directories_are_named(self):
+        with open(self.path("nul.csv"), "wb") as f:
+            f.write(b"a,b\n1,2\x00junk\n3,4\n")  # "2\0junk" used to be read as 2
+        self.fails(1, "fit", "kmeans", "--data", self.path("nul.csv"), "--k", "1", contains=["nul.csv", "NUL byte at byte offset 7"])
+        os.mkdir(self.path("adir"))
+        self.fails(1, "fit", "kmeans", "--data", self.path("adir"), "--k", "1", contains=["adir", "is a directory"])
+        self.fails(1, "fit", "kmeans", "--data", iris(), "--k", "1", "--pairs", self.path("adir"), contains=["is a directory"])
+        self.fails(1, "predict", "--model", self.path("adir"), "--data", iris(), contains=["cannot read", "input/output error"])
+
+    def test_data_at_a_scale_that_overflows_is_refused(self):
+        # k-means returned objective 0 and a wrong clustering (exit 0) for blobs at 1e154.
+        rows = "".join("%g,%g\n" % ((i % 2) * 1e155 + i * 1e152, i * 1e152) for i in range(8))
+        self.fails(1, "fit", "kmeans", "--data", self.path("big.csv", "a,b\n" + rows), "--k", "2",
+                   contains=["big.csv", "row 1, column 0", "overflow"])
+        self.fails(1, "fit", "kmeans", "--data", self.path("tiny.csv", "a,b\n1e-200,0\n2e-200,0\n"), "--k", "1",
+                   contains=["underflow"])
+
+    def test_impossible_sizes_fail_at_once(self):
+        mtx = self.path("rows.mtx", "%%MatrixMarket matrix coordinate real general\n4611686018427387904 2 0\n")
+        self.fails(1, "fit", "kmeans", "--data", mtx, "--k", "1", contains=["rows.mtx:2", "do not fit in memory"])
+        # Used to draw triplets until memory ran out.
+        self.fails(1, "sample", "--data", iris(), "--triplets-count", "9223372036854775807", contains=["out of memory"])
+
+    def test_pair_weights_summing_to_infinity(self):
+        data = self.path("d.csv", "a,b\n0,0\n0,1\n5,5\n5,6\n")
+        pairs = self.path("p.csv", "i,j,value\n0,1,1e308\n1,0,1e308\n")
+        self.fails(1, "fit", "copkmeans", "--data", data, "--k", "2", "--pairs", pairs, contains=["p.csv", "infinite weight"])
+
+    def test_infinite_option_values(self):
+        self.fails(2, "fit", "dpmeans", "--data", iris(), "--lambda", "inf", contains=["--lambda", "got inf"])
+        self.fails(2, "fit", "tcs-gm", "--data", iris(), "--gamma", "inf", contains=["--gamma", "got inf"])
+
 
 def main():
     global KINDRED, DATA

@@ -56,7 +56,8 @@ bool parse_finite_double(const std::string &cell, double &value) {
     char *end = nullptr;
     value = std::strtod(begin, &end);
     // Overflow gives inf and is refused; underflow to a denormal or 0 is accepted.
-    return end != begin && *end == '\0' && std::isfinite(value);
+    // The whole cell must be read: a NUL byte inside it (a binary file) is no end.
+    return end != begin && end == begin + cell.size() && std::isfinite(value);
 }
 
 bool parse_integer(const std::string &cell, int64_t &value) {
@@ -65,7 +66,7 @@ bool parse_integer(const std::string &cell, int64_t &value) {
     char *end = nullptr;
     errno = 0;
     const long long v = std::strtoll(begin, &end, 10);
-    if (end == begin || *end != '\0' || errno == ERANGE) return false;
+    if (end == begin || end != begin + cell.size() || errno == ERANGE) return false;
     value = static_cast<int64_t>(v);
     return true;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <new>
 #include <sstream>
 
 #include "cli_error.hpp"
@@ -100,7 +101,13 @@ Dataset read_matrix_market(const std::string &text, const std::string &source) {
     data.n = rows;
     data.d = cols;
     data.sparse = true;
-    data.indptr.assign(static_cast<size_t>(rows) + 1, 0);
+    try {
+        data.indptr.assign(static_cast<size_t>(rows) + 1, 0);
+    } catch (const std::length_error &) {
+        runtime_error(size_where, ": ", rows, " rows (points) do not fit in memory");
+    } catch (const std::bad_alloc &) {
+        runtime_error(size_where, ": ", rows, " rows (points) do not fit in memory");
+    }
     for (size_t k = 0; k < entries.size(); ++k) {
         const Entry &e = entries[k];
         if (k > 0 && entries[k - 1].row == e.row && entries[k - 1].col == e.col) {

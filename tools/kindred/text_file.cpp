@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -11,12 +12,24 @@
 namespace kindred_cli {
 
 std::string read_text_file(const std::string &path) {
+    // A directory opens as a stream but reads as nothing ("empty file" would mislead).
+    std::error_code ignored;
+    if (std::filesystem::is_directory(path, ignored)) runtime_error("cannot read ", path, ": it is a directory");
     std::ifstream in(path, std::ios::binary);
     if (!in) runtime_error("cannot open ", path, ": ", std::strerror(errno));
     std::ostringstream content;
     content << in.rdbuf();
     if (in.bad()) runtime_error("cannot read ", path);
-    return content.str();
+    std::string text = content.str();
+    // A UTF-8 byte-order mark (spreadsheet exports) is not part of the first
+    // line: left in, it made the first row of a header-less pairs file look
+    // like a header, which was then skipped.
+    if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);
+    // A NUL byte ended numbers early ("2\0junk" read as 2) and cut messages short.
+    const size_t nul = text.find('\0');
+    if (nul != std::string::npos)
+        runtime_error(path, ": NUL byte at byte offset ", nul, "; a text file (CSV, Matrix Market) is expected");
+    return text;
 }
 
 void write_text_file(const std::string &path, const std::string &content) {
