@@ -477,8 +477,9 @@ KINDRED_API kindred_status kindred_model_fit_dense(kindred_model *model, const d
  * @param values the entries, indptr[n] of them.
  * @param side side information about the n points, or NULL (borrowed).
  * @return as kindred_model_fit_dense(); ::KINDRED_E_INVALID also when the
- *         algorithm does not accept sparse data, or @p indptr does not start
- *         at 0 or decreases; ::KINDRED_E_INDEX for a column index outside [0, d).
+ *         algorithm does not accept sparse data, @p indptr does not start
+ *         at 0 or decreases, or a row repeats a column; ::KINDRED_E_INDEX for
+ *         a column index outside [0, d).
  */
 KINDRED_API kindred_status kindred_model_fit_csr(kindred_model *model, int64_t n, int64_t d,
                                                  const int64_t *indptr, const int64_t *indices,
@@ -565,7 +566,9 @@ KINDRED_API kindred_status kindred_model_get_array(const kindred_model *model, c
  * @param[out] labels caller array of @p capacity entries.
  * @param capacity length of @p labels, >= n.
  * @return ::KINDRED_OK; ::KINDRED_E_STATE (not fitted, or the algorithm
- *         cannot predict); ::KINDRED_E_DIMENSION; ::KINDRED_E_INVALID.
+ *         cannot predict); ::KINDRED_E_DIMENSION; ::KINDRED_E_INVALID;
+ *         ::KINDRED_E_CORRUPT (a loaded model whose result arrays have
+ *         inconsistent shapes or values).
  */
 KINDRED_API kindred_status kindred_model_predict_dense(const kindred_model *model,
                                                        const double *x, int64_t n, int64_t d,
@@ -579,8 +582,9 @@ KINDRED_API kindred_status kindred_model_predict_dense(const kindred_model *mode
  * @param[out] labels caller array of @p capacity entries.
  * @param capacity length of @p labels, >= n.
  * @return as kindred_model_predict_dense(); ::KINDRED_E_INVALID also for a
- *         malformed @p indptr or an algorithm that does not accept sparse
- *         data; ::KINDRED_E_INDEX for a column index outside [0, d).
+ *         malformed @p indptr, a row that repeats a column, or an algorithm
+ *         that does not accept sparse data; ::KINDRED_E_INDEX for a column
+ *         index outside [0, d).
  */
 KINDRED_API kindred_status kindred_model_predict_csr(const kindred_model *model, int64_t n,
                                                      int64_t d, const int64_t *indptr,
