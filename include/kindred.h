@@ -228,8 +228,9 @@ KINDRED_API void kindred_side_free(kindred_side *side);
  * @param i,j,value arrays of length @p count (borrowed).
  * @param count number of entries, >= 0.
  * @return ::KINDRED_OK; ::KINDRED_E_INVALID (NULL array, i == j, NaN or
- *         infinite value); ::KINDRED_E_INDEX (index outside [0, n)), the
- *         message naming the entry; ::KINDRED_E_NOMEM.
+ *         infinite value, or duplicates whose sum overflows to infinity);
+ *         ::KINDRED_E_INDEX (index outside [0, n)), the message naming the
+ *         entry; ::KINDRED_E_NOMEM.
  */
 KINDRED_API kindred_status kindred_side_add_pairs(kindred_side *side, const int64_t *i,
                                                   const int64_t *j, const double *value,
