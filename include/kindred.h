@@ -379,6 +379,8 @@ KINDRED_API const char *kindred_model_algorithm(const kindred_model *model);
 /**
  * @brief Set an integer or boolean option.
  * Setting an option after a fit keeps the fitted results; they are replaced by the next fit.
+ * Until then predict, transform and save use the options of that fit (or of the
+ * loaded file), all but "threads": the fitted arrays are only valid for them.
  * @param model handle.
  * @param name option name (borrowed).
  * @param value the value; booleans are 0 or 1.

@@ -219,6 +219,54 @@ static void infinite_option_values_are_refused(void **state) {
     }
 }
 
+/* An option set after a fit used to reach predict: dcrc's weights of an rbf fit
+ * were read as linear ones, mpckmeans' diagonal metric as a cosine one (wrong
+ * labels with KINDRED_OK), gmm's variances as another covariance (an error),
+ * and save wrote the changed options next to the old arrays. */
+static void options_changed_after_a_fit_do_not_reach_predict(void **state) {
+    (void)state;
+    double x[N * D];
+    int32_t truth[N], fitted[N], predicted[N];
+    blobs(x, truth, 1.0);
+    for (int i = 0; i < N * D; ++i) x[i] += 20.0; /* positive, for every distortion */
+    const char *cases[][5] = {
+        {"dcrc", "kernel", "rbf", "kernel", "linear"},
+        {"mpckmeans", "distortion", "euclidean-diag", "distortion", "cosine"},
+        {"mpckmeans", "distortion", "euclidean-diag", "distortion", "euclidean-full"},
+        {"gmm", "covariance", "spherical", "covariance", "full"},
+        {"rdpmeans", "divergence", "euclidean", "divergence", "kl"},
+    };
+    char path[512];
+    temp_path(path, sizeof path, "after");
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        kindred_model *m = NULL;
+        assert_ok(kindred_model_new(&m, cases[c][0]));
+        assert_ok(kindred_model_set_int(m, "k", 2));
+        assert_ok(kindred_model_set_string(m, cases[c][1], cases[c][2]));
+        assert_ok(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, NULL));
+        assert_ok(kindred_model_labels(m, fitted, N));
+        assert_ok(kindred_model_set_string(m, cases[c][3], cases[c][4]));
+        assert_ok(kindred_model_set_int(m, "threads", 1)); /* threads may change */
+        assert_ok(kindred_model_predict_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, predicted, N));
+        assert_memory_equal(fitted, predicted, sizeof fitted);
+        /* The file records the options of the fit, with which its arrays go. */
+        assert_ok(kindred_model_save(m, path));
+        kindred_model *back = NULL;
+        assert_ok(kindred_model_load(&back, path));
+        char value[64];
+        assert_ok(kindred_model_get_option(back, cases[c][1], value, sizeof value));
+        assert_string_equal(value, cases[c][2]);
+        assert_ok(kindred_model_predict_dense(back, x, N, D, KINDRED_ROW_MAJOR, D, predicted, N));
+        assert_memory_equal(fitted, predicted, sizeof fitted);
+        /* The next fit uses the new value. */
+        assert_ok(kindred_model_get_option(m, cases[c][3], value, sizeof value));
+        assert_string_equal(value, cases[c][4]);
+        kindred_model_free(back);
+        kindred_model_free(m);
+    }
+    remove(path);
+}
+
 /* ---- crafted model files (a valid checksum over inconsistent content) ---- */
 
 typedef struct blob {
@@ -463,6 +511,7 @@ int main(void) {
         cmocka_unit_test(impossible_triplet_count_fails_at_once),
         cmocka_unit_test(loading_a_directory_is_an_io_error),
         cmocka_unit_test(infinite_option_values_are_refused),
+        cmocka_unit_test(options_changed_after_a_fit_do_not_reach_predict),
         cmocka_unit_test(crafted_model_files_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,8 +23,14 @@ struct kindred_model {
     void *log_user = nullptr;
     bool fitted = false;
     kindred::FitResult result;
+    // The options of the fit that made `result` (or of the loaded file).
+    // predict / transform / save use them, so that an option changed after
+    // the fit (mpckmeans' distortion, dcrc's kernel, gmm's covariance, ...)
+    // cannot make them read the fitted arrays as another shape; only
+    // "threads" is taken from the current options.
+    kindred::OptionValues fitted_options;
 
-    explicit kindred_model(const kindred::AlgorithmSpec *s) : spec(s), options(&s->options) {}
+    explicit kindred_model(const kindred::AlgorithmSpec *s) : spec(s), options(&s->options), fitted_options(&s->options) {}
 };
 
 using namespace kindred;
@@ -58,6 +64,7 @@ void fit(kindred_model *m, const DataView &data, const kindred_side *side) {
     r.n = data.n();
     r.d = data.d();
     m->result = std::move(r);
+    m->fitted_options = m->options;
     m->fitted = true;
 }
 
@@ -67,7 +74,7 @@ void predict(const kindred_model *m, const DataView &data, int32_t *labels, int6
     if (data.d() != r.d) fail(KINDRED_E_DIMENSION, "predict: the model was fitted on d = ", r.d, ", the new points have d = ", data.d());
     capi::require_pointer(labels, "labels");
     capi::require_capacity(capacity, data.n(), "labels");
-    PredictContext ctx{r, m->options, data, resolve_threads(m->options.get_int("threads"))};
+    PredictContext ctx{r, m->fitted_options, data, resolve_threads(m->options.get_int("threads"))};
     m->spec->predict(ctx, labels);
 }
 
@@ -262,7 +269,7 @@ kindred_status kindred_model_transform_dense(const kindred_model *model, const d
         if (d != r.d) fail(KINDRED_E_DIMENSION, "transform: the model was fitted on d = ", r.d, ", the new points have d = ", d);
         capi::require_pointer(out, "out");
         capi::require_capacity(capacity, n * model->spec->transform_dim(r), "transform output");
-        PredictContext ctx{r, model->options, data, resolve_threads(model->options.get_int("threads"))};
+        PredictContext ctx{r, model->fitted_options, data, resolve_threads(model->options.get_int("threads"))};
         model->spec->transform(ctx, out);
     });
 }
@@ -273,7 +280,7 @@ kindred_status kindred_model_save(const kindred_model *model, const char *path) 
         capi::require_pointer(path, "path");
         ModelRecord rec;
         rec.algorithm = model->spec->name;
-        for (const OptionSpec &s : model->spec->options) rec.options.emplace_back(s.name, model->options.text(s.name));
+        for (const OptionSpec &s : model->spec->options) rec.options.emplace_back(s.name, model->fitted_options.text(s.name));
         rec.result = r;
         write_model_file(path, rec);
     });
@@ -297,6 +304,7 @@ kindred_status kindred_model_load(kindred_model **out, const char *path) {
             }
         }
         m->result = std::move(rec.result);
+        m->fitted_options = m->options;
         m->fitted = true;
         *out = m.release();
     });
