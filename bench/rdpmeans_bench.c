@@ -25,7 +25,7 @@
  *
  * usage: rdpmeans_bench --alg rdpmeans|tvclust --n N --d D [--pairs-per-point P]
  *                       [--iters I] [--repeats R] [--threads T] [--noise E]
- *                       [--skip-certified 0|1] [--per-iteration 0|1] */
+ *                       [--skip-certified 0|1] [--link-bounds 0|1] [--per-iteration 0|1] */
 #define _POSIX_C_SOURCE 200112L
 #include <math.h>
 #include <stdint.h>
@@ -154,6 +154,7 @@ int main(int argc, char **argv) {
     double ppp = 1.0, noise = 0.0;
     int skip_certified = 1; /* RDP-means' option of that name (0: compute every pass) */
     int per_iteration = 0;  /* 1: also print RDP-means' median CPU time of each iteration */
+    int link_bounds = 1;    /* RDP-means' option of that name (0: read every point's link terms) */
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--alg")) alg = argv[a + 1];
         else if (!strcmp(argv[a], "--n")) n = atoll(argv[a + 1]);
@@ -165,6 +166,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[a], "--noise")) noise = atof(argv[a + 1]);
         else if (!strcmp(argv[a], "--skip-certified")) skip_certified = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--per-iteration")) per_iteration = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--link-bounds")) link_bounds = atoi(argv[a + 1]);
         else {
             fprintf(stderr, "rdpmeans_bench: unknown flag %s\n", argv[a]);
             return 2;
@@ -188,7 +190,8 @@ int main(int argc, char **argv) {
     intervals ri = {0, all, buf + 2 * cap, buf + 2 * cap + all};
     intervals ki = {0, all, buf + 2 * cap + 2 * all, buf + 2 * cap + 3 * all};
     intervals ci = {0, all, buf + 2 * cap + 4 * all, buf + 2 * cap + 5 * all}; /* RDP-means, computed passes */
-    int64_t skipped = 0, timed = 0;
+    int64_t skipped = 0, timed = 0, linked_count = 0;
+    double linked_sum = 0.0;
     blobs(x, truth, n, d, 12345);
     const double mb_data = peak_mb();
     kindred_side *side = NULL;
@@ -212,6 +215,7 @@ int main(int argc, char **argv) {
             CHECK(kindred_model_set_int(m, "max_iter", iters));
             CHECK(kindred_model_set_int(m, "stable_iterations", iters + 1));
             CHECK(kindred_model_set_string(m, "skip_certified", skip_certified ? "true" : "false"));
+            CHECK(kindred_model_set_string(m, "link_bounds", link_bounds ? "true" : "false"));
         } else {
             CHECK(kindred_model_set_int(m, "iterations", iters));
             CHECK(kindred_model_set_int(m, "burn_in", 0));
@@ -226,6 +230,12 @@ int main(int argc, char **argv) {
             add_intervals(&ci, &c, computed);
             timed += c.calls - 1;
             skipped += c.calls - 1 - (ci.count - before);
+            /* The share of points whose link terms a pass read (the others
+             * were decided by the distance bound, or certified unchanged). */
+            int64_t passes = 0;
+            CHECK(kindred_model_array_shape(m, "pass_linked", &passes, NULL));
+            CHECK(kindred_model_get_array(m, "pass_linked", computed, cap));
+            for (int64_t t = 1; t < passes && t < cap; ++t) linked_sum += computed[t], ++linked_count;
         }
         rss_rdp = c.max_resident_mb;
         c.max_resident_mb = 0.0;
@@ -292,6 +302,8 @@ int main(int argc, char **argv) {
                "per_iter_cpu_mean=%.5f ratio_cpu_median=%.2f ratio_cpu_mean=%.2f\n",
                (long long)(timed - skipped), (long long)timed, (long long)skipped, c_med_cpu, c_mean_cpu,
                c_med_cpu / k_med_cpu, c_mean_cpu / k_mean_cpu);
+        printf("points whose link terms were read, iterations 2-%lld: %.4f of n on average\n", (long long)iters,
+               linked_count ? linked_sum / (double)linked_count : 0.0);
     }
     kindred_side_free(side);
     free(labels);

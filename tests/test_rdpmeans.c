@@ -269,6 +269,58 @@ static void stable_passes_are_certified(void **state) {
     assert_true(skipped_total >= 100);
 }
 
+/* link_bounds decides a point by its divergences alone when its nearest
+ * centre wins by more than xi times the sum of its |link terms|; the labels
+ * and objective traces must be bitwise those of reading every point's link
+ * terms, with and without certified passes, from small xi (most points
+ * decided by the bound) to large (most read their links). pass_linked says
+ * which share of the points read them. */
+static void link_bounds_change_nothing(void **state) {
+    (void)state;
+    double x[600];
+    int32_t y[150];
+    assert_int_equal(load_iris(x, y), 150);
+    double least = 1.0, most = 0.0;
+    for (int trial = 0; trial < 16; ++trial) {
+        kindred_side *side = iris_pairs(y, 0.01 + 0.01 * (trial % 5), 0.1 * (trial % 3), 40 + trial);
+        const double xi_0 = pow(10.0, -4.0 + 0.4 * trial); /* 1e-4 ... 1e2 */
+        int32_t labels[4][150];
+        double traces[4][400], linked[400];
+        int64_t lengths[4], cols = 0;
+        for (int v = 0; v < 4; ++v) {
+            kindred_model *m = new_rdp();
+            OK(kindred_model_set_int(m, "k", 3 + trial % 3));
+            OK(kindred_model_set_double(m, "xi_0", xi_0));
+            if (trial % 4 == 3) OK(kindred_model_set_double(m, "xi_rate", 1.0));
+            OK(kindred_model_set_string(m, "link_bounds", v & 1 ? "true" : "false"));
+            OK(kindred_model_set_string(m, "skip_certified", v & 2 ? "true" : "false"));
+            OK(kindred_model_fit_dense(m, x, 150, 4, KINDRED_ROW_MAJOR, 4, side));
+            OK(kindred_model_labels(m, labels[v], 150));
+            OK(kindred_model_array_shape(m, "objective_trace", &lengths[v], &cols));
+            assert_true(lengths[v] <= 400);
+            OK(kindred_model_get_array(m, "objective_trace", traces[v], 400));
+            OK(kindred_model_get_array(m, "pass_linked", linked, 400));
+            for (int64_t t = 0; t < lengths[v]; ++t) {
+                assert_true(linked[t] >= 0.0 && linked[t] <= 1.0);
+                if (v == 0) assert_true(linked[t] == 1.0 || t > 0); /* without bounds: every point of a full pass */
+                if (v == 1 && t > 0) {
+                    least = fmin(least, linked[t]);
+                    most = fmax(most, linked[t]);
+                }
+            }
+            kindred_model_free(m);
+        }
+        for (int v = 1; v < 4; ++v) {
+            assert_int_equal(lengths[v], lengths[0]);
+            assert_memory_equal(labels[v], labels[0], sizeof labels[0]);
+            assert_memory_equal(traces[v], traces[0], (size_t)lengths[0] * sizeof(double));
+        }
+        kindred_side_free(side);
+    }
+    assert_true(least < 0.2); /* both ways of deciding were used */
+    assert_true(most > 0.8);
+}
+
 /* The annealed xi doubles every iteration from xi_0 (section 4.5). */
 static void xi_is_annealed(void **state) {
     (void)state;
@@ -393,10 +445,16 @@ static void bad_options_are_refused(void **state) {
     kindred_model *m = new_rdp();
     assert_int_equal(kindred_model_set_double(m, "lambda", 0.0), KINDRED_E_INVALID);
     assert_int_equal(kindred_model_set_double(m, "lambda", -1.0), KINDRED_E_INVALID);
+    assert_int_equal(kindred_model_set_double(m, "lambda", INFINITY), KINDRED_E_INVALID); /* lambda K would be inf */
     assert_int_equal(kindred_model_set_double(m, "xi_0", -0.1), KINDRED_E_INVALID);
     assert_int_equal(kindred_model_set_double(m, "xi_rate", 0.5), KINDRED_E_INVALID);
     assert_int_equal(kindred_model_set_double(m, "xi_1", -1.0), KINDRED_E_INVALID);
     assert_int_equal(kindred_model_set_double(m, "xi_2", -1.0), KINDRED_E_INVALID);
+    /* infinite weights would make the objective inf or NaN */
+    assert_int_equal(kindred_model_set_double(m, "xi_0", INFINITY), KINDRED_E_INVALID);
+    assert_int_equal(kindred_model_set_double(m, "xi_rate", INFINITY), KINDRED_E_INVALID);
+    assert_int_equal(kindred_model_set_double(m, "xi_1", INFINITY), KINDRED_E_INVALID);
+    assert_int_equal(kindred_model_set_double(m, "xi_2", INFINITY), KINDRED_E_INVALID);
     assert_int_equal(kindred_model_set_double(m, "smoothing", 0.0), KINDRED_E_INVALID);
     assert_int_equal(kindred_model_set_string(m, "divergence", "cosine"), KINDRED_E_INVALID);
     assert_int_equal(kindred_model_set_int(m, "k", 0), KINDRED_E_INVALID);
@@ -407,6 +465,33 @@ static void bad_options_are_refused(void **state) {
     OK(kindred_model_set_int(m, "k", 5));
     assert_int_equal(kindred_model_fit_dense(m, x, 4, 1, KINDRED_ROW_MAJOR, 1, NULL), KINDRED_E_DIMENSION);
     kindred_model_free(m);
+
+    /* Huge but finite weights: xi stops growing before xi times the link
+     * terms overflows, so every objective stays finite; weights whose terms
+     * alone overflow the objective are refused by name. */
+    double xs[600];
+    int32_t y[150];
+    assert_int_equal(load_iris(xs, y), 150);
+    kindred_side *side = iris_pairs(y, 0.02, 0.1, 3);
+    m = new_rdp();
+    OK(kindred_model_set_int(m, "k", 3));
+    OK(kindred_model_set_double(m, "xi_0", 1e300));
+    OK(kindred_model_set_double(m, "xi_rate", 1e100));
+    OK(kindred_model_fit_dense(m, xs, 150, 4, KINDRED_ROW_MAJOR, 4, side));
+    double trace[400];
+    int64_t rows = 0, cols = 0;
+    OK(kindred_model_array_shape(m, "objective_trace", &rows, &cols));
+    assert_true(rows <= 400);
+    OK(kindred_model_get_array(m, "objective_trace", trace, 400));
+    for (int64_t t = 0; t < rows; ++t) assert_true(isfinite(trace[t]));
+    kindred_model_free(m);
+    m = new_rdp();
+    OK(kindred_model_set_int(m, "k", 3));
+    OK(kindred_model_set_double(m, "xi_2", 1e300));
+    assert_int_equal(kindred_model_fit_dense(m, xs, 150, 4, KINDRED_ROW_MAJOR, 4, side), KINDRED_E_INVALID);
+    assert_non_null(strstr(kindred_last_error(), "xi_2"));
+    kindred_model_free(m);
+    kindred_side_free(side);
 }
 
 /* init "spectral" (section 4.7): on iris with noise-free pairs it starts
@@ -447,6 +532,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(links_split_one_blob),
         cmocka_unit_test(stable_passes_are_certified),
+        cmocka_unit_test(link_bounds_change_nothing),
         cmocka_unit_test(separated_blobs_with_pairs),
         cmocka_unit_test(without_pairs_equals_dpmeans),
         cmocka_unit_test(objective_never_increases_for_fixed_xi),

@@ -20,7 +20,8 @@ LinkCountCache::LinkCountCache(const Adjacency *adjacency, int64_t n, double w_m
     // point's sum of |terms| (a bound on any of its g, in place or gathered).
     bool integer = true;
     double largest_total = 0.0;
-    for (int64_t i = 0; i < n && integer; ++i) {
+    bound_.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
         double total = 0.0;
         for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) {
             const double t = pair_cost(adj_->value[e]);
@@ -28,6 +29,7 @@ LinkCountCache::LinkCountCache(const Adjacency *adjacency, int64_t n, double w_m
             if (t != std::nearbyint(t)) integer = false;
         }
         largest_total = std::max(largest_total, total);
+        bound_[i] = total * (1.0 + 1e-9);
     }
     if (integer && largest_total < 32768.0) layout_ = Layout::narrow;
     else if (integer && largest_total < 1073741824.0) layout_ = Layout::wide_integer;

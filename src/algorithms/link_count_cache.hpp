@@ -50,7 +50,7 @@
 // With integer terms the slots hold exactly the sums a gather gives.
 //
 // Memory: per adjacency entry 4 bytes (narrow), 8 (wide integer) or 16
-// (counted); 16 bytes per point.
+// (counted); 24 bytes per point (the record and link_bound).
 #ifndef KINDRED_ALGORITHMS_LINK_COUNT_CACHE_HPP
 #define KINDRED_ALGORITHMS_LINK_COUNT_CACHE_HPP
 
@@ -107,6 +107,10 @@ public:
 
     // The link term of a pair of value v (> 0 may-link, < 0 may-not-link).
     double pair_cost(double v) const { return v > 0 ? -w_may_ * v : -w_may_not_ * v; }
+    // A bound on |g_ik| + |g_il| for any two clusters k != l under any labels:
+    // the sum of |term| over i's pairs (enlarged by 1e-9 relative, for the
+    // rounding of a g summed in floating point). 0 without side information.
+    double link_bound(int64_t i) const { return adj_ ? bound_[i] : 0.0; }
 
     // The slots of point i under labels (neighbours with a label < 0 are
     // skipped; labels must be those moved() was told about), gathered from
@@ -186,6 +190,7 @@ private:
         int32_t stale;
     };
     std::vector<Point> point_;
+    std::vector<double> bound_;  // link_bound per point
     // Scratch of refresh: the neighbours' clusters of the point; per cluster,
     // its neighbours and the sum of their terms (0 between calls).
     std::vector<int32_t> cluster_, count_;

@@ -61,27 +61,64 @@ struct PassState {
     // centre the pass compared them with (for the objective, see
     // update_centers).
     std::vector<double> divergence_sum;
+    // Points of the last pass whose choice read their link terms (the others
+    // were decided by decided_without_links, or certified unchanged).
+    int64_t linked = 0;
     std::vector<double> block, aug, augmented, row, saved;  // scratch of the pass
 };
 
 // The first index of the smallest of v[0..m), m >= 1: the result of the
 // sequential scan "v[c] < best" (ties to the smaller index), without its
 // branches (the position of the minimum makes them unpredictable): the
-// smallest value in four independent lanes, then its first position, the
-// index kept by a mask. (Measured no faster: lanes that also carry their
-// index, merged at the end; SSE2 compares with a bit mask of the equal entries.)
-inline int64_t first_argmin(const double *v, int64_t m, double &smallest) {
+// smallest value in four independent lanes, then its first position from a
+// bit mask of the entries equal to it, 64 entries at a time. With second,
+// also the second smallest value (the smallest again when it occurs twice),
+// from the two smallest of each lane. (Measured no faster: lanes that also
+// carry their index, merged at the end.)
+inline int64_t first_argmin(const double *v, int64_t m, double &smallest, double *second = nullptr) {
+    constexpr double kInf = std::numeric_limits<double>::infinity();
     double lo[4] = {v[0], v[0], v[0], v[0]};
+    double next[4] = {kInf, kInf, kInf, kInf};
     int64_t c = 0;
-    for (; c + 4 <= m; c += 4)
-        for (int t = 0; t < 4; ++t) lo[t] = v[c + t] < lo[t] ? v[c + t] : lo[t];
-    for (; c < m; ++c) lo[0] = v[c] < lo[0] ? v[c] : lo[0];
+    if (second) {
+        lo[1] = lo[2] = lo[3] = kInf;
+        next[0] = kInf;
+        c = 1;
+        for (; c + 4 <= m; c += 4)
+            for (int t = 0; t < 4; ++t) {
+                const double x = v[c + t];
+                next[t] = std::min(next[t], std::max(lo[t], x));
+                lo[t] = x < lo[t] ? x : lo[t];
+            }
+        for (; c < m; ++c) {
+            next[0] = std::min(next[0], std::max(lo[0], v[c]));
+            lo[0] = v[c] < lo[0] ? v[c] : lo[0];
+        }
+    } else {
+        for (; c + 4 <= m; c += 4)
+            for (int t = 0; t < 4; ++t) lo[t] = v[c + t] < lo[t] ? v[c + t] : lo[t];
+        for (; c < m; ++c) lo[0] = v[c] < lo[0] ? v[c] : lo[0];
+    }
     smallest = lo[0];
     for (int t = 1; t < 4; ++t) smallest = lo[t] < smallest ? lo[t] : smallest;
+    if (second) {
+        // The second smallest of the lanes' two smallest values.
+        double s1 = kInf, s2 = kInf;
+        for (int t = 0; t < 4; ++t)
+            for (const double x : {lo[t], next[t]}) {
+                s2 = std::min(s2, std::max(s1, x));
+                s1 = x < s1 ? x : s1;
+            }
+        *second = s2;
+    }
     if (!(smallest == smallest)) return 0;  // v[0] is NaN: the scan keeps 0
-    int64_t best = 0;
-    for (c = m - 1; c >= 0; --c) best ^= (best ^ c) & -static_cast<int64_t>(v[c] == smallest);
-    return best;
+    for (int64_t base = 0; base < m; base += 64) {
+        const int64_t end = std::min(m, base + 64);
+        uint64_t equal = 0;
+        for (c = base; c < end; ++c) equal |= static_cast<uint64_t>(v[c] == smallest) << (c - base);
+        if (equal) return base + __builtin_ctzll(equal);
+    }
+    return 0;  // not reached: smallest is one of the v[c]
 }
 
 // values[k] += xi g_ik for the clusters k of the slots, in the slots' layout
@@ -142,6 +179,45 @@ inline int64_t augmented_argmin(const LinkCountCache::Slots &slots, double xi, d
     return best;
 }
 
+// Point i's choice when no link term can change it. Its augmented distances
+// are a_k = D_ik + xi g_ik, and |g_ik| + |g_il| <= S_i for any two clusters
+// (LinkCountCache::link_bound: the sum of |term| over i's pairs). So when
+// its nearest centre b (the first minimum of the divergence row) wins by
+// more than xi S_i,
+//     D_ik - D_ib > xi S_i   for every k != b,
+// b is also the first minimum of the augmented distances, whatever the links;
+// and when D_ib + xi S_i < lambda, no cluster is opened. Such a point needs
+// neither its link terms nor their gather (an exact shortcut, like the
+// distance bounds of accelerated k-means; with a small xi, as in the first
+// iterations of the annealing, it holds for most points). Margins of 1e-12
+// relative, as in rdpmeans_stable.hpp, so that the rounded comparisons of
+// the full computation come out the same; it suffices to check the nearest
+// competitor (the margin grows with |D_k| more slowly than the gap). Returns
+// false (decide with the link terms) otherwise; true with b and D_ib, and
+// with limit the largest xi' up to which both bounds hold (a certificate for
+// certified_pass, as certified_limit gives one).
+inline bool decided_without_links(const double *row, int64_t k0, double xi, double bound, double lambda,
+                                  int64_t &best, double &d_best, double *limit) {
+    constexpr double kMargin = 1e-12;
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    double d_b, d_2;  // d_2: the nearest competitor (D_ib itself on a tie)
+    const int64_t b = first_argmin(row, k0, d_b, &d_2);
+    const double t = xi * bound;
+    const bool alone = !(d_2 < kInf);
+    const double gap = d_2 - d_b;
+    const double kept = gap - kMargin * (std::fabs(d_2) + std::fabs(d_b));       // must exceed t (1 + 2 margin)
+    const double room = lambda - d_b - kMargin * (std::fabs(d_b) + std::fabs(lambda));  // must exceed t (1 + margin)
+    if (!(alone || kept > t * (1.0 + 2.0 * kMargin)) || !(room > t * (1.0 + kMargin))) return false;
+    best = b;
+    d_best = d_b;
+    if (limit) {
+        const double by_gap = alone ? kInf : kept / (bound * (1.0 + 2.0 * kMargin));  // +inf when bound = 0
+        const double by_lambda = room / (bound * (1.0 + kMargin));
+        *limit = std::min(by_gap, by_lambda) * (1.0 - 1e-9);
+    }
+    return true;
+}
+
 // A repeat of a pass in which nothing moved (same centres, link terms and
 // labels), at a larger xi: the points whose certified limit covers xi keep
 // their clusters (rdpmeans_stable.hpp); the blocks holding any other point
@@ -151,12 +227,13 @@ inline int64_t augmented_argmin(const LinkCountCache::Slots &slots, double xi, d
 // would move or cannot be certified: then nothing has changed, and the caller
 // computes the whole pass. Labels, centres and the pass totals (divergence
 // sums, link totals) stay those of the last pass.
-double certified_pass(divergence::Bregman &div, double lambda, double xi, LinkCountCache &links, PassState &st,
-                      double *limit) {
+double certified_pass(divergence::Bregman &div, double lambda, double xi, bool link_bounds, LinkCountCache &links,
+                      PassState &st, double *limit) {
     const DataView &data = div.data();
     const int64_t n = data.n(), d = data.d();
     const int64_t k0 = static_cast<int64_t>(st.centers.size()) / d;
     int64_t blocks = 0, computed = 0;
+    st.linked = 0;
     for (int64_t begin = 0; begin < n; begin += kBlockRows, ++blocks) {
         const int64_t end = std::min(n, begin + kBlockRows);
         bool covered = true;
@@ -169,8 +246,13 @@ double certified_pass(divergence::Bregman &div, double lambda, double xi, LinkCo
             if (xi <= limit[i]) continue;
             double *row = st.block.data() + (i - begin) * k0;
             double best_value;
-            const int64_t best = augmented_argmin(links.slots(i, st.labels.data()), xi, lambda, row, k0, st,
-                                                  best_value, &limit[i]);
+            int64_t best;
+            if (!link_bounds ||
+                !decided_without_links(row, k0, xi, links.link_bound(i), lambda, best, best_value, &limit[i])) {
+                best = augmented_argmin(links.slots(i, st.labels.data()), xi, lambda, row, k0, st, best_value,
+                                        &limit[i]);
+                ++st.linked;
+            }
             if (best != st.labels[i] || !(xi <= limit[i])) return -1.0;
         }
     }
@@ -188,10 +270,11 @@ double certified_pass(divergence::Bregman &div, double lambda, double xi, LinkCo
 // (certified_limit; meaningful when nothing moves in the pass). Returns the
 // number of changed assignments.
 int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, double previous_move_rate,
-                        LinkCountCache &links, PassState &st, double *limit) {
+                        bool link_bounds, LinkCountCache &links, PassState &st, double *limit) {
     const DataView &data = div.data();
     const int64_t n = data.n(), d = data.d();
     int64_t changed = 0;
+    st.linked = 0;
     st.row.resize(static_cast<size_t>(d));
     int64_t k_now = static_cast<int64_t>(st.centers.size()) / d;  // clusters so far in this pass
     st.divergence_sum.assign(static_cast<size_t>(k_now), 0.0);
@@ -208,13 +291,26 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             // the row); with centres opened in the block, to a copy of both.
             double *row = st.block.data() + (i - begin) * k0;
             if (i + kPrefetchAhead < n) links.prefetch(i + kPrefetchAhead);
-            const LinkCountCache::Slots slots = links.slots(i, st.labels.data());
             st.aug.clear();
             double best_value;
             int64_t best;
-            if (k_now == k0) {
+            // The point's slots: read only when its link terms can matter, or
+            // when it moves (for the link total).
+            LinkCountCache::Slots slots{nullptr, nullptr, nullptr, 0};
+            bool have_slots = false;
+            if (k_now == k0 && link_bounds &&
+                decided_without_links(row, k0, xi, links.link_bound(i), lambda, best, best_value,
+                                      limit ? &limit[i] : nullptr)) {
+                // best_value = D_ib, below lambda (so no cluster is opened)
+            } else if (k_now == k0) {
+                slots = links.slots(i, st.labels.data());
+                have_slots = true;
+                ++st.linked;
                 best = augmented_argmin(slots, xi, lambda, row, k0, st, best_value, limit ? &limit[i] : nullptr);
             } else {
+                slots = links.slots(i, st.labels.data());
+                have_slots = true;
+                ++st.linked;
                 for (int64_t c = k0; c < k_now; ++c) st.aug.push_back(div.distance(i, st.centers.data() + c * d));
                 st.augmented.resize(static_cast<size_t>(k_now));
                 std::copy(row, row + k0, st.augmented.begin());
@@ -234,6 +330,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             if (st.labels[i] != best) {
                 ++changed;
                 const int32_t from = st.labels[i], to = static_cast<int32_t>(best);
+                if (!have_slots) slots = links.slots(i, st.labels.data());
                 st.link_within += slots.cost_of(to) - slots.cost_of(from);
                 st.labels[i] = to;
                 // The cache updates the link terms in place, or (when many
@@ -304,6 +401,18 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
 
     const Adjacency *adjacency = ctx.side ? &ctx.side->adjacency() : nullptr;
     LinkCountCache links(adjacency, n, w_may, w_may_not);
+    // xi times the link terms must stay finite, in the augmented distances
+    // and in the objective: xi stops growing where xi times the sum of all
+    // |link terms| (each pair once) reaches kLinkCeiling (never within the
+    // default iterations from xi_0 = 0.001 and ordinary pair weights).
+    constexpr double kLinkCeiling = 1e290;
+    double link_total = 0.0;
+    for (int64_t i = 0; i < n; ++i) link_total += 0.5 * links.link_bound(i);
+    if (!(link_total <= kLinkCeiling))
+        fail(KINDRED_E_INVALID, "rdpmeans: the pair values times xi_1 / xi_2 add up to ", link_total,
+             ", more than the objective can hold (1e290)");
+    const double xi_ceiling = link_total > 0.0 ? kLinkCeiling / link_total : kInf;
+    xi = std::min(xi, xi_ceiling);
     PassState st;
     st.labels.assign(static_cast<size_t>(n), 0);  // Algorithm 1: all points in one cluster
     st.centers.assign(static_cast<size_t>(d), 0.0);
@@ -322,7 +431,7 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     const LinkCounts::PairTotals start = LinkCounts(adjacency).pair_totals(st.labels.data());  // pairs inside the starting clusters
     st.link_within = w_may_not * start.may_not_within - w_may * start.may_within;
 
-    std::vector<double> trace, xi_trace, k_trace, computed_trace;
+    std::vector<double> trace, xi_trace, k_trace, computed_trace, linked_trace;
     FitResult result;
     int64_t stable = 0, k = 1, changed = 0;
     double divergence_total = 0.0;
@@ -332,25 +441,28 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     // keeps its cluster, and only the blocks of the others are computed
     // (certified_pass). The result is the same as computing every pass.
     const bool skip_certified = ctx.options.get_bool("skip_certified");
+    const bool link_bounds = ctx.options.get_bool("link_bounds");
     std::vector<double> limit;  // per point, from the last unchanged pass (certified_limit)
     bool limits_valid = false;
     double computed_total = 0.0;
     for (int64_t it = 1; it <= max_iter; ++it) {
         const bool repeat = it > 1 && changed == 0;
         double computed = -1.0;
-        if (skip_certified && repeat && limits_valid) computed = certified_pass(*div, lambda, xi, links, st, limit.data());
+        if (skip_certified && repeat && limits_valid) computed = certified_pass(*div, lambda, xi, link_bounds, links, st, limit.data());
         if (computed >= 0.0) {
             changed = 0;  // labels, centres and totals as after the last pass
         } else {
             const double move_rate = it == 1 ? 1.0 : static_cast<double>(changed) / static_cast<double>(n);
             const bool certify = skip_certified && repeat;
             if (certify) limit.resize(static_cast<size_t>(n));
-            changed = assignment_pass(*div, lambda, xi, move_rate, links, st, certify ? limit.data() : nullptr);
+            changed = assignment_pass(*div, lambda, xi, move_rate, link_bounds, links, st,
+                                      certify ? limit.data() : nullptr);
             k = update_centers(*div, ctx.threads, st, &links, &divergence_total);
             limits_valid = certify && changed == 0;
             computed = 1.0;
         }
         computed_trace.push_back(computed);
+        linked_trace.push_back(static_cast<double>(st.linked) / static_cast<double>(n));
         computed_total += computed;
         // Eq. (20), each pair counted once (see the file comment).
         const double obj = divergence_total + lambda * static_cast<double>(k) + xi * st.link_within;
@@ -364,7 +476,7 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
             result.converged = true;
             break;
         }
-        xi = std::min(xi * xi_rate, xi_max);  // section 4.5: tighten the constraints every iteration
+        xi = std::min({xi * xi_rate, xi_max, xi_ceiling});  // section 4.5: tighten the constraints every iteration
     }
     result.clusters = k;
     result.objective = trace.back();
@@ -375,6 +487,7 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     result.set_array("clusters_trace", static_cast<int64_t>(k_trace.size()), 1, k_trace);
     result.set_array("lambda", 1, 1, {lambda});
     result.set_array("pass_computed", static_cast<int64_t>(computed_trace.size()), 1, computed_trace);
+    result.set_array("pass_linked", static_cast<int64_t>(linked_trace.size()), 1, linked_trace);
     ctx.log.info(cat("rdpmeans: ", computed_total, " of ", result.iterations,
                      " passes computed (blocks of points certified unchanged are not)"));
     return result;
@@ -401,13 +514,13 @@ void predict_rdpmeans(const PredictContext &ctx, int32_t *labels) {
 
 OptionTable rdpmeans_options() {
     OptionTable t = {
-        OptionSpec::real("lambda", 0, 0, kInf, "cost of a new cluster, in units of the divergence; unset: derived from k").open_low().unset(),
+        OptionSpec::real("lambda", 0, 0, kInf, "cost of a new cluster, in units of the divergence; unset: derived from k").open_low().open_high().unset(),
         OptionSpec::integer("k", 0, 1, INT32_MAX, "hint: lambda by the k-th farthest-first heuristic when lambda is unset").unset(),
-        OptionSpec::real("xi_0", 0.001, 0, kInf, "initial constraint weight xi (section 4.5)"),
-        OptionSpec::real("xi_rate", 2, 1, kInf, "xi is multiplied by this after every iteration (1 = fixed xi)"),
-        OptionSpec::real("xi_max", kInf, 0, kInf, "upper bound on the annealed xi"),
-        OptionSpec::real("xi_1", 1, 0, kInf, "weight of may-links: xi_1 * xi multiplies f_ki"),
-        OptionSpec::real("xi_2", 1, 0, kInf, "weight of may-not-links: xi_2 * xi multiplies s_ik"),
+        OptionSpec::real("xi_0", 0.001, 0, kInf, "initial constraint weight xi (section 4.5)").open_high(),
+        OptionSpec::real("xi_rate", 2, 1, kInf, "xi is multiplied by this after every iteration (1 = fixed xi)").open_high(),
+        OptionSpec::real("xi_max", kInf, 0, kInf, "upper bound on the annealed xi (which also stops at 1e290 over the sum of all |link terms|, where the objective would overflow)"),
+        OptionSpec::real("xi_1", 1, 0, kInf, "weight of may-links: xi_1 * xi multiplies f_ki").open_high(),
+        OptionSpec::real("xi_2", 1, 0, kInf, "weight of may-not-links: xi_2 * xi multiplies s_ik").open_high(),
         OptionSpec::choice("divergence", "euclidean", divergence::kBregmanChoices,
                            "Bregman divergence: squared Euclidean, multinomial KL or I-divergence (counts >= 0)"),
         OptionSpec::real("smoothing", 0.3, 0, kInf, "Laplace smoothing of counts for kl / idiv").open_low(),
@@ -418,6 +531,9 @@ OptionTable rdpmeans_options() {
         OptionSpec::boolean("skip_certified", true,
                             "after an unchanged pass, do not compute the points proven to keep their clusters "
                             "(same result; off: compute every pass, for timing)"),
+        OptionSpec::boolean("link_bounds", true,
+                            "decide without its link terms a point whose nearest centre wins by more than they can "
+                            "change (same result; off: always add them, for timing)"),
         OptionSpec::integer("max_iter", 300, 1, 100000000, "maximum assignment passes"),
     };
     append_common_options(t);
