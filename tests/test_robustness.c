@@ -219,6 +219,45 @@ static void infinite_option_values_are_refused(void **state) {
     }
 }
 
+/* Option text: " 3" was taken while "3 " was refused; an underflowing number
+ * ("4.9e-324", a denormal) was called "not a number in (0, inf)". */
+static void option_text_is_read_whole(void **state) {
+    (void)state;
+    kindred_model *m = NULL;
+    assert_ok(kindred_model_new(&m, "dpmeans"));
+    assert_fails_with(kindred_model_set_string(m, "k", " 3"), KINDRED_E_INVALID, "option 'k' must be a number in [1, ");
+    assert_fails_with(kindred_model_set_string(m, "k", "3 "), KINDRED_E_INVALID, "got '3 '");
+    assert_fails_with(kindred_model_set_string(m, "k", "\t3"), KINDRED_E_INVALID, "must be a number");
+    assert_ok(kindred_model_set_string(m, "k", "3"));
+    assert_ok(kindred_model_set_string(m, "lambda", "4.9e-324"));
+    char value[64];
+    assert_ok(kindred_model_get_option(m, "lambda", value, sizeof value));
+    assert_true(strtod(value, NULL) > 0.0);
+    assert_fails_with(kindred_model_set_string(m, "lambda", "1e-400"), KINDRED_E_INVALID, "got 0"); /* underflows to 0 */
+    assert_fails_with(kindred_model_set_string(m, "max_iter", "1e400"), KINDRED_E_INVALID,
+                      "'1e400' is too large for a double");
+    kindred_model_free(m);
+}
+
+/* A thin larger than iterations - burn_in kept no sample, and tvclust then
+ * read the MAP partition of no sample (segmentation fault). */
+static void tvclust_thin_that_keeps_no_sweep_is_refused(void **state) {
+    (void)state;
+    double x[N * D];
+    int32_t truth[N];
+    blobs(x, truth, 1.0);
+    kindred_model *m = NULL;
+    assert_ok(kindred_model_new(&m, "tvclust"));
+    assert_ok(kindred_model_set_int(m, "iterations", 30));
+    assert_ok(kindred_model_set_int(m, "burn_in", 10));
+    assert_ok(kindred_model_set_int(m, "thin", 21));
+    assert_fails_with(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, NULL), KINDRED_E_INVALID,
+                      "tvclust: thin (21) keeps no sweep; it must be at most iterations - burn_in (20)");
+    assert_ok(kindred_model_set_int(m, "thin", 20)); /* sweep 30 is kept */
+    assert_ok(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, NULL));
+    kindred_model_free(m);
+}
+
 /* An option set after a fit used to reach predict: dcrc's weights of an rbf fit
  * were read as linear ones, mpckmeans' diagonal metric as a cosine one (wrong
  * labels with KINDRED_OK), gmm's variances as another covariance (an error),
@@ -511,6 +550,8 @@ int main(void) {
         cmocka_unit_test(impossible_triplet_count_fails_at_once),
         cmocka_unit_test(loading_a_directory_is_an_io_error),
         cmocka_unit_test(infinite_option_values_are_refused),
+        cmocka_unit_test(option_text_is_read_whole),
+        cmocka_unit_test(tvclust_thin_that_keeps_no_sweep_is_refused),
         cmocka_unit_test(options_changed_after_a_fit_do_not_reach_predict),
         cmocka_unit_test(crafted_model_files_are_refused),
     };

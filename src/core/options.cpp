@@ -1,5 +1,6 @@
 #include "core/options.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -137,8 +138,14 @@ void OptionValues::set_text(const std::string &name, const std::string &text) {
     char *end = nullptr;
     errno = 0;
     const double v = std::strtod(begin, &end);
-    if (text.empty() || end == begin || *end != '\0' || errno == ERANGE)
+    // The whole text must be the number: strtod skips leading spaces (" 3" was
+    // taken, "3 " refused) and stops at a NUL inside the string.
+    if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) || end != begin + text.size())
         fail(KINDRED_E_INVALID, "option '", name, "' must be a number in ", s.range_text, "; got '", text, "'");
+    // ERANGE on overflow only ("1e400"); an underflow ("1e-400", a denormal)
+    // is a number that the range check judges, not a non-number.
+    if (errno == ERANGE && std::isinf(v))
+        fail(KINDRED_E_INVALID, "option '", name, "': '", text, "' is too large for a double; the range is ", s.range_text);
     set_number(name, v);
 }
 

@@ -35,6 +35,10 @@ FitResult fit_tvclust(const FitContext &ctx) {
     const int64_t sweeps = o.get_int("iterations"), burn_in = o.get_int("burn_in"), thin = o.get_int("thin");
     if (burn_in >= sweeps)
         fail(KINDRED_E_INVALID, "tvclust: burn_in (", burn_in, ") must be smaller than iterations (", sweeps, ")");
+    // Sweep burn_in + thin is the first one kept: without it there is no sample (and no MAP partition).
+    if (thin > sweeps - burn_in)
+        fail(KINDRED_E_INVALID, "tvclust: thin (", thin, ") keeps no sweep; it must be at most iterations - burn_in (",
+             sweeps - burn_in, ")");
     const bool want_cocluster = o.get_bool("coclustering");
     if (want_cocluster && n > kMaxCoclusteringN)
         fail(KINDRED_E_DIMENSION, "tvclust: the co-clustering matrix is n x n and limited to n <= ", kMaxCoclusteringN,
