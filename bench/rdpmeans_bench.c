@@ -25,7 +25,7 @@
  *
  * usage: rdpmeans_bench --alg rdpmeans|tvclust --n N --d D [--pairs-per-point P]
  *                       [--iters I] [--repeats R] [--threads T] [--noise E]
- *                       [--skip-certified 0|1] [--link-bounds 0|1] [--per-iteration 0|1] */
+ *                       [--skip-certified 0|1] [--link-bounds 0|1] [--xi-0 X] [--per-iteration 0|1] */
 #define _POSIX_C_SOURCE 200112L
 #include <math.h>
 #include <stdint.h>
@@ -155,6 +155,7 @@ int main(int argc, char **argv) {
     int skip_certified = 1; /* RDP-means' option of that name (0: compute every pass) */
     int per_iteration = 0;  /* 1: also print RDP-means' median CPU time of each iteration */
     int link_bounds = 1;    /* RDP-means' option of that name (0: read every point's link terms) */
+    double xi_0 = -1.0;     /* RDP-means' xi_0 (< 0: its default) */
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--alg")) alg = argv[a + 1];
         else if (!strcmp(argv[a], "--n")) n = atoll(argv[a + 1]);
@@ -167,6 +168,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[a], "--skip-certified")) skip_certified = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--per-iteration")) per_iteration = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--link-bounds")) link_bounds = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--xi-0")) xi_0 = atof(argv[a + 1]);
         else {
             fprintf(stderr, "rdpmeans_bench: unknown flag %s\n", argv[a]);
             return 2;
@@ -216,6 +218,7 @@ int main(int argc, char **argv) {
             CHECK(kindred_model_set_int(m, "stable_iterations", iters + 1));
             CHECK(kindred_model_set_string(m, "skip_certified", skip_certified ? "true" : "false"));
             CHECK(kindred_model_set_string(m, "link_bounds", link_bounds ? "true" : "false"));
+            if (xi_0 >= 0.0) CHECK(kindred_model_set_double(m, "xi_0", xi_0));
         } else {
             CHECK(kindred_model_set_int(m, "iterations", iters));
             CHECK(kindred_model_set_int(m, "burn_in", 0));
