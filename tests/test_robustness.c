@@ -258,6 +258,41 @@ static void tvclust_thin_that_keeps_no_sweep_is_refused(void **state) {
     kindred_model_free(m);
 }
 
+/* A callback that calls a failing kindred function left its message behind a
+ * successful fit (the header promises an empty message after a success). */
+static int failing_call_in_progress(void *user, int64_t iteration, double objective, const char *message) {
+    (void)user;
+    (void)iteration;
+    (void)objective;
+    (void)message;
+    kindred_side *s = NULL;
+    return kindred_side_new(&s, -1) == KINDRED_E_INVALID ? 0 : 1;
+}
+
+static int failing_call_in_oracle(void *user, int64_t i, int64_t j) {
+    (void)user;
+    kindred_side *s = NULL;
+    (void)kindred_side_new(&s, -1);
+    return i % 2 == j % 2 ? 1 : -1;
+}
+
+static void success_clears_messages_left_by_callbacks(void **state) {
+    (void)state;
+    double x[N * D];
+    int32_t truth[N];
+    blobs(x, truth, 1.0);
+    kindred_model *m = NULL;
+    assert_ok(kindred_model_new(&m, "kmeans"));
+    assert_ok(kindred_model_set_int(m, "k", 2));
+    assert_ok(kindred_model_set_progress(m, failing_call_in_progress, NULL));
+    assert_ok(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, NULL)); /* the message is empty */
+    kindred_model_free(m);
+    kindred_side *side = NULL;
+    assert_ok(kindred_side_new(&side, N));
+    assert_ok(kindred_active_select("explore", x, N, D, KINDRED_ROW_MAJOR, D, 2, 5, 1, failing_call_in_oracle, NULL, side));
+    kindred_side_free(side);
+}
+
 /* An option set after a fit used to reach predict: dcrc's weights of an rbf fit
  * were read as linear ones, mpckmeans' diagonal metric as a cosine one (wrong
  * labels with KINDRED_OK), gmm's variances as another covariance (an error),
@@ -552,6 +587,7 @@ int main(void) {
         cmocka_unit_test(infinite_option_values_are_refused),
         cmocka_unit_test(option_text_is_read_whole),
         cmocka_unit_test(tvclust_thin_that_keeps_no_sweep_is_refused),
+        cmocka_unit_test(success_clears_messages_left_by_callbacks),
         cmocka_unit_test(options_changed_after_a_fit_do_not_reach_predict),
         cmocka_unit_test(crafted_model_files_are_refused),
     };

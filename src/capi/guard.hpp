@@ -22,6 +22,9 @@ kindred_status guarded(Body &&body) noexcept {
     clear_error();
     try {
         body();
+        // Cleared again: a progress / log / oracle callback may have called a
+        // kindred function that failed, and a success leaves no message.
+        clear_error();
         return KINDRED_OK;
     } catch (const Error &e) {
         return set_error(e.code(), e.what());
