@@ -40,6 +40,7 @@ void reseed_empty(const DataView &data, const std::vector<int64_t> &counts, cons
                   std::vector<double> &centers) {
     const int64_t k = static_cast<int64_t>(counts.size()), d = data.d();
     std::vector<int64_t> order;
+    int64_t used = 0;  // the empty clusters so far take the farthest points in turn
     for (int64_t c = 0; c < k; ++c) {
         if (counts[c] != 0) continue;
         if (order.empty()) {
@@ -47,7 +48,7 @@ void reseed_empty(const DataView &data, const std::vector<int64_t> &counts, cons
             std::iota(order.begin(), order.end(), 0);
             std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return dist[a] > dist[b]; });
         }
-        const int64_t pick = order[std::min<int64_t>(c, static_cast<int64_t>(order.size()) - 1)];
+        const int64_t pick = order[std::min<int64_t>(used++, static_cast<int64_t>(order.size()) - 1)];
         data.copy_row(pick, centers.data() + c * d);
     }
 }
