@@ -1,7 +1,8 @@
 /* Times RDP-means and TVClust through the public C API (docs/performance.md,
  * "RDP-means and TVClust").
  *
- * --alg rdpmeans: n points in 20 Gaussian blobs (d dims), --pairs-per-point P
+ * --alg rdpmeans: n points in 20 Gaussian blobs (d dims, unit variance, centres
+ *   uniform in [-S, S]^d, --spread S, 10 by default), --pairs-per-point P
  *   pairs per point (P n in all) sampled from the blob labels with
  *   kindred_sample_pairs (noise --noise); RDP-means with lambda from the k hint
  *   20 runs --iters iterations (stable_iterations set above it, so every
@@ -25,7 +26,8 @@
  *
  * usage: rdpmeans_bench --alg rdpmeans|tvclust --n N --d D [--pairs-per-point P]
  *                       [--iters I] [--repeats R] [--threads T] [--noise E]
- *                       [--skip-certified 0|1] [--link-bounds 0|1] [--xi-0 X] [--per-iteration 0|1] */
+ *                       [--skip-certified 0|1] [--link-bounds 0|1] [--xi-0 X] [--spread S]
+ *                       [--per-iteration 0|1] */
 #define _POSIX_C_SOURCE 200112L
 #include <math.h>
 #include <stdint.h>
@@ -124,12 +126,12 @@ static uint64_t splitmix64(uint64_t *s) {
 }
 static double uniform01(uint64_t *s) { return ((double)(splitmix64(s) >> 11) + 0.5) * (1.0 / 9007199254740992.0); }
 
-/* 20 blobs with centres uniform in [-10, 10]^d, unit variance. */
-static void blobs(double *x, int32_t *truth, int64_t n, int64_t d, uint64_t seed) {
+/* 20 blobs with centres uniform in [-spread, spread]^d, unit variance. */
+static void blobs(double *x, int32_t *truth, int64_t n, int64_t d, double spread, uint64_t seed) {
     const int64_t k = 20;
     double *c = malloc((size_t)(k * d) * sizeof *c);
     uint64_t s = seed;
-    for (int64_t v = 0; v < k * d; ++v) c[v] = 20.0 * uniform01(&s) - 10.0;
+    for (int64_t v = 0; v < k * d; ++v) c[v] = 2.0 * spread * uniform01(&s) - spread; /* 20 u - 10 by default */
     for (int64_t i = 0; i < n; ++i) {
         truth[i] = (int32_t)(splitmix64(&s) % (uint64_t)k);
         for (int64_t j = 0; j < d; ++j) {
@@ -156,6 +158,7 @@ int main(int argc, char **argv) {
     int per_iteration = 0;  /* 1: also print RDP-means' median CPU time of each iteration */
     int link_bounds = 1;    /* RDP-means' option of that name (0: read every point's link terms) */
     double xi_0 = -1.0;     /* RDP-means' xi_0 (< 0: its default) */
+    double spread = 10.0;   /* blob centres uniform in [-spread, spread]^d: 10 separates them, 2 overlaps them */
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--alg")) alg = argv[a + 1];
         else if (!strcmp(argv[a], "--n")) n = atoll(argv[a + 1]);
@@ -169,6 +172,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[a], "--per-iteration")) per_iteration = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--link-bounds")) link_bounds = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--xi-0")) xi_0 = atof(argv[a + 1]);
+        else if (!strcmp(argv[a], "--spread")) spread = atof(argv[a + 1]);
         else {
             fprintf(stderr, "rdpmeans_bench: unknown flag %s\n", argv[a]);
             return 2;
@@ -194,7 +198,7 @@ int main(int argc, char **argv) {
     intervals ci = {0, all, buf + 2 * cap + 4 * all, buf + 2 * cap + 5 * all}; /* RDP-means, computed passes */
     int64_t skipped = 0, timed = 0, linked_count = 0;
     double linked_sum = 0.0;
-    blobs(x, truth, n, d, 12345);
+    blobs(x, truth, n, d, spread, 12345);
     const double mb_data = peak_mb();
     kindred_side *side = NULL;
     CHECK(kindred_side_new(&side, n));
