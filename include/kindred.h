@@ -749,7 +749,8 @@ KINDRED_API kindred_status kindred_sample_triplets(kindred_side *side, const int
  * @param user passed unchanged to @p oracle.
  * @param[in,out] out_side side information about the same n points; receives the pairs.
  *        It is changed only when the call succeeds.
- * @return ::KINDRED_OK; ::KINDRED_E_INVALID (NULL pointer, NaN / Inf in @p x,
+ * @return ::KINDRED_OK; ::KINDRED_E_INVALID (NULL pointer, NaN / Inf in @p x
+ *         or a magnitude out of range as in kindred_model_fit_dense(),
  *         bad layout, k = 0 or < -1, negative budget, an oracle answer outside
  *         {-1, 0, 1}); ::KINDRED_E_UNKNOWN_OPTION (unknown strategy);
  *         ::KINDRED_E_DIMENSION (k > n, or @p out_side is about another n);
