@@ -83,6 +83,8 @@ class InfoCommands(Tmp):
     def test_version(self):
         out, _ = run("--version")
         self.assertRegex(out.strip(), r"^kindred \d+\.\d+\.\d+$")
+        _, err = run("--version", "--data", "x.csv", code=2)  # used to print the version and exit 0
+        self.assertIn("takes no arguments", err)
 
     def test_general_help_lists_commands_formats_and_exit_codes(self):
         out, _ = run("help")

@@ -47,6 +47,7 @@ int run(int argc, char **argv) {
     if (argc < 2) usage_error("no command given; `kindred help` lists the commands");
     const std::string word = argv[1];
     if (word == "--version" || word == "-V") {
+        if (argc > 2) usage_error(word, " takes no arguments; got '", argv[2], "'");
         std::cout << "kindred " << kindred_version() << "\n";
         return kExitOk;
     }
