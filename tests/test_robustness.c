@@ -210,6 +210,17 @@ static void infinite_option_values_are_refused(void **state) {
     assert_fails_with(kindred_model_set_string(m, "lambda", "inf"), KINDRED_E_INVALID, "; got inf");
     assert_ok(kindred_model_set_double(m, "lambda", 1e300));
     kindred_model_free(m);
+    /* mpckmeans: s^2 of the Rayleigh prior overflowed above ~1e154 ("weight 0 is not positive (-nan)"). */
+    assert_ok(kindred_model_new(&m, "mpckmeans"));
+    assert_fails_with(kindred_model_set_double(m, "rayleigh_s", 1e155), KINDRED_E_INVALID,
+                      "option 'rayleigh_s' must be a number in (0, 1e+150]");
+    assert_ok(kindred_model_set_double(m, "rayleigh_s", 1e150));
+    double x[N * D];
+    int32_t truth[N];
+    blobs(x, truth, 1.0);
+    assert_ok(kindred_model_set_int(m, "k", 2));
+    assert_ok(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, NULL));
+    kindred_model_free(m);
     const char *tcs[] = {"tcs-gm", "tcs-vmf"};
     for (int a = 0; a < 2; ++a) {
         assert_ok(kindred_model_new(&m, tcs[a]));

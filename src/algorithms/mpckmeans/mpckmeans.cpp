@@ -51,7 +51,8 @@ OptionTable mpckmeans_options() {
         OptionSpec::boolean("constraints", true, "C: use the pairs in initialisation and ICM assignment"),
         OptionSpec::boolean("learn_metric", true, "D: learn the distortion parameters A (M-step B)"),
         OptionSpec::boolean("prior", true, "R: Rayleigh prior on the parameters (3.10); on the diagonal for a full A"),
-        OptionSpec::real("rayleigh_s", 1.0, 0, kInf, "width s of the Rayleigh prior").open_low(),
+        // Above ~1e154, s^2 overflows and the metric update gives NaN; 1e150 is already a flat prior.
+        OptionSpec::real("rayleigh_s", 1.0, 0, 1e150, "width s of the Rayleigh prior").open_low(),
         OptionSpec::choice("metric_update", "closed-form", "closed-form|gradient",
                            "Euclidean: closed-form update (Bilenko et al. 2004) or gradient steps (3.25); cosine and idiv "
                            "always use gradient steps (3.28)"),
