@@ -159,6 +159,14 @@ static void link_count_cache_equals_gather(void **) {
                 // K: a new cluster (in mode 3 often, so that the ids pass the narrow range)
                 const bool near_top = mode == 3 && rng.uniform() < 0.5;
                 const int32_t to = static_cast<int32_t>(near_top ? K - 2 + rng.below(3) : rng.below(K + 1));
+                // move_delta (from the slots, or summed from the labels for a
+                // stale point) is g_to - g_from of a fresh gather.
+                gather.gather(i, labels.data());
+                const double g_to = w_may_not * gather.may_not(to) - w_may * gather.may(to);
+                const double g_from = w_may_not * gather.may_not(labels[i]) - w_may * gather.may(labels[i]);
+                const double delta = cache.move_delta(i, labels.data(), labels[i], to);
+                if (integer) assert_true(delta == g_to - g_from);
+                else assert_true(std::fabs(delta - (g_to - g_from)) < 1e-12 * (1 + std::fabs(g_to) + std::fabs(g_from)));
                 if (to == K) ++K;
                 cache.moved(i, labels[i], to);
                 labels[i] = to;

@@ -49,6 +49,29 @@ void LinkCountCache::widen() {
     invalidate();
 }
 
+double LinkCountCache::move_delta(int64_t i, const int32_t *labels, int32_t from, int32_t to) const {
+    if (!adj_) return 0.0;
+    const Point &pt = point_[i];
+    if (!pt.stale) {
+        const Slots s = layout_ == Layout::narrow         ? Slots{narrow_.data() + pt.first, nullptr, nullptr, pt.size}
+                        : layout_ == Layout::wide_integer ? Slots{nullptr, slot_.data() + pt.first, nullptr, pt.size}
+                                                          : Slots{nullptr, slot_.data() + pt.first, cost_.data() + pt.first, pt.size};
+        return s.cost_of(to) - s.cost_of(from);
+    }
+    const int64_t first = pt.first, deg = adj_->indptr[i + 1] - first;
+    const int64_t *neighbor = adj_->neighbor.data() + first;
+    const double *value = adj_->value.data() + first;
+    const double weight[2] = {w_may_not_, w_may_};  // as in refresh_as
+    double g_to = 0.0, g_from = 0.0;
+    for (int64_t t = 0; t < deg; ++t) {
+        const int32_t k = labels[neighbor[t]];
+        const double term = -value[t] * weight[value[t] > 0];
+        if (k == to) g_to += term;
+        if (k == from) g_from += term;
+    }
+    return g_to - g_from;
+}
+
 void LinkCountCache::refresh(int64_t i, const int32_t *labels) {
     switch (layout_) {
         case Layout::narrow: refresh_as<Layout::narrow>(i, labels); break;

@@ -126,6 +126,13 @@ public:
             default: return Slots{nullptr, slot_.data() + first, cost_.data() + first, size};
         }
     }
+    // g_i,to - g_i,from under labels (the change of the link total when i
+    // moves from `from` to `to`): from the slots when they are up to date,
+    // else summed from the neighbours' labels without gathering the slots
+    // (the point stays stale: a point that moves need not read its links
+    // again). The sums are those a gather would make, term by term in the
+    // same order.
+    double move_delta(int64_t i, const int32_t *labels, int32_t from, int32_t to) const;
     // Asks the memory system for the slots of point i ahead of their use.
     // (Requesting the neighbours' labels of a stale point as well was tried:
     // no gain measured.)

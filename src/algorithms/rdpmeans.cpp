@@ -332,8 +332,8 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             if (st.labels[i] != best) {
                 ++changed;
                 const int32_t from = st.labels[i], to = static_cast<int32_t>(best);
-                if (!have_slots) slots = links.slots(i, st.labels.data());
-                st.link_within += slots.cost_of(to) - slots.cost_of(from);
+                st.link_within += have_slots ? slots.cost_of(to) - slots.cost_of(from)
+                                             : links.move_delta(i, st.labels.data(), from, to);
                 st.labels[i] = to;
                 // The cache updates the link terms in place, or (when many
                 // points move, as in the first passes) marks them for a new
