@@ -51,6 +51,19 @@ static kindred_model *new_rdp(void) {
     return m;
 }
 
+/* Fits m to iris (x: 150 x 4) with side; its labels, and its objective
+ * trace (at most 400 entries) into trace. Returns the trace's length. */
+static int64_t fit_iris_with_trace(kindred_model *m, const double *x, kindred_side *side, int32_t *labels,
+                                   double *trace) {
+    int64_t length = 0, cols = 0;
+    OK(kindred_model_fit_dense(m, x, 150, 4, KINDRED_ROW_MAJOR, 4, side));
+    OK(kindred_model_labels(m, labels, 150));
+    OK(kindred_model_array_shape(m, "objective_trace", &length, &cols));
+    assert_true(length <= 400);
+    OK(kindred_model_get_array(m, "objective_trace", trace, 400));
+    return length;
+}
+
 /* Two groups that are one blob for DP-means (lambda larger than the whole
  * spread) are split by may-links inside and may-not-links across, and the
  * split is exactly the groups. */
@@ -249,11 +262,7 @@ static void stable_passes_are_certified(void **state) {
             OK(kindred_model_set_int(m, "k", 3 + trial % 3));
             if (trial % 3 == 2) OK(kindred_model_set_double(m, "xi_max", 2.0));
             OK(kindred_model_set_string(m, "skip_certified", on ? "true" : "false"));
-            OK(kindred_model_fit_dense(m, x, 150, 4, KINDRED_ROW_MAJOR, 4, side));
-            OK(kindred_model_labels(m, labels[on], 150));
-            OK(kindred_model_array_shape(m, "objective_trace", &lengths[on], &cols));
-            assert_true(lengths[on] <= 400);
-            OK(kindred_model_get_array(m, "objective_trace", traces[on], 400));
+            lengths[on] = fit_iris_with_trace(m, x, side, labels[on], traces[on]);
             OK(kindred_model_get_array(m, "pass_computed", computed, 400));
             for (int64_t t = 0; t < lengths[on]; ++t) {
                 if (!on) assert_true(computed[t] == 1.0);
@@ -286,7 +295,7 @@ static void link_bounds_change_nothing(void **state) {
         const double xi_0 = pow(10.0, -4.0 + 0.4 * trial); /* 1e-4 ... 1e2 */
         int32_t labels[4][150];
         double traces[4][400], linked[400];
-        int64_t lengths[4], cols = 0;
+        int64_t lengths[4];
         for (int v = 0; v < 4; ++v) {
             kindred_model *m = new_rdp();
             OK(kindred_model_set_int(m, "k", 3 + trial % 3));
@@ -294,11 +303,7 @@ static void link_bounds_change_nothing(void **state) {
             if (trial % 4 == 3) OK(kindred_model_set_double(m, "xi_rate", 1.0));
             OK(kindred_model_set_string(m, "link_bounds", v & 1 ? "true" : "false"));
             OK(kindred_model_set_string(m, "skip_certified", v & 2 ? "true" : "false"));
-            OK(kindred_model_fit_dense(m, x, 150, 4, KINDRED_ROW_MAJOR, 4, side));
-            OK(kindred_model_labels(m, labels[v], 150));
-            OK(kindred_model_array_shape(m, "objective_trace", &lengths[v], &cols));
-            assert_true(lengths[v] <= 400);
-            OK(kindred_model_get_array(m, "objective_trace", traces[v], 400));
+            lengths[v] = fit_iris_with_trace(m, x, side, labels[v], traces[v]);
             OK(kindred_model_get_array(m, "pass_linked", linked, 400));
             for (int64_t t = 0; t < lengths[v]; ++t) {
                 assert_true(linked[t] >= 0.0 && linked[t] <= 1.0);
