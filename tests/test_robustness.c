@@ -221,6 +221,21 @@ static void infinite_option_values_are_refused(void **state) {
     assert_ok(kindred_model_set_int(m, "k", 2));
     assert_ok(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, NULL));
     kindred_model_free(m);
+    /* Model parameters for which inf has no meaning: refused by the setter
+     * (they failed at fit time, e.g. "the log joint is not finite", without
+     * naming the option). */
+    const char *infinite[][2] = {{"pckmeans", "penalty"},     {"dcrc", "tau"},          {"dcrc", "lambda"},
+                                 {"dcrc", "gamma"},           {"tvclust", "alpha"},     {"tvclust", "kappa_0"},
+                                 {"tvclust", "cov_scale"},    {"tvclust", "nu_0"},      {"gmm", "reg_covar"},
+                                 {"rdpmeans", "smoothing"},   {"mpckmeans", "smoothing"},
+                                 {"mpckmeans", "constraint_weight"}};
+    for (size_t o = 0; o < sizeof infinite / sizeof infinite[0]; ++o) {
+        assert_ok(kindred_model_new(&m, infinite[o][0]));
+        assert_int_equal(kindred_model_set_double(m, infinite[o][1], INFINITY), KINDRED_E_INVALID);
+        assert_non_null(strstr(kindred_last_error(), infinite[o][1]));
+        assert_ok(kindred_model_set_double(m, infinite[o][1], 2.0));
+        kindred_model_free(m);
+    }
     const char *tcs[] = {"tcs-gm", "tcs-vmf"};
     for (int a = 0; a < 2; ++a) {
         assert_ok(kindred_model_new(&m, tcs[a]));

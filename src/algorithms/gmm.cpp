@@ -280,7 +280,7 @@ OptionTable gmm_options() {
         OptionSpec::integer("n_init", 1, 1, 100000, "k-means++ restarts; the highest log-likelihood is kept"),
         OptionSpec::integer("max_iter", 100, 1, 100000000, "maximum EM iterations per restart"),
         OptionSpec::real("tol", 1e-3, 0, kInf, "stop when the mean log-likelihood per point changes less than this"),
-        OptionSpec::real("reg_covar", 1e-6, 0, kInf, "added to every variance (diagonal) for numerical safety"),
+        OptionSpec::real("reg_covar", 1e-6, 0, kInf, "added to every variance (diagonal) for numerical safety").open_high(),
     };
     append_common_options(t);
     return t;

@@ -37,7 +37,7 @@ OptionTable pckmeans_options() {
         OptionSpec::integer("k", 8, 1, INT32_MAX, "number of clusters"),
         OptionSpec::real("penalty", 1.0, 0, kInf,
                          "global multiplier of the pair weights: a violated pair costs penalty x |value| (in units of "
-                         "squared distance)"),
+                         "squared distance)").open_high(),
         OptionSpec::choice("init", "kmeans++", "kmeans++|perturb",
                            "centres not given by must-link neighbourhoods: k-means++ sampling or perturbed global mean"),
         OptionSpec::integer("max_iter", 100, 1, 100000000, "maximum E/M iterations"),

@@ -535,7 +535,7 @@ OptionTable rdpmeans_options() {
         OptionSpec::real("xi_2", 1, 0, kInf, "weight of may-not-links: xi_2 * xi multiplies s_ik").open_high(),
         OptionSpec::choice("divergence", "euclidean", divergence::kBregmanChoices,
                            "Bregman divergence: squared Euclidean, multinomial KL or I-divergence (counts >= 0)"),
-        OptionSpec::real("smoothing", 0.3, 0, kInf, "Laplace smoothing of counts for kl / idiv").open_low(),
+        OptionSpec::real("smoothing", 0.3, 0, kInf, "Laplace smoothing of counts for kl / idiv").open_high().open_low(),
         OptionSpec::choice("init", "one-cluster", "one-cluster|spectral",
                            "start from one cluster (Algorithm 1) or from the spectral relaxation of section 4.7 "
                            "(dense data, euclidean divergence, small n)"),

@@ -220,8 +220,8 @@ OptionTable dcrc_options() {
         OptionSpec::real("epsilon", 0.05, 0.0, 2.0 / 3.0,
                          "answer noise of Table I; 0 = hard constraints (eq. 14); 2/3 and above would ignore or invert them")
             .open_high(),
-        OptionSpec::real("tau", 1.0, 0.0, kInf, "weight of the entropy terms (cluster separation and balance)"),
-        OptionSpec::real("lambda", 0.015625, 0.0, kInf, "L2 penalty on W without the biases"),
+        OptionSpec::real("tau", 1.0, 0.0, kInf, "weight of the entropy terms (cluster separation and balance)").open_high(),
+        OptionSpec::real("lambda", 0.015625, 0.0, kInf, "L2 penalty on W without the biases").open_high(),
         OptionSpec::boolean("balance", true, "maximise the entropy of the cluster marginal too (objective 9 instead of 8)"),
         OptionSpec::boolean("standardize", true, "fit on features scaled to zero mean and unit deviation (weights reported on the raw features)"),
         OptionSpec::integer("max_iter", 100, 1, 100000000, "maximum EM iterations"),
@@ -232,7 +232,7 @@ OptionTable dcrc_options() {
         OptionSpec::integer("init_restarts", 10, 1, 100000, "k-means++ restarts of the k-means initialisation"),
         OptionSpec::choice("kernel", "linear", "linear|rbf",
                            "linear: the model of eq. 6 on x; rbf: on the features exp(-gamma dist(x, b)^2) for kernel_basis points b of the data"),
-        OptionSpec::real("gamma", 0.0, 0.0, kInf, "RBF width on the standardised features; 0 = 1 / d"),
+        OptionSpec::real("gamma", 0.0, 0.0, kInf, "RBF width on the standardised features; 0 = 1 / d").open_high(),
         OptionSpec::integer("kernel_basis", 300, 1, 100000, "number of basis points of the rbf kernel (memory n x kernel_basis)"),
     };
     append_common_options(t);

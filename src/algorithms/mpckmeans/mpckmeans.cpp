@@ -61,9 +61,9 @@ OptionTable mpckmeans_options() {
                          "a 10% change of |A| for Euclidean").open_low().unset(),
         OptionSpec::choice("phi_max", "max", "max|sum",
                            "Euclidean phi_max: the largest cannot-linked d_A, or their sum (section 3.3.3.1)"),
-        OptionSpec::real("smoothing", 0.01, 0, kInf, "idiv: centroid smoothing alpha of (3.23)").open_low(),
+        OptionSpec::real("smoothing", 0.01, 0, kInf, "idiv: centroid smoothing alpha of (3.23)").open_high().open_low(),
         OptionSpec::real("eig_floor", 1e-6, 0, 1, "floor on the eigenvalues of A (weights) relative to their mean").open_low(),
-        OptionSpec::real("constraint_weight", 1.0, 0, kInf, "multiplies every pair weight |value|"),
+        OptionSpec::real("constraint_weight", 1.0, 0, kInf, "multiplies every pair weight |value|").open_high(),
         OptionSpec::choice("init", "kmeans++", "kmeans++|perturb",
                            "the centres not given by must-link neighbourhoods: k-means++ (D^2) sampling, or random "
                            "perturbations of the global centroid (section 3.3.5)"),
