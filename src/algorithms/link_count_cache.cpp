@@ -51,23 +51,15 @@ void LinkCountCache::widen() {
 
 double LinkCountCache::move_delta(int64_t i, const int32_t *labels, int32_t from, int32_t to) const {
     if (!adj_) return 0.0;
-    const Point &pt = point_[i];
-    if (!pt.stale) {
-        const Slots s = layout_ == Layout::narrow         ? Slots{narrow_.data() + pt.first, nullptr, nullptr, pt.size}
-                        : layout_ == Layout::wide_integer ? Slots{nullptr, slot_.data() + pt.first, nullptr, pt.size}
-                                                          : Slots{nullptr, slot_.data() + pt.first, cost_.data() + pt.first, pt.size};
+    if (!point_[i].stale) {
+        const Slots s = view(i);
         return s.cost_of(to) - s.cost_of(from);
     }
-    const int64_t first = pt.first, deg = adj_->indptr[i + 1] - first;
-    const int64_t *neighbor = adj_->neighbor.data() + first;
-    const double *value = adj_->value.data() + first;
-    const double weight[2] = {w_may_not_, w_may_};  // as in refresh_as
     double g_to = 0.0, g_from = 0.0;
-    for (int64_t t = 0; t < deg; ++t) {
-        const int32_t k = labels[neighbor[t]];
-        const double term = -value[t] * weight[value[t] > 0];
-        if (k == to) g_to += term;
-        if (k == from) g_from += term;
+    for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) {
+        const int32_t k = labels[adj_->neighbor[e]];
+        if (k == to) g_to += entry_cost(e);
+        if (k == from) g_from += entry_cost(e);
     }
     return g_to - g_from;
 }
@@ -93,7 +85,6 @@ template <LinkCountCache::Layout kLayout>
 void LinkCountCache::refresh_as(int64_t i, const int32_t *labels) {
     const int64_t first = point_[i].first, deg = adj_->indptr[i + 1] - first;
     const int64_t *neighbor = adj_->neighbor.data() + first;
-    const double *value = adj_->value.data() + first;
     if (static_cast<int64_t>(cluster_.size()) < deg) cluster_.resize(static_cast<size_t>(deg));
     int32_t *cluster = cluster_.data();
     int32_t top = -1;
@@ -112,12 +103,11 @@ void LinkCountCache::refresh_as(int64_t i, const int32_t *labels) {
     }
     int32_t *count = count_.data();
     double *sum = sum_.data();
-    const double weight[2] = {w_may_not_, w_may_};  // pair_cost with the weight chosen by an index, not a branch
     for (int64_t t = 0; t < deg; ++t) {
         const int32_t k = cluster[t];
         if (k < 0) continue;  // unlabelled neighbour (never in RDP-means)
         ++count[k];
-        sum[k] += -value[t] * weight[value[t] > 0];
+        sum[k] += entry_cost(first + t);
     }
     NarrowSlot *narrow = narrow_.data() + first;
     Slot *slot = slot_.data() + first;

@@ -119,12 +119,7 @@ public:
     Slots slots(int64_t i, const int32_t *labels) {
         if (!adj_) return Slots{nullptr, nullptr, nullptr, 0};
         if (point_[i].stale) refresh(i, labels);
-        const int64_t first = point_[i].first, size = point_[i].size;
-        switch (layout_) {
-            case Layout::narrow: return Slots{narrow_.data() + first, nullptr, nullptr, size};
-            case Layout::wide_integer: return Slots{nullptr, slot_.data() + first, nullptr, size};
-            default: return Slots{nullptr, slot_.data() + first, cost_.data() + first, size};
-        }
+        return view(i);
     }
     // g_i,to - g_i,from under labels (the change of the link total when i
     // moves from `from` to `to`): from the slots when they are up to date,
@@ -165,6 +160,23 @@ public:
     void invalidate();
 
 private:
+    // The slots of point i as they are (up to date or not).
+    Slots view(int64_t i) const {
+        const int64_t first = point_[i].first, size = point_[i].size;
+        switch (layout_) {
+            case Layout::narrow: return Slots{narrow_.data() + first, nullptr, nullptr, size};
+            case Layout::wide_integer: return Slots{nullptr, slot_.data() + first, nullptr, size};
+            default: return Slots{nullptr, slot_.data() + first, cost_.data() + first, size};
+        }
+    }
+    // pair_cost of adjacency entry e, with the weight chosen by an index, not
+    // a branch (whether a pair is a may-link is unpredictable): the term of
+    // every gather, so that all sums are made of the same values.
+    double entry_cost(int64_t e) const {
+        const double weight[2] = {w_may_not_, w_may_};
+        const double v = adj_->value[e];
+        return -v * weight[v > 0];
+    }
     template <typename T>
     KINDRED_CACHE_PREFETCH static void prefetch_lines(const T *begin, const T *end) {
         for (const char *line = reinterpret_cast<const char *>(begin); line < reinterpret_cast<const char *>(end);

@@ -78,11 +78,10 @@ struct PassState {
 inline int64_t first_argmin(const double *v, int64_t m, double &smallest, double *second = nullptr) {
     constexpr double kInf = std::numeric_limits<double>::infinity();
     double lo[4] = {v[0], v[0], v[0], v[0]};
-    double next[4] = {kInf, kInf, kInf, kInf};
+    double next[4] = {kInf, kInf, kInf, kInf};  // with second: each lane's second smallest
     int64_t c = 0;
     if (second) {
-        lo[1] = lo[2] = lo[3] = kInf;
-        next[0] = kInf;
+        lo[1] = lo[2] = lo[3] = kInf;  // v[0] counted once, in lane 0
         c = 1;
         for (; c + 4 <= m; c += 4)
             for (int t = 0; t < 4; ++t) {
@@ -296,29 +295,29 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             st.aug.clear();
             double best_value;
             int64_t best;
-            // The point's slots: read only when its link terms can matter, or
-            // when it moves (for the link total).
+            // The point's slots are read only when its link terms can matter
+            // (else decided_without_links gives best, and best_value = D_ib,
+            // below lambda: no cluster is opened), or when it moves (for the
+            // link total).
             LinkCountCache::Slots slots{nullptr, nullptr, nullptr, 0};
-            bool have_slots = false;
-            if (k_now == k0 && link_bounds &&
-                decided_without_links(row, k0, xi, links.link_bound(i), lambda, best, best_value,
-                                      limit ? &limit[i] : nullptr)) {
-                // best_value = D_ib, below lambda (so no cluster is opened)
-            } else if (k_now == k0) {
+            const bool have_slots = !(k_now == k0 && link_bounds &&
+                                      decided_without_links(row, k0, xi, links.link_bound(i), lambda, best,
+                                                            best_value, limit ? &limit[i] : nullptr));
+            if (have_slots) {
                 slots = links.slots(i, st.labels.data());
-                have_slots = true;
                 ++st.linked;
-                best = augmented_argmin(slots, xi, lambda, row, k0, st, best_value, limit ? &limit[i] : nullptr);
-            } else {
-                slots = links.slots(i, st.labels.data());
-                have_slots = true;
-                ++st.linked;
-                for (int64_t c = k0; c < k_now; ++c) st.aug.push_back(div.distance(i, st.centers.data() + c * d));
-                st.augmented.resize(static_cast<size_t>(k_now));
-                std::copy(row, row + k0, st.augmented.begin());
-                std::copy(st.aug.begin(), st.aug.end(), st.augmented.begin() + k0);
-                add_link_terms(slots, xi, st.augmented.data(), nullptr);
-                best = first_argmin(st.augmented.data(), k_now, best_value);
+                if (k_now == k0) {
+                    best = augmented_argmin(slots, xi, lambda, row, k0, st, best_value,
+                                            limit ? &limit[i] : nullptr);
+                } else {
+                    for (int64_t c = k0; c < k_now; ++c)
+                        st.aug.push_back(div.distance(i, st.centers.data() + c * d));
+                    st.augmented.resize(static_cast<size_t>(k_now));
+                    std::copy(row, row + k0, st.augmented.begin());
+                    std::copy(st.aug.begin(), st.aug.end(), st.augmented.begin() + k0);
+                    add_link_terms(slots, xi, st.augmented.data(), nullptr);
+                    best = first_argmin(st.augmented.data(), k_now, best_value);
+                }
             }
             double divergence = best < k0 ? row[best] : st.aug[best - k0];  // D(x_i, c_best)
             if (best_value > lambda) {
