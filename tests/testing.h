@@ -4,6 +4,7 @@
 #define KINDRED_TESTS_TESTING_H
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -24,6 +25,17 @@
         assert_int_equal(status_, KINDRED_OK);                                \
         assert_string_equal(kindred_last_error(), "");                        \
     } while (0)
+
+/* FNV-1a 64, the model file's checksum as the format documents it, so that
+ * tests can forge files whose checksum is right. */
+static inline uint64_t test_fnv1a(const unsigned char *p, size_t size) {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t k = 0; k < size; ++k) {
+        h ^= p[k];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
 
 /* A small generator of our own (splitmix64), so that test data is the same
  * everywhere and does not depend on the library under test. */
