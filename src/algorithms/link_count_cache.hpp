@@ -128,18 +128,39 @@ public:
     // again). The sums are those a gather would make, term by term in the
     // same order.
     double move_delta(int64_t i, const int32_t *labels, int32_t from, int32_t to) const;
-    // Asks the memory system for the slots of point i ahead of their use.
-    // (Requesting the neighbours' labels of a stale point as well was tried:
-    // no gain measured.)
-    KINDRED_CACHE_PREFETCH void prefetch(int64_t i) const {
+    // Asks the memory system for the slots of point i ahead of their use,
+    // and with row also for its adjacency row (which a gather, move_delta
+    // and moved() read).
+    KINDRED_CACHE_PREFETCH void prefetch(int64_t i, bool row = false) const {
         if (!adj_) return;
         const int64_t first = point_[i].first, size = point_[i].size;
+        if (row) {
+            const int64_t end = adj_->indptr[i + 1];
+            prefetch_lines(adj_->neighbor.data() + first, adj_->neighbor.data() + end);
+            prefetch_lines(adj_->value.data() + first, adj_->value.data() + end);
+        }
         if (layout_ == Layout::narrow) {
             prefetch_lines(narrow_.data() + first, narrow_.data() + first + size);
             return;
         }
         prefetch_lines(slot_.data() + first, slot_.data() + first + size);
         if (layout_ == Layout::counted) prefetch_lines(cost_.data() + first, cost_.data() + first + size);
+    }
+    // The second step, once point i's adjacency row has arrived: the labels
+    // of its neighbours when its slots are stale (a gather or move_delta
+    // reads them), and with records the neighbours' records (moved() reads
+    // them). A pass that knows which points will read their links asks for
+    // their rows some points ahead and for this a few points ahead, so that
+    // the random reads of several points overlap.
+    KINDRED_CACHE_PREFETCH void prefetch_neighbours(int64_t i, const int32_t *labels, bool records) const {
+        if (!adj_) return;
+        const bool stale = point_[i].stale != 0;
+        if (!stale && !records) return;
+        const int64_t *neighbor = adj_->neighbor.data();
+        for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) {
+            if (stale) __builtin_prefetch(labels + neighbor[e]);
+            if (records) __builtin_prefetch(&point_[neighbor[e]]);
+        }
     }
     Layout layout() const { return layout_; }
     // Point i moved from cluster from to cluster to (either may be < 0: no

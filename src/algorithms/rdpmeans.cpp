@@ -35,7 +35,11 @@ namespace kindred {
 namespace {
 
 constexpr int64_t kBlockRows = 2048;
-constexpr int64_t kPrefetchAhead = 8;  // points: the slots of point i + 8 are requested while i is assigned
+// A pass asks for the adjacency row and slots of the point kRowAhead places
+// ahead in its list of points that read their links, and for that point's
+// neighbours' labels / records kNeighboursAhead places ahead (assignment_pass).
+constexpr int64_t kRowAhead = 16;
+constexpr int64_t kNeighboursAhead = 6;
 
 double resolve_lambda(const FitContext &ctx, divergence::Bregman &div) {
     if (ctx.options.is_set("lambda")) return ctx.options.get_double("lambda");
@@ -65,6 +69,10 @@ struct PassState {
     // were decided by decided_without_links, or certified unchanged).
     int64_t linked = 0, decided = 0;  // decided: the points the pass computed
     std::vector<double> block, aug, augmented, row, saved;  // scratch of the pass
+    // Per row of the block: the cluster decided_without_links chose (-1: the
+    // links decide) and D_ib; the rows whose links are read (see assignment_pass).
+    std::vector<int32_t> pick, reads_links;
+    std::vector<double> pick_value;
 };
 
 // The first index of the smallest of v[0..m), m >= 1: the result of the
@@ -279,30 +287,58 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
     st.row.resize(static_cast<size_t>(d));
     int64_t k_now = static_cast<int64_t>(st.centers.size()) / d;  // clusters so far in this pass
     st.divergence_sum.assign(static_cast<size_t>(k_now), 0.0);
+    st.pick.resize(static_cast<size_t>(kBlockRows));
+    st.pick_value.resize(static_cast<size_t>(kBlockRows));
     for (int64_t begin = 0; begin < n; begin += kBlockRows) {
         const int64_t end = std::min(n, begin + kBlockRows);
         const int64_t k0 = k_now;
         st.block.resize(static_cast<size_t>((end - begin) * k0));
         div.distances(begin, end, st.centers.data(), k0, st.block.data());
+        // First the points whose link terms cannot matter (decided_without_links:
+        // it needs neither links nor labels, so it can run ahead of the
+        // sequential assignment). Of the others, and of those that move (whose
+        // neighbours follow), the list `reads_links`: the memory of their
+        // links is requested ahead of their turn, from that list.
+        st.reads_links.clear();
         for (int64_t i = begin; i < end; ++i) {
+            const double *row = st.block.data() + (i - begin) * k0;
+            int64_t b = -1;
+            double d_b = 0.0;
+            if (!(link_bounds && decided_without_links(row, k0, xi, links.link_bound(i), lambda, b, d_b,
+                                                       limit ? &limit[i] : nullptr)))
+                b = -1;
+            st.pick[i - begin] = static_cast<int32_t>(b);
+            st.pick_value[i - begin] = d_b;
+            if (b != st.labels[i]) st.reads_links.push_back(static_cast<int32_t>(i - begin));
+        }
+        const int64_t listed = static_cast<int64_t>(st.reads_links.size());
+        for (int64_t w = 0; w < std::min(listed, kRowAhead); ++w) links.prefetch(begin + st.reads_links[w], true);
+        int64_t next = 0;  // the first entry of reads_links not yet reached
+        for (int64_t i = begin; i < end; ++i) {
+            if (next < listed && st.reads_links[next] == i - begin) {
+                if (next + kRowAhead < listed) links.prefetch(begin + st.reads_links[next + kRowAhead], true);
+                if (next + kNeighboursAhead < listed) {
+                    const int64_t r = st.reads_links[next + kNeighboursAhead];
+                    links.prefetch_neighbours(begin + r, st.labels.data(), st.pick[r] >= 0);
+                }
+                ++next;
+            }
             // The divergences to all centres: the block row, then (aug) those
             // to the centres opened inside this block. The link terms are
             // added to the block row itself, whose values at the slots'
             // clusters are put back after the argmin (cheaper than a copy of
             // the row); with centres opened in the block, to a copy of both.
             double *row = st.block.data() + (i - begin) * k0;
-            if (i + kPrefetchAhead < n) links.prefetch(i + kPrefetchAhead);
             st.aug.clear();
-            double best_value;
-            int64_t best;
+            double best_value = st.pick_value[i - begin];
+            int64_t best = st.pick[i - begin];
             // The point's slots are read only when its link terms can matter
-            // (else decided_without_links gives best, and best_value = D_ib,
-            // below lambda: no cluster is opened), or when it moves (for the
-            // link total).
+            // (else decided_without_links gave best, and best_value = D_ib,
+            // below lambda: no cluster is opened; but a centre opened earlier
+            // in the block is not in its row), or when it moves (for the link
+            // total).
             LinkCountCache::Slots slots{nullptr, nullptr, nullptr, 0};
-            const bool have_slots = !(k_now == k0 && link_bounds &&
-                                      decided_without_links(row, k0, xi, links.link_bound(i), lambda, best,
-                                                            best_value, limit ? &limit[i] : nullptr));
+            const bool have_slots = !(k_now == k0 && best >= 0);
             if (have_slots) {
                 slots = links.slots(i, st.labels.data());
                 ++st.linked;
