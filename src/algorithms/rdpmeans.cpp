@@ -22,6 +22,9 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "algorithms/centroid_steps.hpp"
 #include "algorithms/link_count_cache.hpp"
@@ -203,8 +206,48 @@ inline int64_t augmented_argmin(const LinkCountCache::Slots &slots, double xi, d
 // false (decide with the link terms) otherwise; true with b and D_ib, and
 // with limit the largest xi' up to which both bounds hold (a certificate for
 // certified_pass, as certified_limit gives one).
+//
+// Without limit (every pass but the repeats of an unchanged one), the test
+// takes a faster form: for D >= 0, "kept > t (1 + 2 margin)" below reads
+//     D_ik > (D_ib (1 + margin) + t (1 + 2 margin)) / (1 - margin)  for every k != b,
+// so it needs the smallest divergence and then the entries at or below that
+// threshold (one: b, the first minimum), not the second smallest: a scan
+// with one comparison per entry instead of three. The two forms differ by
+// one rounding, far inside the margins.
+inline bool decided_fast(const double *row, int64_t k0, double t, double lambda, int64_t &best, double &d_best) {
+    constexpr double kMargin = 1e-12;
+    double lo[4] = {row[0], row[0], row[0], row[0]};
+    int64_t c = 0;
+    for (; c + 4 <= k0; c += 4)
+        for (int q = 0; q < 4; ++q) lo[q] = row[c + q] < lo[q] ? row[c + q] : lo[q];
+    for (; c < k0; ++c) lo[0] = row[c] < lo[0] ? row[c] : lo[0];
+    const double d_b = std::min(std::min(lo[0], lo[1]), std::min(lo[2], lo[3]));
+    const double room = lambda - d_b - kMargin * (d_b + std::fabs(lambda));  // must exceed t (1 + margin)
+    if (!(d_b >= 0.0) || !(room > t * (1.0 + kMargin))) return false;
+    const double threshold = (d_b * (1.0 + kMargin) + t * (1.0 + 2.0 * kMargin)) / (1.0 - kMargin);
+    int64_t found = -1;
+    for (int64_t base = 0; base < k0; base += 64) {
+        const int64_t end = std::min(k0, base + 64);
+        uint64_t below = 0;  // bit c - base: row[c] <= threshold
+        c = base;
+#if defined(__SSE2__)
+        const __m128d th = _mm_set1_pd(threshold);
+        for (; c + 2 <= end; c += 2)
+            below |= static_cast<uint64_t>(_mm_movemask_pd(_mm_cmple_pd(_mm_loadu_pd(row + c), th))) << (c - base);
+#endif
+        for (; c < end; ++c) below |= static_cast<uint64_t>(row[c] <= threshold) << (c - base);
+        if (!below) continue;
+        if (found >= 0 || (below & (below - 1))) return false;  // a competitor within the threshold
+        found = base + __builtin_ctzll(below);
+    }
+    best = found;  // row[found] = d_b: the only entry at or below the threshold
+    d_best = d_b;
+    return true;
+}
+
 inline bool decided_without_links(const double *row, int64_t k0, double xi, double bound, double lambda,
                                   int64_t &best, double &d_best, double *limit) {
+    if (!limit) return decided_fast(row, k0, xi * bound, lambda, best, d_best);
     constexpr double kMargin = 1e-12;
     constexpr double kInf = std::numeric_limits<double>::infinity();
     double d_b, d_2;  // d_2: the nearest competitor (D_ib itself on a tie)
