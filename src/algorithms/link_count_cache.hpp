@@ -129,12 +129,13 @@ public:
     // same order.
     double move_delta(int64_t i, const int32_t *labels, int32_t from, int32_t to) const;
     // Asks the memory system for the slots of point i ahead of their use,
-    // and with row also for its adjacency row (which a gather, move_delta
-    // and moved() read).
-    KINDRED_CACHE_PREFETCH void prefetch(int64_t i, bool row = false) const {
+    // and for its adjacency row when it is stale (a gather reads it) or with
+    // moves (the point will move: move_delta and moved() read it). An up-to-
+    // date point that does not move reads only its slots.
+    KINDRED_CACHE_PREFETCH void prefetch(int64_t i, bool moves = false) const {
         if (!adj_) return;
         const int64_t first = point_[i].first, size = point_[i].size;
-        if (row) {
+        if (moves || point_[i].stale) {
             const int64_t end = adj_->indptr[i + 1];
             prefetch_lines(adj_->neighbor.data() + first, adj_->neighbor.data() + end);
             prefetch_lines(adj_->value.data() + first, adj_->value.data() + end);

@@ -355,11 +355,17 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             if (b != st.labels[i]) st.reads_links.push_back(static_cast<int32_t>(i - begin));
         }
         const int64_t listed = static_cast<int64_t>(st.reads_links.size());
-        for (int64_t w = 0; w < std::min(listed, kRowAhead); ++w) links.prefetch(begin + st.reads_links[w], true);
+        for (int64_t w = 0; w < std::min(listed, kRowAhead); ++w) {
+            const int64_t r = st.reads_links[w];
+            links.prefetch(begin + r, st.pick[r] >= 0);
+        }
         int64_t next = 0;  // the first entry of reads_links not yet reached
         for (int64_t i = begin; i < end; ++i) {
             if (next < listed && st.reads_links[next] == i - begin) {
-                if (next + kRowAhead < listed) links.prefetch(begin + st.reads_links[next + kRowAhead], true);
+                if (next + kRowAhead < listed) {
+                    const int64_t r = st.reads_links[next + kRowAhead];
+                    links.prefetch(begin + r, st.pick[r] >= 0);
+                }
                 if (next + kNeighboursAhead < listed) {
                     const int64_t r = st.reads_links[next + kNeighboursAhead];
                     links.prefetch_neighbours(begin + r, st.labels.data(), st.pick[r] >= 0);
