@@ -268,6 +268,25 @@ inline bool decided_without_links(const double *row, int64_t k0, double xi, doub
     return true;
 }
 
+// sum[pick[r]] += value[r] for r = 0 .. m-1, in this order, with a run of
+// equal picks summed in a register: the same additions in the same order as
+// one at a time, without a store and reload between two of a run (runs are
+// long where neighbouring points share a cluster).
+inline void sum_kept(const int32_t *pick, const double *value, int64_t m, double *sum) {
+    if (m <= 0) return;
+    int32_t k = pick[0];
+    double acc = sum[k];
+    for (int64_t r = 0; r < m; ++r) {
+        if (pick[r] != k) {
+            sum[k] = acc;
+            k = pick[r];
+            acc = sum[k];
+        }
+        acc += value[r];
+    }
+    sum[k] = acc;
+}
+
 // A repeat of a pass in which nothing moved (same centres, link terms and
 // labels), at a larger xi: the points whose certified limit covers xi keep
 // their clusters (rdpmeans_stable.hpp); the blocks holding any other point
@@ -361,6 +380,15 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
         }
         int64_t next = 0;  // the first entry of reads_links not yet reached
         for (int64_t i = begin; i < end; ++i) {
+            if (k_now == k0) {
+                // The rows up to the next listed one stay in the clusters the
+                // bound chose: only their divergences are summed.
+                const int64_t stop = next < listed ? begin + st.reads_links[next] : end;
+                sum_kept(st.pick.data() + (i - begin), st.pick_value.data() + (i - begin), stop - i,
+                         st.divergence_sum.data());
+                i = stop;
+                if (i == end) break;
+            }
             if (next < listed && st.reads_links[next] == i - begin) {
                 if (next + kRowAhead < listed) {
                     const int64_t r = st.reads_links[next + kRowAhead];
