@@ -147,21 +147,17 @@ public:
         prefetch_lines(slot_.data() + first, slot_.data() + first + size);
         if (layout_ == Layout::counted) prefetch_lines(cost_.data() + first, cost_.data() + first + size);
     }
-    // The second step, once point i's adjacency row has arrived: the labels
-    // of its neighbours when its slots are stale (a gather or move_delta
-    // reads them), and with records the neighbours' records (moved() reads
-    // them). A pass that knows which points will read their links asks for
-    // their rows some points ahead and for this a few points ahead, so that
-    // the random reads of several points overlap.
-    KINDRED_CACHE_PREFETCH void prefetch_neighbours(int64_t i, const int32_t *labels, bool records) const {
+    // The second step for a point that will move, once its adjacency row
+    // has arrived: its neighbours' records, which moved() reads. A pass that
+    // knows which points will read their links asks for their slots and rows
+    // some points ahead and for this a few points ahead, so that the random
+    // reads of several points overlap. (Requesting the neighbours' labels of
+    // a stale point as well, which its gather reads, made the passes in which
+    // the links decide every point slower.)
+    KINDRED_CACHE_PREFETCH void prefetch_neighbour_records(int64_t i) const {
         if (!adj_) return;
-        const bool stale = point_[i].stale != 0;
-        if (!stale && !records) return;
         const int64_t *neighbor = adj_->neighbor.data();
-        for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) {
-            if (stale) __builtin_prefetch(labels + neighbor[e]);
-            if (records) __builtin_prefetch(&point_[neighbor[e]]);
-        }
+        for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) __builtin_prefetch(&point_[neighbor[e]]);
     }
     Layout layout() const { return layout_; }
     // Point i moved from cluster from to cluster to (either may be < 0: no

@@ -38,9 +38,10 @@ namespace kindred {
 namespace {
 
 constexpr int64_t kBlockRows = 2048;
-// A pass asks for the adjacency row and slots of the point kRowAhead places
-// ahead in its list of points that read their links, and for that point's
-// neighbours' labels / records kNeighboursAhead places ahead (assignment_pass).
+// A pass asks for the slots (and the adjacency row when it will be read) of
+// the point kRowAhead places ahead in its list of points that read their
+// links, and for the neighbours' records of a point that will move
+// kNeighboursAhead places ahead (assignment_pass).
 constexpr int64_t kRowAhead = 16;
 constexpr int64_t kNeighboursAhead = 6;
 
@@ -396,7 +397,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                 }
                 if (next + kNeighboursAhead < listed) {
                     const int64_t r = st.reads_links[next + kNeighboursAhead];
-                    links.prefetch_neighbours(begin + r, st.labels.data(), st.pick[r] >= 0);
+                    if (st.pick[r] >= 0) links.prefetch_neighbour_records(begin + r);
                 }
                 ++next;
             }
