@@ -159,17 +159,18 @@ static void link_count_cache_equals_gather(void **) {
                 // K: a new cluster (in mode 3 often, so that the ids pass the narrow range)
                 const bool near_top = mode == 3 && rng.uniform() < 0.5;
                 const int32_t to = static_cast<int32_t>(near_top ? K - 2 + rng.below(3) : rng.below(K + 1));
-                // move_delta (from the slots, or summed from the labels for a
-                // stale point) is g_to - g_from of a fresh gather.
+                // moved() returns g_to - g_from of a fresh gather (from the
+                // slots, or summed from the labels for a stale point).
                 gather.gather(i, labels.data());
                 const double g_to = w_may_not * gather.may_not(to) - w_may * gather.may(to);
                 const double g_from = w_may_not * gather.may_not(labels[i]) - w_may * gather.may(labels[i]);
-                const double delta = cache.move_delta(i, labels.data(), labels[i], to);
-                if (integer) assert_true(delta == g_to - g_from);
-                else assert_true(std::fabs(delta - (g_to - g_from)) < 1e-12 * (1 + std::fabs(g_to) + std::fabs(g_from)));
                 if (to == K) ++K;
-                cache.moved(i, labels[i], to);
+                const int32_t from = labels[i];
                 labels[i] = to;
+                const double delta = cache.moved(i, labels.data(), from, to);
+                if (from == to) assert_true(delta == 0.0);
+                else if (integer) assert_true(delta == g_to - g_from);
+                else assert_true(std::fabs(delta - (g_to - g_from)) < 1e-12 * (1 + std::fabs(g_to) + std::fabs(g_from)));
             } else if (r < 0.99 && !(mode == 3 && cache.layout() == LinkCountCache::Layout::narrow)) {
                 // Compact the label space (as RDP-means after a pass).
                 std::vector<int64_t> count(K, 0);
@@ -194,7 +195,7 @@ static void link_count_cache_equals_gather(void **) {
     LinkCountCache none(nullptr, 5, 1.0, 1.0);
     std::vector<int32_t> labels(5, 0);
     assert_int_equal(none.slots(3, labels.data()).size, 0);
-    none.moved(3, 0, 1);
+    assert_true(none.moved(3, labels.data(), 0, 1) == 0.0);
 }
 
 static double direct_kl(const double *x, const double *mu, int64_t d, double s, bool normalise) {

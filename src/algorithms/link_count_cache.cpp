@@ -49,21 +49,6 @@ void LinkCountCache::widen() {
     invalidate();
 }
 
-double LinkCountCache::move_delta(int64_t i, const int32_t *labels, int32_t from, int32_t to) const {
-    if (!adj_) return 0.0;
-    if (!point_[i].stale) {
-        const Slots s = view(i);
-        return s.cost_of(to) - s.cost_of(from);
-    }
-    double g_to = 0.0, g_from = 0.0;
-    for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) {
-        const int32_t k = labels[adj_->neighbor[e]];
-        if (k == to) g_to += entry_cost(e);
-        if (k == from) g_from += entry_cost(e);
-    }
-    return g_to - g_from;
-}
-
 void LinkCountCache::refresh(int64_t i, const int32_t *labels) {
     switch (layout_) {
         case Layout::narrow: refresh_as<Layout::narrow>(i, labels); break;
@@ -136,22 +121,48 @@ void LinkCountCache::refresh_as(int64_t i, const int32_t *labels) {
     point_[i].stale = 0;
 }
 
-void LinkCountCache::moved(int64_t i, int32_t from, int32_t to) {
-    if (!adj_ || from == to) return;
-    if (layout_ == Layout::narrow && to >= kNarrowClusters) {
-        widen();  // every point is now stale: nothing to update
-        return;
+double LinkCountCache::moved(int64_t i, const int32_t *labels, int32_t from, int32_t to) {
+    if (!adj_ || from == to) return 0.0;
+    const bool own_slots = !point_[i].stale;
+    double g_to = 0.0, g_from = 0.0;
+    if (own_slots) {
+        const Slots s = view(i);
+        g_to = s.cost_of(to);
+        g_from = s.cost_of(from);
     }
+    // The neighbours' labels, summed into g_to / g_from when i's slots are
+    // stale (the same terms in the same order as a gather).
+    auto sum_label = [&](int64_t e, int64_t j) {
+        const int32_t k = labels[j];
+        if (k == to) g_to += entry_cost(e);
+        if (k == from) g_from += entry_cost(e);
+    };
     const int64_t *neighbor = adj_->neighbor.data();
     const int64_t begin = adj_->indptr[i], end = adj_->indptr[i + 1];
+    if (layout_ == Layout::narrow && to >= kNarrowClusters) {
+        if (!own_slots)
+            for (int64_t e = begin; e < end; ++e) sum_label(e, neighbor[e]);
+        widen();  // every point is now stale: nothing to update
+        return g_to - g_from;
+    }
     if (bulk_) {
-        for (int64_t e = begin; e < end; ++e) point_[neighbor[e]].stale = 1;
-        return;
+        if (own_slots) {
+            for (int64_t e = begin; e < end; ++e) point_[neighbor[e]].stale = 1;
+        } else {
+            for (int64_t e = begin; e < end; ++e) {
+                const int64_t j = neighbor[e];
+                sum_label(e, j);
+                point_[j].stale = 1;
+            }
+        }
+        return g_to - g_from;
     }
     // The neighbours are scattered in memory: their records, then their
     // slots, are requested for all of them before the first is updated, so
     // that the cache misses overlap.
     for (int64_t e = begin; e < end; ++e) __builtin_prefetch(&point_[neighbor[e]]);
+    if (!own_slots)
+        for (int64_t e = begin; e < end; ++e) sum_label(e, neighbor[e]);
     for (int64_t e = begin; e < end; ++e) {
         const int64_t first = point_[neighbor[e]].first;
         if (layout_ == Layout::narrow) {
@@ -180,6 +191,7 @@ void LinkCountCache::moved(int64_t i, int32_t from, int32_t to) {
             if (to >= 0) add_integer(slot_.data(), j, to, term);
         }
     }
+    return g_to - g_from;
 }
 
 // g_jk += term in an integer layout; a slot whose g reaches 0 is dropped (the

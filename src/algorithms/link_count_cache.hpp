@@ -121,16 +121,9 @@ public:
         if (point_[i].stale) refresh(i, labels);
         return view(i);
     }
-    // g_i,to - g_i,from under labels (the change of the link total when i
-    // moves from `from` to `to`): from the slots when they are up to date,
-    // else summed from the neighbours' labels without gathering the slots
-    // (the point stays stale: a point that moves need not read its links
-    // again). The sums are those a gather would make, term by term in the
-    // same order.
-    double move_delta(int64_t i, const int32_t *labels, int32_t from, int32_t to) const;
     // Asks the memory system for the slots of point i ahead of their use,
     // and for its adjacency row when it is stale (a gather reads it) or with
-    // moves (the point will move: move_delta and moved() read it). An up-to-
+    // moves (the point will move: moved() reads it). An up-to-
     // date point that does not move reads only its slots.
     KINDRED_CACHE_PREFETCH void prefetch(int64_t i, bool moves = false) const {
         if (!adj_) return;
@@ -162,7 +155,13 @@ public:
     Layout layout() const { return layout_; }
     // Point i moved from cluster from to cluster to (either may be < 0: no
     // cluster): the slots of its neighbours follow (see the top of the file).
-    void moved(int64_t i, int32_t from, int32_t to);
+    // Returns g_i,to - g_i,from under labels (the neighbours' labels, which
+    // the move does not change): the change of the link total. It comes from
+    // i's slots when they are up to date; else it is summed from the
+    // neighbours' labels in the loop that updates or marks the neighbours,
+    // term by term in the order of a gather, and i stays stale (a point that
+    // moves need not read its links again).
+    double moved(int64_t i, const int32_t *labels, int32_t from, int32_t to);
     // Bulk mode on or off (see the top of the file).
     void set_bulk(bool bulk) { bulk_ = bulk; }
     // Whether bulk mode is cheaper when a fraction move_rate of the points

@@ -413,8 +413,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             // The point's slots are read only when its link terms can matter
             // (else decided_without_links gave best, and best_value = D_ib,
             // below lambda: no cluster is opened; but a centre opened earlier
-            // in the block is not in its row), or when it moves (for the link
-            // total).
+            // in the block is not in its row).
             LinkCountCache::Slots slots{nullptr, nullptr, nullptr, 0};
             const bool have_slots = !(k_now == k0 && best >= 0);
             if (have_slots) {
@@ -445,8 +444,6 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             if (st.labels[i] != best) {
                 ++changed;
                 const int32_t from = st.labels[i], to = static_cast<int32_t>(best);
-                st.link_within += have_slots ? slots.cost_of(to) - slots.cost_of(from)
-                                             : links.move_delta(i, st.labels.data(), from, to);
                 st.labels[i] = to;
                 // The cache updates the link terms in place, or (when many
                 // points move, as in the first passes) marks them for a new
@@ -455,7 +452,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                 const double rate = (static_cast<double>(changed) + 1024.0 * previous_move_rate) /
                                     (static_cast<double>(i + 1) + 1024.0);
                 links.set_bulk(links.bulk_pays(rate));
-                links.moved(i, from, to);
+                st.link_within += links.moved(i, st.labels.data(), from, to);
             }
         }
     }
