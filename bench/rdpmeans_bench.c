@@ -26,7 +26,7 @@
  *
  * usage: rdpmeans_bench --alg rdpmeans|tvclust --n N --d D [--pairs-per-point P]
  *                       [--iters I] [--repeats R] [--threads T] [--noise E]
- *                       [--skip-certified 0|1] [--link-bounds 0|1] [--xi-0 X] [--spread S]
+ *                       [--skip-certified 0|1] [--link-bounds 0|1] [--center-bounds 0|1] [--xi-0 X] [--spread S]
  *                       [--per-iteration 0|1] */
 #define _POSIX_C_SOURCE 200112L
 #include <math.h>
@@ -157,6 +157,7 @@ int main(int argc, char **argv) {
     int skip_certified = 1; /* RDP-means' option of that name (0: compute every pass) */
     int per_iteration = 0;  /* 1: also print RDP-means' median CPU time of each iteration */
     int link_bounds = 1;    /* RDP-means' option of that name (0: read every point's link terms) */
+    int center_bounds = 1;  /* RDP-means' option of that name (0: compute every point's divergences) */
     double xi_0 = -1.0;     /* RDP-means' xi_0 (< 0: its default) */
     double spread = 10.0;   /* blob centres uniform in [-spread, spread]^d: 10 separates them, 2 overlaps them */
     for (int a = 1; a + 1 < argc; a += 2) {
@@ -171,6 +172,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[a], "--skip-certified")) skip_certified = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--per-iteration")) per_iteration = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--link-bounds")) link_bounds = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--center-bounds")) center_bounds = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--xi-0")) xi_0 = atof(argv[a + 1]);
         else if (!strcmp(argv[a], "--spread")) spread = atof(argv[a + 1]);
         else {
@@ -197,7 +199,7 @@ int main(int argc, char **argv) {
     intervals ki = {0, all, buf + 2 * cap + 2 * all, buf + 2 * cap + 3 * all};
     intervals ci = {0, all, buf + 2 * cap + 4 * all, buf + 2 * cap + 5 * all}; /* RDP-means, computed passes */
     int64_t skipped = 0, timed = 0, linked_count = 0;
-    double linked_sum = 0.0;
+    double linked_sum = 0.0, rows_sum = 0.0;
     blobs(x, truth, n, d, spread, 12345);
     const double mb_data = peak_mb();
     kindred_side *side = NULL;
@@ -222,6 +224,7 @@ int main(int argc, char **argv) {
             CHECK(kindred_model_set_int(m, "stable_iterations", iters + 1));
             CHECK(kindred_model_set_string(m, "skip_certified", skip_certified ? "true" : "false"));
             CHECK(kindred_model_set_string(m, "link_bounds", link_bounds ? "true" : "false"));
+            CHECK(kindred_model_set_string(m, "center_bounds", center_bounds ? "true" : "false"));
             if (xi_0 >= 0.0) CHECK(kindred_model_set_double(m, "xi_0", xi_0));
         } else {
             CHECK(kindred_model_set_int(m, "iterations", iters));
@@ -243,6 +246,10 @@ int main(int argc, char **argv) {
             CHECK(kindred_model_array_shape(m, "pass_linked", &passes, NULL));
             CHECK(kindred_model_get_array(m, "pass_linked", computed, cap));
             for (int64_t t = 1; t < passes && t < cap; ++t) linked_sum += computed[t], ++linked_count;
+            /* The share of points whose divergences a pass computed (the
+             * others were kept by the center bounds, or certified unchanged). */
+            CHECK(kindred_model_get_array(m, "pass_rows", computed, cap));
+            for (int64_t t = 1; t < passes && t < cap; ++t) rows_sum += computed[t];
         }
         rss_rdp = c.max_resident_mb;
         c.max_resident_mb = 0.0;
@@ -311,6 +318,8 @@ int main(int argc, char **argv) {
                c_med_cpu / k_med_cpu, c_mean_cpu / k_mean_cpu);
         printf("points whose link terms were read, iterations 2-%lld: %.4f of n on average\n", (long long)iters,
                linked_count ? linked_sum / (double)linked_count : 0.0);
+        printf("points whose divergences were computed, iterations 2-%lld: %.4f of n on average\n",
+               (long long)iters, linked_count ? rows_sum / (double)linked_count : 0.0);
     }
     kindred_side_free(side);
     free(labels);

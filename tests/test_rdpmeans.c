@@ -261,6 +261,9 @@ static void stable_passes_are_certified(void **state) {
             m = new_rdp();
             OK(kindred_model_set_int(m, "k", 3 + trial % 3));
             if (trial % 3 == 2) OK(kindred_model_set_double(m, "xi_max", 2.0));
+            /* Bitwise traces: the center bounds sum other roundings of the
+             * same divergences (center_bounds_change_only_rounding). */
+            OK(kindred_model_set_string(m, "center_bounds", "false"));
             OK(kindred_model_set_string(m, "skip_certified", on ? "true" : "false"));
             lengths[on] = fit_iris_with_trace(m, x, side, labels[on], traces[on]);
             OK(kindred_model_get_array(m, "pass_computed", computed, 400));
@@ -276,6 +279,77 @@ static void stable_passes_are_certified(void **state) {
         kindred_side_free(side);
     }
     assert_true(skipped_total >= 100);
+}
+
+/* center_bounds skips the divergences of points whose distance bounds prove
+ * they keep their clusters. The labels must be bitwise those of computing
+ * every point, with and without link bounds and certified passes; the
+ * objective agrees to rounding (a kept point's divergence to its centre is
+ * computed alone, not in the block product). On iris, and on 3000 points of
+ * eight overlapping blobs (several blocks of rows, moves in many passes).
+ * pass_rows says which share of the points a pass computed. */
+static void center_bounds_change_only_rounding(void **state) {
+    (void)state;
+    enum { kBlobN = 3000, kBlobD = 6 };
+    static double blobs[kBlobN * kBlobD];
+    static int32_t blob_y[kBlobN];
+    uint64_t s = 12345;
+    for (int i = 0; i < kBlobN; ++i) {
+        blob_y[i] = i % 8;
+        for (int j = 0; j < kBlobD; ++j) {
+            double u = 0.0; /* about normal: a sum of 12 uniforms - 6 */
+            for (int r = 0; r < 12; ++r) {
+                s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+                u += (double)(s >> 11) / 9007199254740992.0;
+            }
+            blobs[i * kBlobD + j] = (u - 6.0) + 1.5 * (double)((blob_y[i] >> (j % 3)) & 1);
+        }
+    }
+    double iris[600];
+    int32_t iris_y[150];
+    assert_int_equal(load_iris(iris, iris_y), 150);
+    double skipped = 0.0;
+    for (int trial = 0; trial < 12; ++trial) {
+        const int on_blobs = trial >= 6;
+        const int64_t n = on_blobs ? kBlobN : 150, d = on_blobs ? kBlobD : 4;
+        kindred_side *side = NULL;
+        OK(kindred_side_new(&side, n));
+        OK(kindred_sample_pairs(side, on_blobs ? blob_y : iris_y, n, on_blobs ? 10 * n : -1,
+                                on_blobs ? 0.0 : 0.02 + 0.01 * trial, 0.1 * (trial % 3), 70 + trial));
+        static int32_t labels[4][kBlobN];
+        static double traces[4][400], rows[400], computed[400];
+        int64_t lengths[4];
+        for (int v = 0; v < 4; ++v) {
+            kindred_model *m = new_rdp();
+            OK(kindred_model_set_int(m, "k", on_blobs ? 8 : 3));
+            OK(kindred_model_set_double(m, "xi_0", pow(10.0, -4.0 + trial % 6)));
+            OK(kindred_model_set_string(m, "center_bounds", v & 1 ? "true" : "false"));
+            OK(kindred_model_set_string(m, "link_bounds", v & 2 ? "true" : "false"));
+            OK(kindred_model_set_string(m, "skip_certified", v & 2 ? "false" : "true"));
+            OK(kindred_model_fit_dense(m, on_blobs ? blobs : iris, n, d, KINDRED_ROW_MAJOR, d, side));
+            OK(kindred_model_labels(m, labels[v], n));
+            int64_t cols = 0;
+            OK(kindred_model_array_shape(m, "objective_trace", &lengths[v], &cols));
+            assert_true(lengths[v] <= 400);
+            OK(kindred_model_get_array(m, "objective_trace", traces[v], 400));
+            OK(kindred_model_get_array(m, "pass_rows", rows, 400));
+            OK(kindred_model_get_array(m, "pass_computed", computed, 400));
+            for (int64_t t = 0; t < lengths[v]; ++t) {
+                assert_true(rows[t] >= 0.0 && rows[t] <= 1.0);
+                if (!(v & 1) && computed[t] == 1.0) assert_true(rows[t] == 1.0);
+                if ((v & 1) && computed[t] == 1.0) skipped += 1.0 - rows[t];
+            }
+            kindred_model_free(m);
+        }
+        for (int v = 1; v < 4; v += 2) { /* center bounds on against off, same other options */
+            assert_int_equal(lengths[v], lengths[v - 1]);
+            assert_memory_equal(labels[v], labels[v - 1], (size_t)n * sizeof(int32_t));
+            for (int64_t t = 0; t < lengths[v]; ++t)
+                assert_true(fabs(traces[v][t] - traces[v - 1][t]) <= 1e-12 * fabs(traces[v - 1][t]));
+        }
+        kindred_side_free(side);
+    }
+    assert_true(skipped > 10.0); /* points skipped, in passes worth 10 full ones */
 }
 
 /* link_bounds decides a point by its divergences alone when its nearest
@@ -307,6 +381,7 @@ static void link_bounds_change_nothing(void **state) {
                 OK(kindred_model_set_string(m, "divergence", trial % 8 == 1 ? "kl" : "idiv"));
                 OK(kindred_model_set_double(m, "xi_0", xi_0 * 1e-4));
             }
+            OK(kindred_model_set_string(m, "center_bounds", "false")); /* as in stable_passes_are_certified */
             OK(kindred_model_set_string(m, "link_bounds", v & 1 ? "true" : "false"));
             OK(kindred_model_set_string(m, "skip_certified", v & 2 ? "true" : "false"));
             lengths[v] = fit_iris_with_trace(m, x, side, labels[v], traces[v]);
@@ -544,6 +619,7 @@ int main(void) {
         cmocka_unit_test(links_split_one_blob),
         cmocka_unit_test(stable_passes_are_certified),
         cmocka_unit_test(link_bounds_change_nothing),
+        cmocka_unit_test(center_bounds_change_only_rounding),
         cmocka_unit_test(separated_blobs_with_pairs),
         cmocka_unit_test(without_pairs_equals_dpmeans),
         cmocka_unit_test(objective_never_increases_for_fixed_xi),

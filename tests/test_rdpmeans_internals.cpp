@@ -11,6 +11,7 @@ extern "C" {
 #include <cmocka.h>
 }
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <vector>
@@ -18,6 +19,7 @@ extern "C" {
 #include "algorithms/centroid_steps.hpp"
 #include "algorithms/link_count_cache.hpp"
 #include "algorithms/link_counts.hpp"
+#include "algorithms/rdpmeans_center_bounds.hpp"
 #include "algorithms/rdpmeans_stable.hpp"
 #include "core/rng.hpp"
 #include "core/side_info.hpp"
@@ -286,6 +288,82 @@ static void stable_certificate_holds_and_is_tight(void **) {
     assert_int_equal(tight, finite);
 }
 
+// The center bounds stay bounds through several moves of the centres (each
+// followed by drift: upper >= the distance to the own centre, lower <= the
+// distance to the nearest other) and are exact right after set_from_row; keeps() never
+// holds for a point whose augmented distances (any link terms within +-S/2
+// per cluster) would send it elsewhere or open a cluster.
+static void center_bounds_hold(void **) {
+    kindred::Rng rng(99);
+    const int64_t n = 400, d = 3, k = 5;
+    std::vector<double> x(n * d), c(k * d);
+    for (auto &v : x) v = 4.0 * rng.uniform();
+    for (auto &v : c) v = 4.0 * rng.uniform();
+    auto dist2 = [&](int64_t i, int64_t cl) {
+        double s = 0.0;
+        for (int64_t j = 0; j < d; ++j) s += (x[i * d + j] - c[cl * d + j]) * (x[i * d + j] - c[cl * d + j]);
+        return s;
+    };
+    std::vector<int32_t> label(n);
+    kindred::CenterBounds bounds(n);
+    std::vector<double> row(k);
+    for (int64_t i = 0; i < n; ++i) {
+        for (int64_t cl = 0; cl < k; ++cl) row[cl] = dist2(i, cl);
+        // Mostly the nearest cluster, sometimes any (a point the links keep elsewhere).
+        label[i] = static_cast<int32_t>(std::min_element(row.begin(), row.end()) - row.begin());
+        if (rng.uniform() < 0.2) label[i] = static_cast<int32_t>(rng.below(k));
+        bounds.set_from_row(i, row.data(), k, label[i]);
+        for (int64_t cl = 0; cl < k; ++cl) assert_true(row[cl] == dist2(i, cl));  // the row is put back
+        double other = 1e300;  // exact right after: the distance to the nearest other centre
+        for (int64_t cl = 0; cl < k; ++cl)
+            if (cl != label[i]) other = std::min(other, row[cl]);
+        assert_true(bounds.upper(i) == std::sqrt(row[label[i]]) && bounds.lower(i) == std::sqrt(other));
+    }
+    int64_t kept = 0, tested = 0;
+    for (int step = 0; step < 6; ++step) {
+        // Move every centre by a random shift, of a size that varies by centre.
+        std::vector<double> shift(k);
+        double largest = 0.0;
+        for (int64_t cl = 0; cl < k; ++cl) {
+            double s2 = 0.0;
+            for (int64_t j = 0; j < d; ++j) {
+                const double delta = 0.01 * (cl + 1) * (rng.uniform() - 0.5);
+                c[cl * d + j] += delta;
+                s2 += delta * delta;
+            }
+            shift[cl] = std::sqrt(s2);
+            largest = std::max(largest, shift[cl]);
+        }
+        bounds.drift(label.data(), shift, largest);
+        for (int64_t i = 0; i < n; ++i) {
+            double other = 1e300;
+            for (int64_t cl = 0; cl < k; ++cl)
+                if (cl != label[i]) other = std::min(other, dist2(i, cl));
+            assert_true(bounds.upper(i) >= std::sqrt(dist2(i, label[i])) * (1.0 - 1e-12));
+            assert_true(bounds.lower(i) <= std::sqrt(other) * (1.0 + 1e-12));
+        }
+        for (int64_t i = 0; i < n; ++i) {
+            const double t = 0.05 * rng.uniform(), lambda = 2.0 + 10.0 * rng.uniform();
+            double x_sq = 0.0, c_sq_max = 0.0;
+            for (int64_t j = 0; j < d; ++j) x_sq += x[i * d + j] * x[i * d + j];
+            for (int64_t cl = 0; cl < k; ++cl) {
+                double s = 0.0;
+                for (int64_t j = 0; j < d; ++j) s += c[cl * d + j] * c[cl * d + j];
+                c_sq_max = std::max(c_sq_max, s);
+            }
+            ++tested;
+            if (!bounds.keeps(i, x_sq, c_sq_max, t, lambda)) continue;
+            ++kept;
+            // Worst case of the links: +t/2 on its own cluster, -t/2 on the others.
+            const double own = dist2(i, label[i]) + 0.5 * t;
+            assert_true(own < lambda);
+            for (int64_t cl = 0; cl < k; ++cl)
+                if (cl != label[i]) assert_true(dist2(i, cl) - 0.5 * t > own);
+        }
+    }
+    assert_true(kept > tested / 10 && kept < tested);  // the test is not vacuous either way
+}
+
 static void bregman_blocks_equal_direct_formulas(void **) {
     Rng rng(7);
     const int64_t n = 37, d = 5, k = 4;
@@ -351,6 +429,7 @@ int main() {
         cmocka_unit_test(link_count_cache_equals_gather),
         cmocka_unit_test(stable_certificate_holds_and_is_tight),
         cmocka_unit_test(bregman_blocks_equal_direct_formulas),
+        cmocka_unit_test(center_bounds_hold),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -29,10 +29,12 @@
 #include "algorithms/centroid_steps.hpp"
 #include "algorithms/link_count_cache.hpp"
 #include "algorithms/link_counts.hpp"
+#include "algorithms/rdpmeans_center_bounds.hpp"
 #include "algorithms/rdpmeans_spectral.hpp"
 #include "algorithms/rdpmeans_stable.hpp"
 #include "core/error.hpp"
 #include "divergence/bregman.hpp"
+#include "linalg/distances.hpp"
 
 namespace kindred {
 namespace {
@@ -72,11 +74,20 @@ struct PassState {
     // Points of the last pass whose choice read their link terms (the others
     // were decided by decided_without_links, or certified unchanged).
     int64_t linked = 0, decided = 0;  // decided: the points the pass computed
+    int64_t rows = 0;  // the points whose divergences the last pass computed
     std::vector<double> block, aug, augmented, row, saved;  // scratch of the pass
     // Per row of the block: the cluster decided_without_links chose (-1: the
     // links decide) and D_ib; the rows whose links are read (see assignment_pass).
     std::vector<int32_t> pick, reads_links;
     std::vector<double> pick_value;
+    // With center bounds (squared Euclidean, dense data): the bounds, |x_i|^2,
+    // and per row of the block its row in `block` (-1: skipped, the point
+    // keeps its cluster); the rows computed, gathered (points, their |x|^2).
+    std::unique_ptr<CenterBounds> bounds;
+    bool use_bounds = false;   // this pass keeps the bounds (sets them from its rows)
+    bool tried_bounds = false;  // the last pass skipped by them (they were valid)
+    std::vector<double> x_sq, c_sq, gathered, gathered_sq, own_row;
+    std::vector<int64_t> row_of, gathered_index;
 };
 
 // The first index of the smallest of v[0..m), m >= 1: the result of the
@@ -303,13 +314,14 @@ double certified_pass(divergence::Bregman &div, double lambda, double xi, bool l
     const int64_t n = data.n(), d = data.d();
     const int64_t k0 = static_cast<int64_t>(st.centers.size()) / d;
     int64_t blocks = 0, computed = 0;
-    st.linked = st.decided = 0;
+    st.linked = st.decided = st.rows = 0;
     for (int64_t begin = 0; begin < n; begin += kBlockRows, ++blocks) {
         const int64_t end = std::min(n, begin + kBlockRows);
         bool covered = true;
         for (int64_t i = begin; i < end; ++i) covered &= xi <= limit[i];
         if (covered) continue;
         ++computed;
+        st.rows += end - begin;
         st.block.resize(static_cast<size_t>((end - begin) * k0));
         div.distances(begin, end, st.centers.data(), k0, st.block.data());
         for (int64_t i = begin; i < end; ++i) {
@@ -330,6 +342,57 @@ double certified_pass(divergence::Bregman &div, double lambda, double xi, bool l
     return static_cast<double>(computed) / static_cast<double>(std::max<int64_t>(blocks, 1));
 }
 
+// The divergences of the rows [begin, end) to the k0 centres into st.block,
+// and st.row_of: each row's place in st.block. With skip, the rows of the
+// points that the center bounds prove keep their clusters are left out
+// (row_of -1) and the others are gathered and computed together (the same
+// |x|^2 + |c|^2 - 2 x.c as Bregman::distances). Returns the rows computed.
+int64_t block_distances(divergence::Bregman &div, int64_t begin, int64_t end, int64_t k0, bool skip, double xi,
+                        double lambda, const LinkCountCache &links, PassState &st) {
+    const int64_t rows = end - begin, d = div.d();
+    st.row_of.resize(static_cast<size_t>(rows));
+    int64_t m = 0;
+    if (skip) {
+        const double c_sq_max = *std::max_element(st.c_sq.begin(), st.c_sq.begin() + k0);
+        st.gathered_index.clear();
+        for (int64_t i = begin; i < end; ++i) {
+            if (st.bounds->keeps(i, st.x_sq[i], c_sq_max, xi * links.link_bound(i), lambda)) {
+                st.row_of[i - begin] = -1;
+            } else {
+                st.row_of[i - begin] = m++;
+                st.gathered_index.push_back(i);
+            }
+        }
+    }
+    // When most rows are needed, gathering them costs more than computing
+    // the few others.
+    if (!skip || m > rows * 3 / 4) {
+        for (int64_t r = 0; r < rows; ++r) st.row_of[r] = r;
+        st.block.resize(static_cast<size_t>(rows * k0));
+        div.distances(begin, end, st.centers.data(), k0, st.block.data());
+        return rows;
+    }
+    st.gathered.resize(static_cast<size_t>(m * d));
+    st.gathered_sq.resize(static_cast<size_t>(m));
+    const DenseView &data = div.data().as_dense();  // skip: dense data only
+    for (int64_t g = 0; g < m; ++g) {
+        const int64_t i = st.gathered_index[g];
+        double *to = st.gathered.data() + g * d;
+        if (data.row_major) std::copy(data.x + i * data.ld, data.x + i * data.ld + d, to);
+        else for (int64_t j = 0; j < d; ++j) to[j] = data.at(i, j);
+        st.gathered_sq[g] = st.x_sq[i];
+    }
+    DenseView view;
+    view.x = st.gathered.data();
+    view.n = m;
+    view.d = d;
+    view.ld = d;
+    st.block.resize(static_cast<size_t>(m * k0));
+    linalg::sq_distances(DataView::dense(view), 0, m, st.centers.data(), st.c_sq.data(), k0, st.gathered_sq.data(),
+                         st.block.data());
+    return m;
+}
+
 // One sequential pass of Algorithm 1: point i goes to the cluster of the
 // smallest augmented distance D(x_i, mu_k) + xi g_ik (section 4.3, the link
 // terms of link_count_cache.hpp), or opens a cluster at x_i when that exceeds
@@ -347,16 +410,24 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
     int64_t changed = 0;
     st.linked = 0;
     st.decided = n;
+    st.rows = 0;
     st.row.resize(static_cast<size_t>(d));
     int64_t k_now = static_cast<int64_t>(st.centers.size()) / d;  // clusters so far in this pass
     st.divergence_sum.assign(static_cast<size_t>(k_now), 0.0);
     st.pick.resize(static_cast<size_t>(kBlockRows));
     st.pick_value.resize(static_cast<size_t>(kBlockRows));
+    const int64_t k_start = k_now;
+    // Skipping by the center bounds: valid bounds, and no certificate asked
+    // (a certifying pass needs every point's row).
+    const bool keep_bounds = st.bounds && st.use_bounds;
+    const bool skipping = keep_bounds && st.bounds->valid() && !limit;
+    st.tried_bounds = skipping;
+    if (keep_bounds) st.c_sq = linalg::center_sqnorms(st.centers.data(), k_now, d);
     for (int64_t begin = 0; begin < n; begin += kBlockRows) {
         const int64_t end = std::min(n, begin + kBlockRows);
         const int64_t k0 = k_now;
-        st.block.resize(static_cast<size_t>((end - begin) * k0));
-        div.distances(begin, end, st.centers.data(), k0, st.block.data());
+        const int64_t computed = block_distances(div, begin, end, k0, skipping && k_now == k_start, xi, lambda,
+                                                 links, st);
         // First the points whose link terms cannot matter (decided_without_links:
         // it needs neither links nor labels, so it can run ahead of the
         // sequential assignment). Of the others, and of those that move (whose
@@ -364,12 +435,17 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
         // links is requested ahead of their turn, from that list.
         st.reads_links.clear();
         for (int64_t i = begin; i < end; ++i) {
-            const double *row = st.block.data() + (i - begin) * k0;
             int64_t b = -1;
             double d_b = 0.0;
-            if (!(link_bounds && decided_without_links(row, k0, xi, links.link_bound(i), lambda, b, d_b,
-                                                       limit ? &limit[i] : nullptr)))
+            if (st.row_of[i - begin] < 0) {  // kept by the center bounds
+                // Its divergence (for the objective only): |x|^2 + |c|^2 - 2 x.c.
+                b = st.labels[i];
+                d_b = std::max(0.0, st.x_sq[i] - 2.0 * data.dot_row(i, st.centers.data() + b * d) + st.c_sq[b]);
+            } else if (!(link_bounds &&
+                         decided_without_links(st.block.data() + st.row_of[i - begin] * k0, k0, xi,
+                                               links.link_bound(i), lambda, b, d_b, limit ? &limit[i] : nullptr))) {
                 b = -1;
+            }
             st.pick[i - begin] = static_cast<int32_t>(b);
             st.pick_value[i - begin] = d_b;
             if (b != st.labels[i]) st.reads_links.push_back(static_cast<int32_t>(i - begin));
@@ -406,7 +482,16 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             // added to the block row itself, whose values at the slots'
             // clusters are put back after the argmin (cheaper than a copy of
             // the row); with centres opened in the block, to a copy of both.
-            double *row = st.block.data() + (i - begin) * k0;
+            double *row = nullptr;
+            if (st.row_of[i - begin] >= 0) {
+                row = st.block.data() + st.row_of[i - begin] * k0;
+            } else {
+                // Kept by the center bounds, but a centre opened earlier in
+                // the block is not covered by them: the row, one by one.
+                st.own_row.resize(static_cast<size_t>(k0));
+                for (int64_t c = 0; c < k0; ++c) st.own_row[c] = div.distance(i, st.centers.data() + c * d);
+                row = st.own_row.data();
+            }
             st.aug.clear();
             double best_value = st.pick_value[i - begin];
             int64_t best = st.pick[i - begin];
@@ -455,6 +540,20 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                 st.link_within += links.moved(i, st.labels.data(), from, to);
             }
         }
+        if (keep_bounds)
+            for (int64_t i = begin; i < end; ++i)
+                if (st.row_of[i - begin] >= 0)
+                    st.bounds->set_from_row(i, st.block.data() + st.row_of[i - begin] * k0, k0, st.labels[i]);
+        st.rows += computed;
+    }
+    // The bounds hold for the centres of this pass (update_centers widens
+    // them by the centres' shifts) unless a centre was opened: it is not in
+    // the rows of the points before it.
+    if (keep_bounds) {
+        if (k_now == k_start) st.bounds->validate();
+        else st.bounds->invalidate();
+    } else if (st.bounds) {
+        st.bounds->invalidate();
     }
     return changed;
 }
@@ -483,12 +582,26 @@ int64_t update_centers(divergence::Bregman &div, int threads, PassState &st, Lin
             total += std::max(0.0, st.divergence_sum[c] - static_cast<double>(counts[c]) * shift);
         }
     }
+    std::vector<double> old_centers;
+    if (st.bounds && st.bounds->valid()) old_centers = st.centers;
     st.centers.clear();
     for (int64_t c = 0; c < k; ++c)
         if (counts[c] > 0) st.centers.insert(st.centers.end(), means.begin() + c * d, means.begin() + (c + 1) * d);
     if (kept < k) {
         for (auto &l : st.labels) l = new_id[l];
         if (links) links->relabel(new_id.data());
+    }
+    if (st.bounds && st.bounds->valid()) {
+        // The center bounds widen by each centre's shift (Euclidean distance).
+        std::vector<double> shift(static_cast<size_t>(kept), 0.0);
+        double largest = 0.0;
+        for (int64_t c = 0; c < k; ++c) {
+            if (counts[c] == 0) continue;
+            const double moved_by = std::sqrt(div.center_divergence(means.data() + c * d, old_centers.data() + c * d));
+            shift[new_id[c]] = moved_by;
+            largest = std::max(largest, moved_by);
+        }
+        st.bounds->drift(st.labels.data(), shift, largest);
     }
     if (divergence_total) *divergence_total = total;
     return kept;
@@ -526,6 +639,11 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     const double xi_ceiling = link_total > 0.0 ? kLinkCeiling / link_total : kInf;
     xi = std::min(xi, xi_ceiling);
     PassState st;
+    if (ctx.options.get_bool("center_bounds") && ctx.options.get_choice("divergence") == "euclidean" &&
+        data.is_dense()) {
+        st.bounds = std::make_unique<CenterBounds>(n);
+        st.x_sq = linalg::row_sqnorms(data);
+    }
     st.labels.assign(static_cast<size_t>(n), 0);  // Algorithm 1: all points in one cluster
     st.centers.assign(static_cast<size_t>(d), 0.0);
     if (ctx.options.get_choice("init") == "spectral") {
@@ -543,7 +661,7 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     const LinkCounts::PairTotals start = LinkCounts(adjacency).pair_totals(st.labels.data());  // pairs inside the starting clusters
     st.link_within = w_may_not * start.may_not_within - w_may * start.may_within;
 
-    std::vector<double> trace, xi_trace, k_trace, computed_trace, linked_trace;
+    std::vector<double> trace, xi_trace, k_trace, computed_trace, linked_trace, rows_trace;
     FitResult result;
     int64_t stable = 0, k = 1, changed = 0;
     double divergence_total = 0.0;
@@ -563,9 +681,20 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     std::vector<double> limit;  // per point, from the last unchanged pass (certified_limit)
     bool limits_valid = false;
     double computed_total = 0.0;
+    // The center bounds cost a little in every pass that keeps them (their
+    // update from the rows, the test, the gathering of the rows to compute);
+    // where they let a pass skip few points (while the centres still move
+    // much), that is more than they save: a pass that skipped under a quarter
+    // of the points is followed by three without them, then one that sets
+    // them up again.
+    int64_t bounds_rest = 0;  // passes left without the center bounds
     for (int64_t it = 1; it <= max_iter; ++it) {
         const bool repeat = it > 1 && changed == 0;
         const bool try_bounds = link_bounds && (bound_share >= 0.3 || it % 8 == 0);
+        // A point the center bounds keep is one the link bound decides (its
+        // test is that of decided_without_links on bounds of the divergences):
+        // where the link bound decides few points, so do they.
+        st.use_bounds = bounds_rest == 0 && (!link_bounds || bound_share >= 0.3);
         double computed = -1.0;
         if (skip_certified && repeat && limits_valid)
             computed = certified_pass(*div, lambda, xi, try_bounds, links, st, limit.data());
@@ -580,11 +709,14 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
             k = update_centers(*div, ctx.threads, st, &links, &divergence_total);
             limits_valid = certify && changed == 0;
             computed = 1.0;
+            if (bounds_rest > 0) --bounds_rest;
+            else if (st.tried_bounds && 4 * st.rows > 3 * n) bounds_rest = 3;
         }
         if (try_bounds && st.decided > 0)
             bound_share = 1.0 - static_cast<double>(st.linked) / static_cast<double>(st.decided);
         computed_trace.push_back(computed);
         linked_trace.push_back(static_cast<double>(st.linked) / static_cast<double>(n));
+        rows_trace.push_back(static_cast<double>(st.rows) / static_cast<double>(n));
         computed_total += computed;
         // Eq. (20), each pair counted once (see the file comment).
         const double obj = divergence_total + lambda * static_cast<double>(k) + xi * st.link_within;
@@ -610,6 +742,7 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     result.set_array("lambda", 1, 1, {lambda});
     result.set_array("pass_computed", static_cast<int64_t>(computed_trace.size()), 1, computed_trace);
     result.set_array("pass_linked", static_cast<int64_t>(linked_trace.size()), 1, linked_trace);
+    result.set_array("pass_rows", static_cast<int64_t>(rows_trace.size()), 1, rows_trace);
     ctx.log.info(cat("rdpmeans: ", computed_total, " of ", result.iterations,
                      " passes computed (blocks of points certified unchanged are not)"));
     return result;
@@ -656,6 +789,10 @@ OptionTable rdpmeans_options() {
         OptionSpec::boolean("link_bounds", true,
                             "decide without its link terms a point whose nearest centre wins by more than they can "
                             "change (same result; off: always add them, for timing)"),
+        OptionSpec::boolean("center_bounds", true,
+                            "skip the divergences of the points that distance bounds prove keep their clusters "
+                            "(squared Euclidean divergence, dense data; same labels, the objective agrees to "
+                            "rounding; off: compute every point's divergences)"),
         OptionSpec::integer("max_iter", 300, 1, 100000000, "maximum assignment passes"),
     };
     append_common_options(t);
