@@ -403,6 +403,10 @@ KINDRED_API kindred_status kindred_model_set_double(kindred_model *model, const 
 
 /**
  * @brief Set a choice option, or any option from its text form ("0.5", "10", "cosine").
+ *
+ * Numbers are decimal ("1e-3", "inf" where the range allows it); the whole
+ * text must be the number (no surrounding spaces), and hexadecimal ("0x10")
+ * is refused with ::KINDRED_E_INVALID.
  * @param model handle.
  * @param name option name (borrowed).
  * @param value NUL-terminated text (borrowed).

@@ -301,6 +301,7 @@ class BadInput(Tmp):
             ("empty.csv", "", ["empty.csv", "empty file"]),
             ("header_only.csv", "a,b\n", ["header_only.csv", "no data rows"]),
             ("quote.csv", 'a,b\n"1,2\n', ["quote.csv:2", "quote"]),
+            ("hex.csv", "a,b\n1,0x10\n", ["hex.csv:2:2", "'0x10'"]),
         ]
         for name, content, pieces in cases:
             self.fails(1, "fit", "kmeans", "--data", self.path(name, content), "--k", "1", contains=pieces)
@@ -419,6 +420,12 @@ class BadInput(Tmp):
         data = self.path("d.csv", "a,b\n0,0\n0,1\n5,5\n5,6\n")
         pairs = self.path("p.csv", "i,j,value\n0,1,1e308\n1,0,1e308\n")
         self.fails(1, "fit", "copkmeans", "--data", data, "--k", "2", "--pairs", pairs, contains=["p.csv", "infinite weight"])
+
+    def test_hexadecimal_numbers_are_refused(self):
+        self.fails(2, "fit", "dpmeans", "--data", iris(), "--lambda", "0x10", contains=["0x10"])
+        self.fails(2, "eval", "kmeans", "--data", iris(), "--pairs-rate", "0x0.1p0", contains=["--pairs-rate"])
+        pairs = self.path("hexpairs.csv", "i,j,value\n0,1,0x1\n")
+        self.fails(1, "fit", "pckmeans", "--data", iris(), "--k", "3", "--pairs", pairs, contains=["hexpairs.csv"])
 
     def test_infinite_option_values(self):
         self.fails(2, "fit", "dpmeans", "--data", iris(), "--lambda", "inf", contains=["--lambda", "got inf"])

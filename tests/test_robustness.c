@@ -246,7 +246,8 @@ static void infinite_option_values_are_refused(void **state) {
 }
 
 /* Option text: " 3" was taken while "3 " was refused; an underflowing number
- * ("4.9e-324", a denormal) was called "not a number in (0, inf)". */
+ * ("4.9e-324", a denormal) was called "not a number in (0, inf)"; hexadecimal
+ * text was taken. */
 static void option_text_is_read_whole(void **state) {
     (void)state;
     kindred_model *m = NULL;
@@ -262,6 +263,12 @@ static void option_text_is_read_whole(void **state) {
     assert_fails_with(kindred_model_set_string(m, "lambda", "1e-400"), KINDRED_E_INVALID, "got 0"); /* underflows to 0 */
     assert_fails_with(kindred_model_set_string(m, "max_iter", "1e400"), KINDRED_E_INVALID,
                       "'1e400' is too large for a double");
+    /* Hexadecimal, which strtod reads ("0x10" = 16), is no documented notation. */
+    assert_fails_with(kindred_model_set_string(m, "k", "0x10"), KINDRED_E_INVALID, "got '0x10'");
+    assert_fails_with(kindred_model_set_string(m, "lambda", "-0X1p3"), KINDRED_E_INVALID, "got '-0X1p3'");
+    assert_fails_with(kindred_model_set_string(m, "lambda", "+0x1.8p1"), KINDRED_E_INVALID, "must be a number");
+    assert_ok(kindred_model_set_string(m, "lambda", "0.5"));
+    assert_ok(kindred_model_set_string(m, "lambda", "0"  "5e-1"));
     kindred_model_free(m);
 }
 

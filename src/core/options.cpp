@@ -139,8 +139,14 @@ void OptionValues::set_text(const std::string &name, const std::string &text) {
     errno = 0;
     const double v = std::strtod(begin, &end);
     // The whole text must be the number: strtod skips leading spaces (" 3" was
-    // taken, "3 " refused) and stops at a NUL inside the string.
-    if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) || end != begin + text.size())
+    // taken, "3 " refused) and stops at a NUL inside the string. Decimal
+    // only: strtod also reads hexadecimal ("0x10" is 16), which no option
+    // documents and a typo could produce.
+    const size_t digits = text.find_first_not_of("+-");
+    const bool hexadecimal = digits != std::string::npos && digits + 1 < text.size() && text[digits] == '0' &&
+                             (text[digits + 1] == 'x' || text[digits + 1] == 'X');
+    if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) || end != begin + text.size() ||
+        hexadecimal)
         fail(KINDRED_E_INVALID, "option '", name, "' must be a number in ", s.range_text, "; got '", text, "'");
     // ERANGE on overflow only ("1e400"); an underflow ("1e-400", a denormal)
     // is a number that the range check judges, not a non-number.

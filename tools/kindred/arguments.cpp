@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "cli_error.hpp"
+#include "csv_fields.hpp"
 
 namespace kindred_cli {
 
@@ -112,7 +113,7 @@ double parse_double_arg(const std::string &word, const std::string &what, double
     char *end = nullptr;
     errno = 0;
     const double v = std::strtod(begin, &end);
-    if (word.empty() || end == begin || *end != '\0' || errno == ERANGE || !std::isfinite(v))
+    if (word.empty() || end == begin || *end != '\0' || errno == ERANGE || !std::isfinite(v) || is_hexadecimal(word))
         usage_error(what, " must be a number; got '", word, "'");
     if (v < lo || v > hi) usage_error(what, " must be in [", lo, ", ", hi, "]; got ", v);
     return v;

@@ -50,8 +50,15 @@ std::vector<std::string> split_csv_line(const std::string &line, const std::stri
     return cells;
 }
 
+bool is_hexadecimal(const std::string &word) {
+    const size_t digits = word.find_first_not_of("+-");
+    return digits != std::string::npos && digits + 1 < word.size() && word[digits] == '0' &&
+           (word[digits + 1] == 'x' || word[digits + 1] == 'X');
+}
+
 bool parse_finite_double(const std::string &cell, double &value) {
-    if (cell.empty()) return false;
+    // Decimal only: strtod also reads hexadecimal ("0x10" is 16).
+    if (cell.empty() || is_hexadecimal(cell)) return false;
     const char *begin = cell.c_str();
     char *end = nullptr;
     value = std::strtod(begin, &end);

@@ -15,6 +15,9 @@ std::vector<std::string> split_csv_line(const std::string &line, const std::stri
 
 // The whole cell must be a finite number (no trailing text, no nan / inf).
 bool parse_finite_double(const std::string &cell, double &value);
+// Whether a word is written in hexadecimal ("0x10", "-0X1p3"), which strtod
+// would read: the command line and the data files take decimal numbers only.
+bool is_hexadecimal(const std::string &word);
 // The whole cell must be an integer.
 bool parse_integer(const std::string &cell, int64_t &value);
 
