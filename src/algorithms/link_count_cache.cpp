@@ -130,39 +130,29 @@ double LinkCountCache::moved(int64_t i, const int32_t *labels, int32_t from, int
         g_to = s.cost_of(to);
         g_from = s.cost_of(from);
     }
-    // The neighbours' labels, summed into g_to / g_from when i's slots are
-    // stale (the same terms in the same order as a gather).
-    auto sum_label = [&](int64_t e, int64_t j) {
-        const int32_t k = labels[j];
-        if (k == to) g_to += entry_cost(e);
-        if (k == from) g_from += entry_cost(e);
-    };
     const int64_t *neighbor = adj_->neighbor.data();
     const int64_t begin = adj_->indptr[i], end = adj_->indptr[i + 1];
+    if (!own_slots) {
+        // From the neighbours' labels, the same terms in the same order as a
+        // gather (the row is read below anyway, for the neighbours).
+        for (int64_t e = begin; e < end; ++e) {
+            const int32_t k = labels[neighbor[e]];
+            if (k == to) g_to += entry_cost(e);
+            if (k == from) g_from += entry_cost(e);
+        }
+    }
     if (layout_ == Layout::narrow && to >= kNarrowClusters) {
-        if (!own_slots)
-            for (int64_t e = begin; e < end; ++e) sum_label(e, neighbor[e]);
         widen();  // every point is now stale: nothing to update
         return g_to - g_from;
     }
     if (bulk_) {
-        if (own_slots) {
-            for (int64_t e = begin; e < end; ++e) point_[neighbor[e]].stale = 1;
-        } else {
-            for (int64_t e = begin; e < end; ++e) {
-                const int64_t j = neighbor[e];
-                sum_label(e, j);
-                point_[j].stale = 1;
-            }
-        }
+        for (int64_t e = begin; e < end; ++e) point_[neighbor[e]].stale = 1;
         return g_to - g_from;
     }
     // The neighbours are scattered in memory: their records, then their
     // slots, are requested for all of them before the first is updated, so
     // that the cache misses overlap.
     for (int64_t e = begin; e < end; ++e) __builtin_prefetch(&point_[neighbor[e]]);
-    if (!own_slots)
-        for (int64_t e = begin; e < end; ++e) sum_label(e, neighbor[e]);
     for (int64_t e = begin; e < end; ++e) {
         const int64_t first = point_[neighbor[e]].first;
         if (layout_ == Layout::narrow) {

@@ -158,9 +158,8 @@ public:
     // Returns g_i,to - g_i,from under labels (the neighbours' labels, which
     // the move does not change): the change of the link total. It comes from
     // i's slots when they are up to date; else it is summed from the
-    // neighbours' labels in the loop that updates or marks the neighbours,
-    // term by term in the order of a gather, and i stays stale (a point that
-    // moves need not read its links again).
+    // neighbours' labels, term by term in the order of a gather, and i stays
+    // stale (a point that moves need not read its links again).
     double moved(int64_t i, const int32_t *labels, int32_t from, int32_t to);
     // Bulk mode on or off (see the top of the file).
     void set_bulk(bool bulk) { bulk_ = bulk; }

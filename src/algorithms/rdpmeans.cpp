@@ -116,13 +116,11 @@ inline int64_t first_argmin(const double *v, int64_t m, double &smallest, double
             next[0] = std::min(next[0], std::max(lo[0], v[c]));
             lo[0] = v[c] < lo[0] ? v[c] : lo[0];
         }
+        smallest = lo[0];
+        for (int t = 1; t < 4; ++t) smallest = lo[t] < smallest ? lo[t] : smallest;
     } else {
-        for (; c + 4 <= m; c += 4)
-            for (int t = 0; t < 4; ++t) lo[t] = v[c + t] < lo[t] ? v[c + t] : lo[t];
-        for (; c < m; ++c) lo[0] = v[c] < lo[0] ? v[c] : lo[0];
+        smallest = linalg::row_min(v, m);
     }
-    smallest = lo[0];
-    for (int t = 1; t < 4; ++t) smallest = lo[t] < smallest ? lo[t] : smallest;
     if (second) {
         // The second smallest of the lanes' two smallest values.
         double s1 = kInf, s2 = kInf;
@@ -228,12 +226,7 @@ inline int64_t augmented_argmin(const LinkCountCache::Slots &slots, double xi, d
 // one rounding, far inside the margins.
 inline bool decided_fast(const double *row, int64_t k0, double t, double lambda, int64_t &best, double &d_best) {
     constexpr double kMargin = 1e-12;
-    double lo[4] = {row[0], row[0], row[0], row[0]};
-    int64_t c = 0;
-    for (; c + 4 <= k0; c += 4)
-        for (int q = 0; q < 4; ++q) lo[q] = row[c + q] < lo[q] ? row[c + q] : lo[q];
-    for (; c < k0; ++c) lo[0] = row[c] < lo[0] ? row[c] : lo[0];
-    const double d_b = std::min(std::min(lo[0], lo[1]), std::min(lo[2], lo[3]));
+    const double d_b = linalg::row_min(row, k0);
     const double room = lambda - d_b - kMargin * (d_b + std::fabs(lambda));  // must exceed t (1 + margin)
     if (!(d_b >= 0.0) || !(room > t * (1.0 + kMargin))) return false;
     const double threshold = (d_b * (1.0 + kMargin) + t * (1.0 + 2.0 * kMargin)) / (1.0 - kMargin);
@@ -241,7 +234,7 @@ inline bool decided_fast(const double *row, int64_t k0, double t, double lambda,
     for (int64_t base = 0; base < k0; base += 64) {
         const int64_t end = std::min(k0, base + 64);
         uint64_t below = 0;  // bit c - base: row[c] <= threshold
-        c = base;
+        int64_t c = base;
 #if defined(__SSE2__)
         const __m128d th = _mm_set1_pd(threshold);
         for (; c + 2 <= end; c += 2)
@@ -272,11 +265,9 @@ inline bool decided_without_links(const double *row, int64_t k0, double xi, doub
     if (!(alone || kept > t * (1.0 + 2.0 * kMargin)) || !(room > t * (1.0 + kMargin))) return false;
     best = b;
     d_best = d_b;
-    if (limit) {
-        const double by_gap = alone ? kInf : kept / (bound * (1.0 + 2.0 * kMargin));  // +inf when bound = 0
-        const double by_lambda = room / (bound * (1.0 + kMargin));
-        *limit = std::min(by_gap, by_lambda) * (1.0 - 1e-9);
-    }
+    const double by_gap = alone ? kInf : kept / (bound * (1.0 + 2.0 * kMargin));  // +inf when bound = 0
+    const double by_lambda = room / (bound * (1.0 + kMargin));
+    *limit = std::min(by_gap, by_lambda) * (1.0 - 1e-9);
     return true;
 }
 
@@ -389,24 +380,9 @@ int64_t block_distances(divergence::Bregman &div, int64_t begin, int64_t end, in
     }
     st.gathered.resize(static_cast<size_t>(m * d));
     st.gathered_sq.resize(static_cast<size_t>(m));
-    const DenseView &data = div.data().as_dense();  // skip: dense data only
-    // The rows are scattered through the block: each is requested a few
-    // rows ahead of its copy (a row of d = 16 is two cache lines).
-    constexpr int64_t kCopyAhead = 32;
     for (int64_t g = 0; g < m; ++g) {
-        if (g + kCopyAhead < m && data.row_major) {
-            const double *ahead = data.x + st.gathered_index[g + kCopyAhead] * data.ld;
-            for (int64_t j = 0; j < d; j += 8) __builtin_prefetch(ahead + j);
-        }
-        const int64_t i = st.gathered_index[g];
-        double *to = st.gathered.data() + g * d;
-        if (data.row_major) {
-            const double *from = data.x + i * data.ld;
-            for (int64_t j = 0; j < d; ++j) to[j] = from[j];
-        } else {
-            for (int64_t j = 0; j < d; ++j) to[j] = data.at(i, j);
-        }
-        st.gathered_sq[g] = st.x_sq[i];
+        div.data().copy_row(st.gathered_index[g], st.gathered.data() + g * d);
+        st.gathered_sq[g] = st.x_sq[st.gathered_index[g]];
     }
     DenseView view;
     view.x = st.gathered.data();

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "linalg/distances.hpp"
+
 namespace kindred {
 
 void CenterBounds::set_from_row(int64_t i, double *row, int64_t k0, int64_t a) {
@@ -12,14 +14,10 @@ void CenterBounds::set_from_row(int64_t i, double *row, int64_t k0, int64_t a) {
     // scan in four lanes, then put back.
     const double own = a < k0 ? row[a] : 0.0;
     if (a < k0) row[a] = kInf;
-    double lo[4] = {kInf, kInf, kInf, kInf};
-    int64_t k = 0;
-    for (; k + 4 <= k0; k += 4)
-        for (int q = 0; q < 4; ++q) lo[q] = row[k + q] < lo[q] ? row[k + q] : lo[q];
-    for (; k < k0; ++k) lo[0] = row[k] < lo[0] ? row[k] : lo[0];
+    const double other = linalg::row_min(row, k0);  // +inf with one centre: nothing to lose to
     if (a < k0) row[a] = own;
     upper_[i] = std::sqrt(own);
-    lower_[i] = std::sqrt(std::min(std::min(lo[0], lo[1]), std::min(lo[2], lo[3])));  // +inf with one centre
+    lower_[i] = std::sqrt(other);
 }
 
 void CenterBounds::drift(const int32_t *labels, const std::vector<double> &shift, double largest) {

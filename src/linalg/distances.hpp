@@ -16,6 +16,20 @@ std::vector<double> row_sqnorms(const DataView &x);
 // |c|^2 for each of k rows of a row-major k x d matrix.
 std::vector<double> center_sqnorms(const double *centers, int64_t k, int64_t d);
 
+// The smallest of v[0..m), m >= 1, in four independent lanes (a single
+// running minimum is a chain of m dependent comparisons); NaN entries after
+// the first are passed over.
+inline double row_min(const double *v, int64_t m) {
+    double lo[4] = {v[0], v[0], v[0], v[0]};
+    int64_t c = 0;
+    for (; c + 4 <= m; c += 4)
+        for (int t = 0; t < 4; ++t) lo[t] = v[c + t] < lo[t] ? v[c + t] : lo[t];
+    for (; c < m; ++c) lo[0] = v[c] < lo[0] ? v[c] : lo[0];
+    double smallest = lo[0];
+    for (int t = 1; t < 4; ++t) smallest = lo[t] < smallest ? lo[t] : smallest;
+    return smallest;
+}
+
 // out[(i - begin) * k + c] = -2 <x_i, center_c> for i in [begin, end): the
 // only part of the distance that needs a matrix product (GEMM for dense data).
 void minus_two_cross(const DataView &x, int64_t begin, int64_t end, const double *centers, int64_t k, double *out);
