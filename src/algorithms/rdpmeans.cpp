@@ -333,20 +333,6 @@ double certified_pass(divergence::Bregman &div, double lambda, double xi, bool l
     return static_cast<double>(computed) / static_cast<double>(std::max<int64_t>(blocks, 1));
 }
 
-// x_i . v for dense data, in four partial sums (independent additions: a
-// single running sum is a chain of d dependent additions). Its rounding
-// differs from DataView::dot_row's; it serves the objective only.
-inline double dense_dot(const DenseView &x, int64_t i, const double *v) {
-    const int64_t d = x.d, stride = x.col_stride();
-    const double *row = x.row_ptr(i);
-    double part[4] = {0.0, 0.0, 0.0, 0.0};
-    int64_t j = 0;
-    for (; j + 4 <= d; j += 4)
-        for (int q = 0; q < 4; ++q) part[q] += row[(j + q) * stride] * v[j + q];
-    for (; j < d; ++j) part[0] += row[j * stride] * v[j];
-    return (part[0] + part[1]) + (part[2] + part[3]);
-}
-
 // The divergences of the rows [begin, end) to the k0 centres into st.block,
 // and st.row_of: each row's place in st.block. With skip, the rows of the
 // points that the center bounds prove keep their clusters are left out
@@ -442,7 +428,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             if (st.row_of[i - begin] < 0) {  // kept by the center bounds
                 // Its divergence (for the objective only): |x|^2 + |c|^2 - 2 x.c.
                 b = st.labels[i];
-                d_b = std::max(0.0, st.x_sq[i] - 2.0 * dense_dot(data.as_dense(), i, st.centers.data() + b * d) +
+                d_b = std::max(0.0, st.x_sq[i] - 2.0 * data.dot_row(i, st.centers.data() + b * d) +
                                         st.c_sq[b]);
             } else if (!(link_bounds &&
                          decided_without_links(st.block.data() + st.row_of[i - begin] * k0, k0, xi,
