@@ -86,8 +86,8 @@ static void no_side_information_gives_zero_counts(void **) {
 }
 
 // The cached link terms g_ik = w_may_not s_ik - w_may f_ki equal a fresh
-// gather after any sequence of moves (in place and in bulk mode, mixed),
-// relabellings of a compacted label space and invalidations: exactly with
+// gather after any sequence of moves (in place, in bulk mode and untracked,
+// mixed), relabellings of a compacted label space and invalidations: exactly with
 // integer pair values and weights, to rounding otherwise; every cluster once.
 // In every layout: narrow (small integer terms), counted (real terms), wide
 // integer (integer terms too large for the narrow one), and narrow switching
@@ -158,6 +158,9 @@ static void link_count_cache_equals_gather(void **) {
                 check(i);
             } else if (r < 0.95) {
                 cache.set_bulk(rng.uniform() < 0.3);
+                // Untracked for runs of steps (moves leave the neighbours
+                // alone, every read gathers), as a pass would.
+                if (rng.uniform() < 0.02) cache.set_untracked(!cache.untracked());
                 // K: a new cluster (in mode 3 often, so that the ids pass the narrow range)
                 const bool near_top = mode == 3 && rng.uniform() < 0.5;
                 const int32_t to = static_cast<int32_t>(near_top ? K - 2 + rng.below(3) : rng.below(K + 1));
@@ -189,6 +192,8 @@ static void link_count_cache_equals_gather(void **) {
                 cache.invalidate();
             }
         }
+        for (int64_t i = 0; i < n; ++i) check(i);
+        cache.set_untracked(!cache.untracked());
         for (int64_t i = 0; i < n; ++i) check(i);
         if (integer) assert_true(cancelled > 0);
         if (mode == 3) assert_true(cache.layout() == LinkCountCache::Layout::wide_integer);  // widened on the way

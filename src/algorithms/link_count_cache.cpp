@@ -50,11 +50,46 @@ void LinkCountCache::widen() {
 }
 
 void LinkCountCache::refresh(int64_t i, const int32_t *labels) {
+    int32_t size;
     switch (layout_) {
-        case Layout::narrow: refresh_as<Layout::narrow>(i, labels); break;
-        case Layout::wide_integer: refresh_as<Layout::wide_integer>(i, labels); break;
-        default: refresh_as<Layout::counted>(i, labels); break;
+        case Layout::narrow: size = gather_as<Layout::narrow>(i, labels, narrow_.data() + point_[i].first, nullptr, nullptr); break;
+        case Layout::wide_integer: size = gather_as<Layout::wide_integer>(i, labels, nullptr, slot_.data() + point_[i].first, nullptr); break;
+        default: size = gather_as<Layout::counted>(i, labels, nullptr, slot_.data() + point_[i].first, cost_.data() + point_[i].first); break;
     }
+    if (size < 0) {  // the narrow layout widened on the way (every point stale)
+        refresh(i, labels);
+        return;
+    }
+    point_[i].size = size;
+    point_[i].stale = 0;
+}
+
+LinkCountCache::Slots LinkCountCache::gather_once(int64_t i, const int32_t *labels) {
+    const int64_t deg = adj_->indptr[i + 1] - adj_->indptr[i];
+    int32_t size;
+    switch (layout_) {
+        case Layout::narrow:
+            if (static_cast<int64_t>(once_narrow_.size()) < deg) once_narrow_.resize(static_cast<size_t>(deg));
+            size = gather_as<Layout::narrow>(i, labels, once_narrow_.data(), nullptr, nullptr);
+            if (size >= 0) return Slots{once_narrow_.data(), nullptr, nullptr, size};
+            return gather_once(i, labels);  // widened on the way
+        case Layout::wide_integer:
+            if (static_cast<int64_t>(once_slot_.size()) < deg) once_slot_.resize(static_cast<size_t>(deg));
+            size = gather_as<Layout::wide_integer>(i, labels, nullptr, once_slot_.data(), nullptr);
+            return Slots{nullptr, once_slot_.data(), nullptr, size};
+        default:
+            if (static_cast<int64_t>(once_slot_.size()) < deg) once_slot_.resize(static_cast<size_t>(deg));
+            if (static_cast<int64_t>(once_cost_.size()) < deg) once_cost_.resize(static_cast<size_t>(deg));
+            size = gather_as<Layout::counted>(i, labels, nullptr, once_slot_.data(), once_cost_.data());
+            return Slots{nullptr, once_slot_.data(), once_cost_.data(), size};
+    }
+}
+
+void LinkCountCache::set_untracked(bool untracked) {
+    if (!adj_ || untracked == untracked_) return;
+    // Moves stop updating the slots: none may be read as up to date again.
+    if (untracked) invalidate();
+    untracked_ = untracked;
 }
 
 // The sums of LinkCounts::gather, each in the same order, in two loops
@@ -66,9 +101,12 @@ void LinkCountCache::refresh(int64_t i, const int32_t *labels) {
 // 2. along the buffer again, the first neighbour in a cluster writes the slot
 //    and clears the accumulators; every neighbour writes the next slot, but
 //    only a first one (with integer terms: whose g != 0) keeps it.
+// The slots go to narrow, slot (and cost) in the layout's form; returns their
+// number, or -1 when a cluster id beyond the narrow range widened the cache
+// (nothing written: gather again).
 template <LinkCountCache::Layout kLayout>
-void LinkCountCache::refresh_as(int64_t i, const int32_t *labels) {
-    const int64_t first = point_[i].first, deg = adj_->indptr[i + 1] - first;
+int32_t LinkCountCache::gather_as(int64_t i, const int32_t *labels, NarrowSlot *narrow, Slot *slot, double *cost) {
+    const int64_t first = adj_->indptr[i], deg = adj_->indptr[i + 1] - first;
     const int64_t *neighbor = adj_->neighbor.data() + first;
     if (static_cast<int64_t>(cluster_.size()) < deg) cluster_.resize(static_cast<size_t>(deg));
     int32_t *cluster = cluster_.data();
@@ -79,8 +117,7 @@ void LinkCountCache::refresh_as(int64_t i, const int32_t *labels) {
     }
     if (kLayout == Layout::narrow && top >= kNarrowClusters) {
         widen();
-        refresh_as<Layout::wide_integer>(i, labels);
-        return;
+        return -1;
     }
     if (top >= static_cast<int32_t>(count_.size())) {
         count_.resize(static_cast<size_t>(top) * 2 + 8, 0);
@@ -94,9 +131,6 @@ void LinkCountCache::refresh_as(int64_t i, const int32_t *labels) {
         ++count[k];
         sum[k] += entry_cost(first + t);
     }
-    NarrowSlot *narrow = narrow_.data() + first;
-    Slot *slot = slot_.data() + first;
-    double *cost = cost_.data() + first;
     int32_t size = 0;
     for (int64_t t = 0; t < deg; ++t) {
         const int32_t k = cluster[t];
@@ -117,13 +151,12 @@ void LinkCountCache::refresh_as(int64_t i, const int32_t *labels) {
         count[k] = 0;
         sum[k] = 0.0;
     }
-    point_[i].size = size;
-    point_[i].stale = 0;
+    return size;
 }
 
 double LinkCountCache::moved(int64_t i, const int32_t *labels, int32_t from, int32_t to) {
     if (!adj_ || from == to) return 0.0;
-    const bool own_slots = !point_[i].stale;
+    const bool own_slots = !untracked_ && !point_[i].stale;
     double g_to = 0.0, g_from = 0.0;
     if (own_slots) {
         const Slots s = view(i);
@@ -145,6 +178,7 @@ double LinkCountCache::moved(int64_t i, const int32_t *labels, int32_t from, int
         widen();  // every point is now stale: nothing to update
         return g_to - g_from;
     }
+    if (untracked_) return g_to - g_from;  // every point is stale
     if (bulk_) {
         for (int64_t e = begin; e < end; ++e) point_[neighbor[e]].stale = 1;
         return g_to - g_from;

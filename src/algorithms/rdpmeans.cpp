@@ -42,10 +42,19 @@ namespace {
 constexpr int64_t kBlockRows = 2048;
 // A pass asks for the slots (and the adjacency row when it will be read) of
 // the point kRowAhead places ahead in its list of points that read their
-// links, and for the neighbours' records of a point that will move
-// kNeighboursAhead places ahead (assignment_pass).
+// links, and for the second step (LinkCountCache::prefetch_second_step)
+// kSecondStepAhead places ahead (assignment_pass).
 constexpr int64_t kRowAhead = 16;
-constexpr int64_t kNeighboursAhead = 6;
+constexpr int64_t kSecondStepAhead = 6;
+// A pass leaves the link terms untracked when the last pass moved more than
+// one point for every kUntrackedRatio that read their links, and tracks them
+// otherwise (link_count_cache.hpp). At n = 1e6 an update in place of a
+// neighbour's slots cost about six label reads of a gather; with the other
+// work of a pass counted, 16 was the break-even point measured at n = 1e5
+// and 1e6 with n and 10n pairs. (A second, lower ratio for going back to
+// tracking did not pay: the first tracked pass gathers what it reads, as an
+// untracked one does, so the switch back costs little.)
+constexpr double kUntrackedRatio = 16.0;
 
 double resolve_lambda(const FitContext &ctx, divergence::Bregman &div) {
     if (ctx.options.is_set("lambda")) return ctx.options.get_double("lambda");
@@ -460,9 +469,9 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                     const int64_t r = st.reads_links[next + kRowAhead];
                     links.prefetch(begin + r, st.pick[r] >= 0);
                 }
-                if (next + kNeighboursAhead < listed) {
-                    const int64_t r = st.reads_links[next + kNeighboursAhead];
-                    if (st.pick[r] >= 0) links.prefetch_neighbour_records(begin + r);
+                if (next + kSecondStepAhead < listed) {
+                    const int64_t r = st.reads_links[next + kSecondStepAhead];
+                    if (st.pick[r] >= 0 || links.untracked()) links.prefetch_second_step(begin + r, st.labels.data());
                 }
                 ++next;
             }
@@ -677,6 +686,7 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     // of the points is followed by three without them, then one that sets
     // them up again.
     int64_t bounds_rest = 0;  // passes left without the center bounds
+    int64_t last_linked = 0;
     for (int64_t it = 1; it <= max_iter; ++it) {
         const bool repeat = it > 1 && changed == 0;
         const bool try_bounds = link_bounds && (bound_share >= 0.3 || it % 8 == 0);
@@ -692,6 +702,10 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
         } else {
             const double move_rate = it == 1 ? 1.0 : static_cast<double>(changed) / static_cast<double>(n);
             const bool certify = skip_certified && repeat;
+            // The link terms untracked while many points move for each that
+            // reads its links (kUntrackedRatio).
+            const double last_moves = it == 1 ? static_cast<double>(n) : static_cast<double>(changed);
+            links.set_untracked(kUntrackedRatio * last_moves > static_cast<double>(last_linked));
             if (certify) limit.resize(static_cast<size_t>(n));
             changed = assignment_pass(*div, lambda, xi, move_rate, try_bounds, links, st,
                                       certify ? limit.data() : nullptr);
@@ -701,6 +715,7 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
             if (bounds_rest > 0) --bounds_rest;
             else if (st.tried_bounds && 4 * st.rows > 3 * n) bounds_rest = 3;
         }
+        last_linked = st.linked;
         if (try_bounds && st.decided > 0)
             bound_share = 1.0 - static_cast<double>(st.linked) / static_cast<double>(st.decided);
         computed_trace.push_back(computed);
