@@ -281,18 +281,10 @@ static void stable_passes_are_certified(void **state) {
     assert_true(skipped_total >= 100);
 }
 
-/* center_bounds skips the divergences of points whose distance bounds prove
- * they keep their clusters. The labels must be bitwise those of computing
- * every point, with and without link bounds and certified passes; the
- * objective agrees to rounding (a kept point's divergence to its centre is
- * computed alone, not in the block product). On iris, and on 3000 points of
- * eight overlapping blobs (several blocks of rows, moves in many passes).
- * pass_rows says which share of the points a pass computed. */
-static void center_bounds_change_only_rounding(void **state) {
-    (void)state;
-    enum { kBlobN = 3000, kBlobD = 6 };
-    static double blobs[kBlobN * kBlobD];
-    static int32_t blob_y[kBlobN];
+/* 3000 points (6 dimensions) of eight overlapping blobs (unit variance,
+ * centres 1.5 apart on the corners of a cube) and their blob labels. */
+enum { kBlobN = 3000, kBlobD = 6 };
+static void make_overlapping_blobs(double *blobs, int32_t *blob_y) {
     uint64_t s = 12345;
     for (int i = 0; i < kBlobN; ++i) {
         blob_y[i] = i % 8;
@@ -305,6 +297,76 @@ static void center_bounds_change_only_rounding(void **state) {
             blobs[i * kBlobD + j] = (u - 6.0) + 1.5 * (double)((blob_y[i] >> (j % 3)) & 1);
         }
     }
+}
+
+/* The centres are the means of their clusters' points (section 4.4), also
+ * when a pass keeps the cluster sums through its moves instead of summing
+ * them afresh: to 1e-12, under the squared Euclidean divergence and under
+ * KL (the mean of the smoothed, normalised rows), over fits long enough for
+ * many passes with few moves. */
+static void centers_are_the_means_of_their_points(void **state) {
+    (void)state;
+    static double blobs[kBlobN * kBlobD], mapped[kBlobN * kBlobD];
+    static int32_t blob_y[kBlobN], labels[kBlobN];
+    make_overlapping_blobs(blobs, blob_y);
+    for (int64_t v = 0; v < kBlobN * kBlobD; ++v) blobs[v] += 10.0; /* counts for KL: positive */
+    for (int trial = 0; trial < 6; ++trial) {
+        const int kl = trial % 2;
+        const double smoothing = 0.3;
+        for (int i = 0; i < kBlobN; ++i) { /* the points in the mean space */
+            double z = 0.0;
+            for (int j = 0; j < kBlobD; ++j) z += blobs[i * kBlobD + j] + smoothing;
+            for (int j = 0; j < kBlobD; ++j)
+                mapped[i * kBlobD + j] = kl ? (blobs[i * kBlobD + j] + smoothing) / z : blobs[i * kBlobD + j];
+        }
+        kindred_side *side = NULL;
+        OK(kindred_side_new(&side, kBlobN));
+        OK(kindred_sample_pairs(side, blob_y, kBlobN, (trial / 2 + 1) * kBlobN, 0.0, 0.1 * trial, 90 + trial));
+        kindred_model *m = new_rdp();
+        OK(kindred_model_set_int(m, "k", 8));
+        OK(kindred_model_set_double(m, "xi_0", kl ? 1e-6 : 1e-3));
+        OK(kindred_model_set_int(m, "max_iter", 60));
+        if (kl) OK(kindred_model_set_string(m, "divergence", "kl"));
+        OK(kindred_model_fit_dense(m, blobs, kBlobN, kBlobD, KINDRED_ROW_MAJOR, kBlobD, side));
+        OK(kindred_model_labels(m, labels, kBlobN));
+        int64_t k = 0, cols = 0;
+        OK(kindred_model_array_shape(m, "centers", &k, &cols));
+        assert_int_equal(cols, kBlobD);
+        assert_true(k >= 2 && k <= 200);
+        static double centers[200 * kBlobD], mean[200 * kBlobD];
+        static int64_t count[200];
+        OK(kindred_model_get_array(m, "centers", centers, 200 * kBlobD));
+        memset(mean, 0, sizeof mean);
+        memset(count, 0, sizeof count);
+        for (int i = 0; i < kBlobN; ++i) {
+            assert_true(labels[i] >= 0 && labels[i] < k);
+            ++count[labels[i]];
+            for (int j = 0; j < kBlobD; ++j) mean[labels[i] * kBlobD + j] += mapped[i * kBlobD + j];
+        }
+        for (int64_t c = 0; c < k; ++c) {
+            assert_true(count[c] > 0); /* no empty cluster is kept */
+            for (int j = 0; j < kBlobD; ++j) {
+                const double expect = mean[c * kBlobD + j] / (double)count[c];
+                assert_true(fabs(centers[c * kBlobD + j] - expect) <= 1e-12 * (1.0 + fabs(expect)));
+            }
+        }
+        kindred_model_free(m);
+        kindred_side_free(side);
+    }
+}
+
+/* center_bounds skips the divergences of points whose distance bounds prove
+ * they keep their clusters. The labels must be bitwise those of computing
+ * every point, with and without link bounds and certified passes; the
+ * objective agrees to rounding (a kept point's divergence to its centre is
+ * computed alone, not in the block product). On iris, and on 3000 points of
+ * eight overlapping blobs (several blocks of rows, moves in many passes).
+ * pass_rows says which share of the points a pass computed. */
+static void center_bounds_change_only_rounding(void **state) {
+    (void)state;
+    static double blobs[kBlobN * kBlobD];
+    static int32_t blob_y[kBlobN];
+    make_overlapping_blobs(blobs, blob_y);
     double iris[600];
     int32_t iris_y[150];
     assert_int_equal(load_iris(iris, iris_y), 150);
@@ -620,6 +682,7 @@ int main(void) {
         cmocka_unit_test(stable_passes_are_certified),
         cmocka_unit_test(link_bounds_change_nothing),
         cmocka_unit_test(center_bounds_change_only_rounding),
+        cmocka_unit_test(centers_are_the_means_of_their_points),
         cmocka_unit_test(separated_blobs_with_pairs),
         cmocka_unit_test(without_pairs_equals_dpmeans),
         cmocka_unit_test(objective_never_increases_for_fixed_xi),

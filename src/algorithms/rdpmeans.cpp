@@ -55,6 +55,12 @@ constexpr int64_t kSecondStepAhead = 6;
 // tracking did not pay: the first tracked pass gathers what it reads, as an
 // untracked one does, so the switch back costs little.)
 constexpr double kUntrackedRatio = 16.0;
+// The cluster sums are kept through the moves of a pass (PassState::sums)
+// when the last pass moved fewer than one point in kTrackSumsRatio (a move
+// costs two row updates; a fresh sum reads every point), and summed afresh
+// after kFreshSumsEvery such updates.
+constexpr double kTrackSumsRatio = 8.0;
+constexpr int64_t kFreshSumsEvery = 16;
 
 double resolve_lambda(const FitContext &ctx, divergence::Bregman &div) {
     if (ctx.options.is_set("lambda")) return ctx.options.get_double("lambda");
@@ -97,6 +103,12 @@ struct PassState {
     bool tried_bounds = false;  // the last pass skipped by them (they were valid)
     std::vector<double> x_sq, c_sq, gathered, gathered_sq, own_row;
     std::vector<int64_t> row_of, gathered_index;
+    // Per cluster, the sum of its points in the mean space and their number,
+    // as of the last centre update; with track_sums, every move of this pass
+    // updates them (update_centers then needs no pass over the data).
+    std::vector<double> sums;
+    std::vector<int64_t> counts;
+    bool track_sums = false;
 };
 
 // The first index of the smallest of v[0..m), m >= 1: the result of the
@@ -519,6 +531,10 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             if (best_value > lambda) {
                 div.point(i, st.row.data());
                 st.centers.insert(st.centers.end(), st.row.begin(), st.row.end());
+                if (st.track_sums) {  // filled by the move below
+                    st.sums.resize(st.sums.size() + static_cast<size_t>(d), 0.0);
+                    st.counts.push_back(0);
+                }
                 st.divergence_sum.push_back(0.0);
                 best = k_now++;
                 divergence = 0.0;
@@ -528,6 +544,16 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                 ++changed;
                 const int32_t from = st.labels[i], to = static_cast<int32_t>(best);
                 st.labels[i] = to;
+                if (st.track_sums) {
+                    div.point(i, st.row.data());
+                    double *out = st.sums.data() + from * d, *in = st.sums.data() + to * d;
+                    for (int64_t j = 0; j < d; ++j) {
+                        out[j] -= st.row[j];
+                        in[j] += st.row[j];
+                    }
+                    --st.counts[from];
+                    ++st.counts[to];
+                }
                 // The cache updates the link terms in place, or (when many
                 // points move, as in the first passes) marks them for a new
                 // gather: the rate of moves so far in this pass, starting
@@ -562,13 +588,20 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
 // pass's sums to the centres c it used: by Banerjee et al. (2005),
 // Proposition 1, sum_{i in k} D(x_i, mu_k) = sum_{i in k} D(x_i, c_k)
 // - n_k D(mu_k, c_k), so that the objective needs no second pass over the data.
+// The means come from the cluster sums of st: summed afresh from the labels
+// (fresh: a pass over the data), or as the pass kept them through its moves
+// (st.track_sums). The two differ by rounding only.
 int64_t update_centers(divergence::Bregman &div, int threads, PassState &st, LinkCountCache *links,
-                       double *divergence_total) {
+                       double *divergence_total, bool fresh) {
     const int64_t d = div.d();
     const int64_t k = static_cast<int64_t>(st.centers.size()) / d;
-    std::vector<double> means;
-    std::vector<int64_t> counts;
-    div.cluster_means(st.labels.data(), k, threads, means, counts);
+    if (fresh) div.cluster_sums(st.labels.data(), k, threads, st.sums, st.counts);
+    // As Bregman::cluster_means divides its sums.
+    std::vector<double> means(st.sums);
+    const std::vector<int64_t> counts = st.counts;
+    for (int64_t c = 0; c < k; ++c)
+        if (counts[c] > 0)
+            for (int64_t j = 0; j < d; ++j) means[c * d + j] /= static_cast<double>(counts[c]);
     std::vector<int32_t> new_id(static_cast<size_t>(k), -1);
     double total = 0.0;
     int32_t kept = 0;
@@ -585,6 +618,15 @@ int64_t update_centers(divergence::Bregman &div, int threads, PassState &st, Lin
     st.centers.clear();
     for (int64_t c = 0; c < k; ++c)
         if (counts[c] > 0) st.centers.insert(st.centers.end(), means.begin() + c * d, means.begin() + (c + 1) * d);
+    if (kept < k) {  // the sums of the kept clusters, in their new order
+        for (int64_t c = 0; c < k; ++c) {
+            if (new_id[c] < 0) continue;
+            std::copy(st.sums.begin() + c * d, st.sums.begin() + (c + 1) * d, st.sums.begin() + new_id[c] * d);
+            st.counts[new_id[c]] = st.counts[c];
+        }
+        st.sums.resize(static_cast<size_t>(kept * d));
+        st.counts.resize(static_cast<size_t>(kept));
+    }
     if (kept < k) {
         for (auto &l : st.labels) l = new_id[l];
         if (links) links->relabel(new_id.data());
@@ -655,7 +697,7 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
         const int32_t top = *std::max_element(st.labels.begin(), st.labels.end());
         st.centers.assign(static_cast<size_t>((top + 1) * d), 0.0);
     }
-    update_centers(*div, ctx.threads, st, nullptr, nullptr);
+    update_centers(*div, ctx.threads, st, nullptr, nullptr, true);
     const LinkCounts::PairTotals start = LinkCounts(adjacency).pair_totals(st.labels.data());  // pairs inside the starting clusters
     st.link_within = w_may_not * start.may_not_within - w_may * start.may_within;
 
@@ -687,6 +729,7 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     // them up again.
     int64_t bounds_rest = 0;  // passes left without the center bounds
     int64_t last_linked = 0;
+    int64_t sums_age = 0;  // centre updates from sums kept through moves, since the last fresh one
     for (int64_t it = 1; it <= max_iter; ++it) {
         const bool repeat = it > 1 && changed == 0;
         const bool try_bounds = link_bounds && (bound_share >= 0.3 || it % 8 == 0);
@@ -706,10 +749,19 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
             // reads its links (kUntrackedRatio).
             const double last_moves = it == 1 ? static_cast<double>(n) : static_cast<double>(changed);
             links.set_untracked(kUntrackedRatio * last_moves > static_cast<double>(last_linked));
+            // The cluster sums kept through the moves when few points are
+            // expected to move.
+            st.track_sums = kTrackSumsRatio * last_moves < static_cast<double>(n);
             if (certify) limit.resize(static_cast<size_t>(n));
             changed = assignment_pass(*div, lambda, xi, move_rate, try_bounds, links, st,
                                       certify ? limit.data() : nullptr);
-            k = update_centers(*div, ctx.threads, st, &links, &divergence_total);
+            // Summed afresh when the pass did not keep them, and at least
+            // every kFreshSumsEvery passes with moves (bounding the drift of
+            // their rounding); a pass without moves leaves them as they are
+            // (as a certified pass does, which computes nothing).
+            const bool fresh = changed > 0 && (!st.track_sums || sums_age >= kFreshSumsEvery);
+            k = update_centers(*div, ctx.threads, st, &links, &divergence_total, fresh);
+            sums_age = fresh ? 0 : sums_age + (changed > 0 ? 1 : 0);
             limits_valid = certify && changed == 0;
             computed = 1.0;
             if (bounds_rest > 0) --bounds_rest;

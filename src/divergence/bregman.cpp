@@ -118,13 +118,10 @@ public:
         return total;
     }
     void point(int64_t i, double *out) const override { data_.copy_row(i, out); }
-    void cluster_means(const int32_t *labels, int64_t k, int threads, std::vector<double> &centers,
-                       std::vector<int64_t> &counts) const override {
+    void cluster_sums(const int32_t *labels, int64_t k, int threads, std::vector<double> &sums,
+                      std::vector<int64_t> &counts) const override {
         std::vector<double> wsum;
-        weighted_label_sums(data_, labels, nullptr, k, threads, centers, wsum, counts);
-        for (int64_t c = 0; c < k; ++c)
-            if (counts[c] > 0)
-                for (int64_t j = 0; j < d(); ++j) centers[c * d() + j] /= static_cast<double>(counts[c]);
+        weighted_label_sums(data_, labels, nullptr, k, threads, sums, wsum, counts);
     }
 
 private:
@@ -232,16 +229,14 @@ public:
         data_.copy_row(i, out);
         for (int64_t j = 0; j < d(); ++j) out[j] = (out[j] + s_) / z_[i];
     }
-    // mean of x~_i = (sum_i x_i / z_i + s sum_i 1 / z_i) / n_c
-    void cluster_means(const int32_t *labels, int64_t k, int threads, std::vector<double> &centers,
-                       std::vector<int64_t> &counts) const override {
+    // sum of x~_i = sum_i x_i / z_i + s sum_i 1 / z_i
+    void cluster_sums(const int32_t *labels, int64_t k, int threads, std::vector<double> &sums,
+                      std::vector<int64_t> &counts) const override {
         std::vector<double> inv_z(z_.size()), wsum;
         for (size_t i = 0; i < z_.size(); ++i) inv_z[i] = 1.0 / z_[i];
-        weighted_label_sums(data_, labels, &inv_z, k, threads, centers, wsum, counts);
+        weighted_label_sums(data_, labels, &inv_z, k, threads, sums, wsum, counts);
         for (int64_t c = 0; c < k; ++c)
-            if (counts[c] > 0)
-                for (int64_t j = 0; j < d(); ++j)
-                    centers[c * d() + j] = (centers[c * d() + j] + s_ * wsum[c]) / static_cast<double>(counts[c]);
+            for (int64_t j = 0; j < d(); ++j) sums[c * d() + j] += s_ * wsum[c];
     }
 
 private:
@@ -256,6 +251,15 @@ private:
 };
 
 }  // namespace
+
+void Bregman::cluster_means(const int32_t *labels, int64_t k, int threads, std::vector<double> &centers,
+                            std::vector<int64_t> &counts) const {
+    cluster_sums(labels, k, threads, centers, counts);
+    const int64_t dim = d();
+    for (int64_t c = 0; c < k; ++c)
+        if (counts[c] > 0)
+            for (int64_t j = 0; j < dim; ++j) centers[c * dim + j] /= static_cast<double>(counts[c]);
+}
 
 std::unique_ptr<Bregman> make_bregman(const std::string &name, const DataView &data, double smoothing) {
     if (name == "euclidean") return std::make_unique<SquaredEuclidean>(data);

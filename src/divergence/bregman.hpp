@@ -60,8 +60,13 @@ public:
     // centres (k x d) = mean of the mapped points of each label in [0, k);
     // counts[c] = their number (a centre of an empty cluster is left 0).
     // Chunked with fixed boundaries: identical for any number of threads.
-    virtual void cluster_means(const int32_t *labels, int64_t k, int threads, std::vector<double> &centers,
-                               std::vector<int64_t> &counts) const = 0;
+    void cluster_means(const int32_t *labels, int64_t k, int threads, std::vector<double> &centers,
+                       std::vector<int64_t> &counts) const;
+    // sums (k x d) = sum of the mapped points of each label (point()), so
+    // that sums[c] / counts[c] is cluster_means' centre, bit for bit. Chunked
+    // as cluster_means.
+    virtual void cluster_sums(const int32_t *labels, int64_t k, int threads, std::vector<double> &sums,
+                              std::vector<int64_t> &counts) const = 0;
 
 protected:
     explicit Bregman(const DataView &data) : data_(data) {}
