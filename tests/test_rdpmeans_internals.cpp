@@ -116,6 +116,9 @@ static void link_count_cache_equals_gather(void **) {
         std::vector<int32_t> labels(n);
         for (auto &l : labels) l = static_cast<int32_t>(rng.below(K));
         LinkCountCache cache(&side.adjacency(), n, w_may, w_may_not);
+        // The cache's copy of the labels from the start, or from the first
+        // labels_changed or relabel on (then it reads the labels given).
+        if (trial < 4) cache.labels_changed(labels.data(), K);
         const LinkCountCache::Layout expected[4] = {LinkCountCache::Layout::narrow, LinkCountCache::Layout::counted,
                                                     LinkCountCache::Layout::wide_integer,
                                                     LinkCountCache::Layout::narrow};
@@ -185,11 +188,11 @@ static void link_count_cache_equals_gather(void **) {
                 for (int32_t c = 0; c < K; ++c)
                     if (count[c] > 0) new_id[c] = kept++;
                 for (auto &l : labels) l = new_id[l];
-                cache.relabel(new_id.data());
+                cache.relabel(new_id.data(), labels.data(), kept);
                 K = kept;
             } else {
                 for (auto &l : labels) l = static_cast<int32_t>(rng.below(K));
-                cache.invalidate();
+                cache.labels_changed(labels.data(), K);
             }
         }
         for (int64_t i = 0; i < n; ++i) check(i);

@@ -629,7 +629,7 @@ int64_t update_centers(divergence::Bregman &div, int threads, PassState &st, Lin
     }
     if (kept < k) {
         for (auto &l : st.labels) l = new_id[l];
-        if (links) links->relabel(new_id.data());
+        if (links) links->relabel(new_id.data(), st.labels.data(), kept);
     }
     if (st.bounds && st.bounds->valid()) {
         // The center bounds widen by each centre's shift (Euclidean distance).
@@ -697,7 +697,8 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
         const int32_t top = *std::max_element(st.labels.begin(), st.labels.end());
         st.centers.assign(static_cast<size_t>((top + 1) * d), 0.0);
     }
-    update_centers(*div, ctx.threads, st, nullptr, nullptr, true);
+    const int64_t k_initial = update_centers(*div, ctx.threads, st, nullptr, nullptr, true);
+    links.labels_changed(st.labels.data(), k_initial);
     const LinkCounts::PairTotals start = LinkCounts(adjacency).pair_totals(st.labels.data());  // pairs inside the starting clusters
     st.link_within = w_may_not * start.may_not_within - w_may * start.may_within;
 
