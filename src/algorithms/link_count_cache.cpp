@@ -31,6 +31,19 @@ LinkCountCache::LinkCountCache(const Adjacency *adjacency, int64_t n, double w_m
         largest_total = std::max(largest_total, total);
         bound_[i] = total * (1.0 + 1e-9);
     }
+    // The packed rows: every term an integer in [-8, 7] and every point
+    // index below 2^28 (the usual +-1 pairs with unit weights).
+    bool small_terms = integer && n <= (int64_t(1) << 28);
+    for (int64_t e = 0; small_terms && e < nnz; ++e) {
+        const double t = pair_cost(adj_->value[e]);
+        small_terms = t >= -8.0 && t <= 7.0;
+    }
+    if (small_terms) {
+        packed_.resize(static_cast<size_t>(nnz));
+        for (int64_t e = 0; e < nnz; ++e)
+            packed_[e] = static_cast<uint32_t>(adj_->neighbor[e]) << 4 |
+                         static_cast<uint32_t>(static_cast<int32_t>(pair_cost(adj_->value[e])) + 8);
+    }
     if (integer && largest_total < 32768.0) layout_ = Layout::narrow;
     else if (integer && largest_total < 1073741824.0) layout_ = Layout::wide_integer;
     else layout_ = Layout::counted;
@@ -107,12 +120,11 @@ void LinkCountCache::set_untracked(bool untracked) {
 template <LinkCountCache::Layout kLayout>
 int32_t LinkCountCache::gather_as(int64_t i, const int32_t *labels, NarrowSlot *narrow, Slot *slot, double *cost) {
     const int64_t first = adj_->indptr[i], deg = adj_->indptr[i + 1] - first;
-    const int64_t *neighbor = adj_->neighbor.data() + first;
     if (static_cast<int64_t>(cluster_.size()) < deg) cluster_.resize(static_cast<size_t>(deg));
     int32_t *cluster = cluster_.data();
     int32_t top = -1;
     for (int64_t t = 0; t < deg; ++t) {
-        cluster[t] = label_of(neighbor[t], labels);
+        cluster[t] = label_of(neighbour_at(first + t), labels);
         top = std::max(top, cluster[t]);
     }
     if (kLayout == Layout::narrow && top >= kNarrowClusters) {
@@ -129,7 +141,7 @@ int32_t LinkCountCache::gather_as(int64_t i, const int32_t *labels, NarrowSlot *
         const int32_t k = cluster[t];
         if (k < 0) continue;  // unlabelled neighbour (never in RDP-means)
         ++count[k];
-        sum[k] += entry_cost(first + t);
+        sum[k] += term_at(first + t);
     }
     int32_t size = 0;
     for (int64_t t = 0; t < deg; ++t) {
@@ -167,15 +179,14 @@ double LinkCountCache::moved(int64_t i, const int32_t *labels, int32_t from, int
         g_to = s.cost_of(to);
         g_from = s.cost_of(from);
     }
-    const int64_t *neighbor = adj_->neighbor.data();
     const int64_t begin = adj_->indptr[i], end = adj_->indptr[i + 1];
     if (!own_slots) {
         // From the neighbours' labels, the same terms in the same order as a
         // gather (the row is read below anyway, for the neighbours).
         for (int64_t e = begin; e < end; ++e) {
-            const int32_t k = label_of(neighbor[e], labels);
-            if (k == to) g_to += entry_cost(e);
-            if (k == from) g_from += entry_cost(e);
+            const int32_t k = label_of(neighbour_at(e), labels);
+            if (k == to) g_to += term_at(e);
+            if (k == from) g_from += term_at(e);
         }
     }
     if (layout_ == Layout::narrow && to >= kNarrowClusters) {
@@ -184,15 +195,15 @@ double LinkCountCache::moved(int64_t i, const int32_t *labels, int32_t from, int
     }
     if (untracked_) return g_to - g_from;  // every point is stale
     if (bulk_) {
-        for (int64_t e = begin; e < end; ++e) point_[neighbor[e]].stale = 1;
+        for (int64_t e = begin; e < end; ++e) point_[neighbour_at(e)].stale = 1;
         return g_to - g_from;
     }
     // The neighbours are scattered in memory: their records, then their
     // slots, are requested for all of them before the first is updated, so
     // that the cache misses overlap.
-    for (int64_t e = begin; e < end; ++e) __builtin_prefetch(&point_[neighbor[e]]);
+    for (int64_t e = begin; e < end; ++e) __builtin_prefetch(&point_[neighbour_at(e)]);
     for (int64_t e = begin; e < end; ++e) {
-        const int64_t first = point_[neighbor[e]].first;
+        const int64_t first = point_[neighbour_at(e)].first;
         if (layout_ == Layout::narrow) {
             __builtin_prefetch(narrow_.data() + first, 1);
         } else {
@@ -201,9 +212,9 @@ double LinkCountCache::moved(int64_t i, const int32_t *labels, int32_t from, int
         }
     }
     for (int64_t e = begin; e < end; ++e) {
-        const int64_t j = neighbor[e];
+        const int64_t j = neighbour_at(e);
         if (point_[j].stale) continue;  // gathered from the labels before use
-        const double cost = pair_cost(adj_->value[e]);
+        const double cost = term_at(e);
         if (layout_ == Layout::counted) {
             if (from >= 0) remove_counted(j, from, cost);
             if (to >= 0) add_counted(j, to, cost);
