@@ -19,7 +19,8 @@ LinkCountCache::LinkCountCache(const Adjacency *adjacency, int64_t n, double w_m
     // The layout (see the top of the file) from every pair's term and every
     // point's sum of |terms| (a bound on any of its g, in place or gathered).
     bool integer = true;
-    double largest_total = 0.0;
+    double largest_total = 0.0, lowest_term = 0.0, highest_term = 0.0;
+    int64_t largest_degree = 0;
     bound_.resize(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) {
         double total = 0.0;
@@ -27,18 +28,16 @@ LinkCountCache::LinkCountCache(const Adjacency *adjacency, int64_t n, double w_m
             const double t = pair_cost(adj_->value[e]);
             total += std::fabs(t);
             if (t != std::nearbyint(t)) integer = false;
+            lowest_term = std::min(lowest_term, t);
+            highest_term = std::max(highest_term, t);
         }
         largest_total = std::max(largest_total, total);
+        largest_degree = std::max(largest_degree, adj_->indptr[i + 1] - adj_->indptr[i]);
         bound_[i] = total * (1.0 + 1e-9);
     }
     // The packed rows: every term an integer in [-8, 7] and every point
     // index below 2^28 (the usual +-1 pairs with unit weights).
-    bool small_terms = integer && n <= (int64_t(1) << 28);
-    for (int64_t e = 0; small_terms && e < nnz; ++e) {
-        const double t = pair_cost(adj_->value[e]);
-        small_terms = t >= -8.0 && t <= 7.0;
-    }
-    if (small_terms) {
+    if (integer && lowest_term >= -8.0 && highest_term <= 7.0 && n <= (int64_t(1) << 28)) {
         packed_.resize(static_cast<size_t>(nnz));
         for (int64_t e = 0; e < nnz; ++e)
             packed_[e] = static_cast<uint32_t>(adj_->neighbor[e]) << 4 |
@@ -52,6 +51,12 @@ LinkCountCache::LinkCountCache(const Adjacency *adjacency, int64_t n, double w_m
     if (layout_ == Layout::counted) cost_.resize(static_cast<size_t>(nnz));
     point_.resize(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) point_[i] = Point{adj_->indptr[i], 0, 1};
+    // Scratch of a gather, for the largest row (gather_once's slots in every
+    // layout, since the narrow one can widen).
+    cluster_.resize(static_cast<size_t>(largest_degree));
+    once_narrow_.resize(static_cast<size_t>(largest_degree));
+    once_slot_.resize(static_cast<size_t>(largest_degree));
+    once_cost_.resize(static_cast<size_t>(largest_degree));
     mean_degree_ = static_cast<double>(nnz) / static_cast<double>(std::max<int64_t>(n, 1));
 }
 
@@ -62,40 +67,35 @@ void LinkCountCache::widen() {
     invalidate();
 }
 
+int32_t LinkCountCache::gather(int64_t i, const int32_t *labels, NarrowSlot *narrow, Slot *slot, double *cost) {
+    for (;;) {
+        int32_t size;
+        switch (layout_) {
+            case Layout::narrow: size = gather_as<Layout::narrow>(i, labels, narrow, slot, cost); break;
+            case Layout::wide_integer: size = gather_as<Layout::wide_integer>(i, labels, narrow, slot, cost); break;
+            default: size = gather_as<Layout::counted>(i, labels, narrow, slot, cost); break;
+        }
+        if (size >= 0) return size;
+        // The narrow layout widened on the way (every point stale): again, in
+        // the wide layout. A caller's slot array for it now exists.
+        if (slot == nullptr) slot = slot_.data() + point_[i].first;
+    }
+}
+
 void LinkCountCache::refresh(int64_t i, const int32_t *labels) {
-    int32_t size;
-    switch (layout_) {
-        case Layout::narrow: size = gather_as<Layout::narrow>(i, labels, narrow_.data() + point_[i].first, nullptr, nullptr); break;
-        case Layout::wide_integer: size = gather_as<Layout::wide_integer>(i, labels, nullptr, slot_.data() + point_[i].first, nullptr); break;
-        default: size = gather_as<Layout::counted>(i, labels, nullptr, slot_.data() + point_[i].first, cost_.data() + point_[i].first); break;
-    }
-    if (size < 0) {  // the narrow layout widened on the way (every point stale)
-        refresh(i, labels);
-        return;
-    }
-    point_[i].size = size;
+    const int64_t first = point_[i].first;
+    NarrowSlot *narrow = layout_ == Layout::narrow ? narrow_.data() + first : nullptr;
+    Slot *slot = layout_ == Layout::narrow ? nullptr : slot_.data() + first;
+    double *cost = layout_ == Layout::counted ? cost_.data() + first : nullptr;
+    point_[i].size = gather(i, labels, narrow, slot, cost);
     point_[i].stale = 0;
 }
 
 LinkCountCache::Slots LinkCountCache::gather_once(int64_t i, const int32_t *labels) {
-    const int64_t deg = adj_->indptr[i + 1] - adj_->indptr[i];
-    int32_t size;
-    switch (layout_) {
-        case Layout::narrow:
-            if (static_cast<int64_t>(once_narrow_.size()) < deg) once_narrow_.resize(static_cast<size_t>(deg));
-            size = gather_as<Layout::narrow>(i, labels, once_narrow_.data(), nullptr, nullptr);
-            if (size >= 0) return Slots{once_narrow_.data(), nullptr, nullptr, size};
-            return gather_once(i, labels);  // widened on the way
-        case Layout::wide_integer:
-            if (static_cast<int64_t>(once_slot_.size()) < deg) once_slot_.resize(static_cast<size_t>(deg));
-            size = gather_as<Layout::wide_integer>(i, labels, nullptr, once_slot_.data(), nullptr);
-            return Slots{nullptr, once_slot_.data(), nullptr, size};
-        default:
-            if (static_cast<int64_t>(once_slot_.size()) < deg) once_slot_.resize(static_cast<size_t>(deg));
-            if (static_cast<int64_t>(once_cost_.size()) < deg) once_cost_.resize(static_cast<size_t>(deg));
-            size = gather_as<Layout::counted>(i, labels, nullptr, once_slot_.data(), once_cost_.data());
-            return Slots{nullptr, once_slot_.data(), once_cost_.data(), size};
-    }
+    const int32_t size = gather(i, labels, once_narrow_.data(), once_slot_.data(), once_cost_.data());
+    return Slots{layout_ == Layout::narrow ? once_narrow_.data() : nullptr,
+                 layout_ == Layout::narrow ? nullptr : once_slot_.data(),
+                 layout_ == Layout::counted ? once_cost_.data() : nullptr, size};
 }
 
 void LinkCountCache::set_untracked(bool untracked) {
@@ -114,14 +114,13 @@ void LinkCountCache::set_untracked(bool untracked) {
 // 2. along the buffer again, the first neighbour in a cluster writes the slot
 //    and clears the accumulators; every neighbour writes the next slot, but
 //    only a first one (with integer terms: whose g != 0) keeps it.
-// The slots go to narrow, slot (and cost) in the layout's form; returns their
-// number, or -1 when a cluster id beyond the narrow range widened the cache
-// (nothing written: gather again).
+// The slots go to narrow (narrow layout) or slot (and cost: counted);
+// returns their number, or -1 when a cluster id beyond the narrow range
+// widened the cache (nothing written: gather again, see gather()).
 template <LinkCountCache::Layout kLayout>
 int32_t LinkCountCache::gather_as(int64_t i, const int32_t *labels, NarrowSlot *narrow, Slot *slot, double *cost) {
     const int64_t first = adj_->indptr[i], deg = adj_->indptr[i + 1] - first;
-    if (static_cast<int64_t>(cluster_.size()) < deg) cluster_.resize(static_cast<size_t>(deg));
-    int32_t *cluster = cluster_.data();
+    int32_t *cluster = cluster_.data();  // sized for the largest row
     int32_t top = -1;
     for (int64_t t = 0; t < deg; ++t) {
         cluster[t] = label_of(neighbour_at(first + t), labels);

@@ -265,6 +265,10 @@ private:
     }
     void refresh(int64_t i, const int32_t *labels);
     Slots gather_once(int64_t i, const int32_t *labels);
+    // Point i's slots gathered into narrow / slot / cost in the current
+    // layout (gather_as), again in the wide one if the narrow one widened;
+    // returns their number.
+    int32_t gather(int64_t i, const int32_t *labels, NarrowSlot *narrow, Slot *slot, double *cost);
     template <Layout kLayout>
     int32_t gather_as(int64_t i, const int32_t *labels, NarrowSlot *narrow, Slot *slot, double *cost);
     template <typename S>
