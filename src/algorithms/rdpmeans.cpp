@@ -602,12 +602,9 @@ int64_t update_centers(divergence::Bregman &div, int threads, PassState &st, Lin
     const int64_t d = div.d();
     const int64_t k = static_cast<int64_t>(st.centers.size()) / d;
     if (fresh) div.cluster_sums(st.labels.data(), k, threads, st.sums, st.counts);
-    // As Bregman::cluster_means divides its sums.
-    std::vector<double> means(st.sums);
-    const std::vector<int64_t> counts = st.counts;
-    for (int64_t c = 0; c < k; ++c)
-        if (counts[c] > 0)
-            for (int64_t j = 0; j < d; ++j) means[c * d + j] /= static_cast<double>(counts[c]);
+    std::vector<double> means;
+    divergence::means_from_sums(st.sums, st.counts, d, means);
+    const std::vector<int64_t> counts = st.counts;  // st.counts is compacted below
     std::vector<int32_t> new_id(static_cast<size_t>(k), -1);
     double total = 0.0;
     int32_t kept = 0;
@@ -624,7 +621,8 @@ int64_t update_centers(divergence::Bregman &div, int threads, PassState &st, Lin
     st.centers.clear();
     for (int64_t c = 0; c < k; ++c)
         if (counts[c] > 0) st.centers.insert(st.centers.end(), means.begin() + c * d, means.begin() + (c + 1) * d);
-    if (kept < k) {  // the sums of the kept clusters, in their new order
+    if (kept < k) {
+        // The sums of the kept clusters, in their new order.
         for (int64_t c = 0; c < k; ++c) {
             if (new_id[c] < 0) continue;
             std::copy(st.sums.begin() + c * d, st.sums.begin() + (c + 1) * d, st.sums.begin() + new_id[c] * d);
@@ -632,8 +630,6 @@ int64_t update_centers(divergence::Bregman &div, int threads, PassState &st, Lin
         }
         st.sums.resize(static_cast<size_t>(kept * d));
         st.counts.resize(static_cast<size_t>(kept));
-    }
-    if (kept < k) {
         for (auto &l : st.labels) l = new_id[l];
         if (links) links->relabel(new_id.data(), st.labels.data(), kept);
     }

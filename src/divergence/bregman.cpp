@@ -252,13 +252,19 @@ private:
 
 }  // namespace
 
+void means_from_sums(const std::vector<double> &sums, const std::vector<int64_t> &counts, int64_t d,
+                     std::vector<double> &centers) {
+    centers.assign(sums.size(), 0.0);
+    for (size_t c = 0; c < counts.size(); ++c)
+        if (counts[c] > 0)
+            for (int64_t j = 0; j < d; ++j) centers[c * d + j] = sums[c * d + j] / static_cast<double>(counts[c]);
+}
+
 void Bregman::cluster_means(const int32_t *labels, int64_t k, int threads, std::vector<double> &centers,
                             std::vector<int64_t> &counts) const {
-    cluster_sums(labels, k, threads, centers, counts);
-    const int64_t dim = d();
-    for (int64_t c = 0; c < k; ++c)
-        if (counts[c] > 0)
-            for (int64_t j = 0; j < dim; ++j) centers[c * dim + j] /= static_cast<double>(counts[c]);
+    std::vector<double> sums;
+    cluster_sums(labels, k, threads, sums, counts);
+    means_from_sums(sums, counts, d(), centers);
 }
 
 std::unique_ptr<Bregman> make_bregman(const std::string &name, const DataView &data, double smoothing) {

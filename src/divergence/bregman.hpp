@@ -73,6 +73,12 @@ protected:
     const DataView &data_;
 };
 
+// centres (k x d) = sums[c] / counts[c] for the clusters with points (0
+// for the others): the division of Bregman::cluster_means, for callers that
+// keep the sums themselves.
+void means_from_sums(const std::vector<double> &sums, const std::vector<int64_t> &counts, int64_t d,
+                     std::vector<double> &centers);
+
 // name: "euclidean", "kl" or "idiv"; smoothing: Laplace smoothing for kl and
 // idiv (> 0). Throws KINDRED_E_INVALID for an unknown name, a smoothing <= 0,
 // or (kl, idiv) a negative entry, naming row and column.
