@@ -105,15 +105,19 @@ void LinkCountCache::set_untracked(bool untracked) {
     untracked_ = untracked;
 }
 
-// The sums of LinkCounts::gather, each in the same order, in two loops
-// without data-dependent branches (whether a cluster is new to the point was
-// one, mispredicted about half the time with many clusters):
+// The sums of LinkCounts::gather, in two loops without data-dependent
+// branches (whether a cluster is new to the point was one, mispredicted about
+// half the time with many clusters):
 // 1. the neighbours' labels (random reads, the cost of a gather) into a
 //    buffer, so that the reads overlap; each term into its cluster's
-//    accumulator, the number of neighbours beside it;
+//    accumulator;
 // 2. along the buffer again, the first neighbour in a cluster writes the slot
-//    and clears the accumulators; every neighbour writes the next slot, but
-//    only a first one (with integer terms: whose g != 0) keeps it.
+//    and clears the accumulator; every neighbour writes the next slot, but
+//    only a first one keeps it.
+// Integer layouts: the terms are summed as ints (exact, in any order, and
+// without a conversion per term, which cost a fifth of a gather), and a slot
+// is kept when its g != 0. Counted: the terms are summed as doubles in the
+// order of LinkCounts::gather, beside the number of neighbours.
 // The slots go to narrow (narrow layout) or slot (and cost: counted);
 // returns their number, or -1 when a cluster id beyond the narrow range
 // widened the cache (nothing written: gather again, see gather()).
@@ -135,6 +139,28 @@ int32_t LinkCountCache::gather_as(int64_t i, const int32_t *labels, NarrowSlot *
         sum_.resize(count_.size(), 0.0);
     }
     int32_t *count = count_.data();
+    if (kLayout != Layout::counted) {
+        // Integer terms: g summed exactly in count_ (as an int), and a
+        // cluster keeps a slot when its g != 0. After the first neighbour in
+        // a cluster writes its slot the accumulator is 0, so the later ones
+        // write a slot that is not kept: no count of neighbours is needed.
+        for (int64_t t = 0; t < deg; ++t) {
+            const int32_t k = cluster[t];
+            if (k < 0) continue;  // unlabelled neighbour (never in RDP-means)
+            count[k] += integer_term_at(first + t);
+        }
+        int32_t size = 0;
+        for (int64_t t = 0; t < deg; ++t) {
+            const int32_t k = cluster[t];
+            if (k < 0) continue;
+            const int32_t g = count[k];
+            if (kLayout == Layout::narrow) narrow[size] = NarrowSlot{static_cast<uint16_t>(k), static_cast<int16_t>(g)};
+            else slot[size] = Slot{k, g};
+            size += static_cast<int32_t>(g != 0);
+            count[k] = 0;
+        }
+        return size;
+    }
     double *sum = sum_.data();
     for (int64_t t = 0; t < deg; ++t) {
         const int32_t k = cluster[t];
@@ -148,17 +174,9 @@ int32_t LinkCountCache::gather_as(int64_t i, const int32_t *labels, NarrowSlot *
         if (k < 0) continue;
         const int32_t c = count[k];
         const double g = sum[k];
-        if (kLayout == Layout::narrow) {
-            narrow[size] = NarrowSlot{static_cast<uint16_t>(k), static_cast<int16_t>(g)};
-            size += static_cast<int32_t>(c != 0) & static_cast<int32_t>(g != 0.0);
-        } else if (kLayout == Layout::wide_integer) {
-            slot[size] = Slot{k, static_cast<int32_t>(g)};
-            size += static_cast<int32_t>(c != 0) & static_cast<int32_t>(g != 0.0);
-        } else {
-            slot[size] = Slot{k, c};
-            cost[size] = g;
-            size += static_cast<int32_t>(c != 0);
-        }
+        slot[size] = Slot{k, c};
+        cost[size] = g;
+        size += static_cast<int32_t>(c != 0);
         count[k] = 0;
         sum[k] = 0.0;
     }
@@ -179,9 +197,19 @@ double LinkCountCache::moved(int64_t i, const int32_t *labels, int32_t from, int
         g_from = s.cost_of(from);
     }
     const int64_t begin = adj_->indptr[i], end = adj_->indptr[i + 1];
-    if (!own_slots) {
-        // From the neighbours' labels, the same terms in the same order as a
-        // gather (the row is read below anyway, for the neighbours).
+    if (!own_slots && layout_ != Layout::counted) {
+        // From the neighbours' labels (the row is read below anyway, for the
+        // neighbours); integer terms, summed exactly.
+        int32_t to_sum = 0, from_sum = 0;
+        for (int64_t e = begin; e < end; ++e) {
+            const int32_t k = label_of(neighbour_at(e), labels), term = integer_term_at(e);
+            to_sum += k == to ? term : 0;
+            from_sum += k == from ? term : 0;
+        }
+        g_to = to_sum;
+        g_from = from_sum;
+    } else if (!own_slots) {
+        // The same terms in the same order as a gather.
         for (int64_t e = begin; e < end; ++e) {
             const int32_t k = label_of(neighbour_at(e), labels);
             if (k == to) g_to += term_at(e);

@@ -229,6 +229,10 @@ private:
     double term_at(int64_t e) const {
         return packed_.empty() ? entry_cost(e) : static_cast<double>(static_cast<int32_t>(packed_[e] & 15u) - 8);
     }
+    // The same term as an int, in the integer layouts (every term an integer).
+    int32_t integer_term_at(int64_t e) const {
+        return packed_.empty() ? static_cast<int32_t>(entry_cost(e)) : static_cast<int32_t>(packed_[e] & 15u) - 8;
+    }
     KINDRED_CACHE_PREFETCH void prefetch_row(int64_t begin, int64_t end) const {
         if (!packed_.empty()) {
             prefetch_lines(packed_.data() + begin, packed_.data() + end);
