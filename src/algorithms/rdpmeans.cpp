@@ -117,6 +117,26 @@ struct PassState {
     bool track_sums = false;
 };
 
+// Bit c - base set where v[c] == x (kEqual) or v[c] <= x (else), for c in
+// [base, end), end - base <= 64: two entries per comparison where SSE2 is
+// there (a scalar loop of compare, shift and or per entry cost a sixth of
+// the pass's own work where every point reads its links).
+template <bool kEqual>
+inline uint64_t compare_mask(const double *v, int64_t base, int64_t end, double x) {
+    uint64_t mask = 0;
+    int64_t c = base;
+#if defined(__SSE2__)
+    const __m128d wide = _mm_set1_pd(x);
+    for (; c + 2 <= end; c += 2) {
+        const __m128d pair = _mm_loadu_pd(v + c);
+        const __m128d hit = kEqual ? _mm_cmpeq_pd(pair, wide) : _mm_cmple_pd(pair, wide);
+        mask |= static_cast<uint64_t>(_mm_movemask_pd(hit)) << (c - base);
+    }
+#endif
+    for (; c < end; ++c) mask |= static_cast<uint64_t>(kEqual ? v[c] == x : v[c] <= x) << (c - base);
+    return mask;
+}
+
 // The first index of the smallest of v[0..m), m >= 1: the result of the
 // sequential scan "v[c] < best" (ties to the smaller index), without its
 // branches (the position of the minimum makes them unpredictable): the
@@ -160,9 +180,7 @@ inline int64_t first_argmin(const double *v, int64_t m, double &smallest, double
     }
     if (!(smallest == smallest)) return 0;  // v[0] is NaN: the scan keeps 0
     for (int64_t base = 0; base < m; base += 64) {
-        const int64_t end = std::min(m, base + 64);
-        uint64_t equal = 0;
-        for (c = base; c < end; ++c) equal |= static_cast<uint64_t>(v[c] == smallest) << (c - base);
+        const uint64_t equal = compare_mask<true>(v, base, std::min(m, base + 64), smallest);
         if (equal) return base + __builtin_ctzll(equal);
     }
     return 0;  // not reached: smallest is one of the v[c]
@@ -259,15 +277,7 @@ inline bool decided_fast(const double *row, int64_t k0, double t, double lambda,
     const double threshold = (d_b * (1.0 + kMargin) + t * (1.0 + 2.0 * kMargin)) / (1.0 - kMargin);
     int64_t found = -1;
     for (int64_t base = 0; base < k0; base += 64) {
-        const int64_t end = std::min(k0, base + 64);
-        uint64_t below = 0;  // bit c - base: row[c] <= threshold
-        int64_t c = base;
-#if defined(__SSE2__)
-        const __m128d th = _mm_set1_pd(threshold);
-        for (; c + 2 <= end; c += 2)
-            below |= static_cast<uint64_t>(_mm_movemask_pd(_mm_cmple_pd(_mm_loadu_pd(row + c), th))) << (c - base);
-#endif
-        for (; c < end; ++c) below |= static_cast<uint64_t>(row[c] <= threshold) << (c - base);
+        const uint64_t below = compare_mask<false>(row, base, std::min(k0, base + 64), threshold);
         if (!below) continue;
         if (found >= 0 || (below & (below - 1))) return false;  // a competitor within the threshold
         found = base + __builtin_ctzll(below);
