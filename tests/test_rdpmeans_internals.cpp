@@ -168,14 +168,19 @@ static void link_count_cache_equals_gather(void **) {
                 const bool near_top = mode == 3 && rng.uniform() < 0.5;
                 const int32_t to = static_cast<int32_t>(near_top ? K - 2 + rng.below(3) : rng.below(K + 1));
                 // moved() returns g_to - g_from of a fresh gather (from the
-                // slots, or summed from the labels for a stale point).
+                // slots, or summed from the labels for a stale point; or, as
+                // a pass does for a point that read its links, from the
+                // slots it is given).
+                LinkCountCache::Slots own{nullptr, nullptr, nullptr, 0};
+                const bool give_slots = rng.uniform() < 0.5;
+                if (give_slots) own = cache.slots(i, labels.data());
                 gather.gather(i, labels.data());
                 const double g_to = w_may_not * gather.may_not(to) - w_may * gather.may(to);
                 const double g_from = w_may_not * gather.may_not(labels[i]) - w_may * gather.may(labels[i]);
                 if (to == K) ++K;
                 const int32_t from = labels[i];
                 labels[i] = to;
-                const double delta = cache.moved(i, labels.data(), from, to);
+                const double delta = cache.moved(i, labels.data(), from, to, give_slots ? &own : nullptr);
                 if (from == to) assert_true(delta == 0.0);
                 else if (integer) assert_true(delta == g_to - g_from);
                 else assert_true(std::fabs(delta - (g_to - g_from)) < 1e-12 * (1 + std::fabs(g_to) + std::fabs(g_from)));

@@ -183,16 +183,18 @@ int32_t LinkCountCache::gather_as(int64_t i, const int32_t *labels, NarrowSlot *
     return size;
 }
 
-double LinkCountCache::moved(int64_t i, const int32_t *labels, int32_t from, int32_t to) {
+double LinkCountCache::moved(int64_t i, const int32_t *labels, int32_t from, int32_t to, const Slots *own) {
     if (!adj_ || from == to) return 0.0;
     if (small_on_) {
         if (to >= 0 && to < 255) small_[i] = static_cast<uint8_t>(to);
         else small_on_ = false;  // an id the copy cannot hold (or no cluster): the labels are read
     }
-    const bool own_slots = !untracked_ && !point_[i].stale;
+    // i's slots are not changed by its own move (no pair joins a point to
+    // itself).
+    const bool own_slots = own || (!untracked_ && !point_[i].stale);
     double g_to = 0.0, g_from = 0.0;
     if (own_slots) {
-        const Slots s = view(i);
+        const Slots s = own ? *own : view(i);
         g_to = s.cost_of(to);
         g_from = s.cost_of(from);
     }

@@ -577,7 +577,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                 const double rate = (static_cast<double>(changed) + 1024.0 * previous_move_rate) /
                                     (static_cast<double>(i + 1) + 1024.0);
                 links.set_bulk(links.bulk_pays(rate));
-                st.link_within += links.moved(i, st.labels.data(), from, to);
+                st.link_within += links.moved(i, st.labels.data(), from, to, have_slots ? &slots : nullptr);
             }
         }
         if (keep_bounds)
