@@ -251,43 +251,62 @@ double LinkCountCache::moved(int64_t i, const int32_t *labels, int32_t from, int
         }
         const int32_t term = static_cast<int32_t>(cost);
         if (term == 0) continue;
-        if (layout_ == Layout::narrow) {
-            if (from >= 0) add_integer(narrow_.data(), j, from, -term);
-            if (to >= 0) add_integer(narrow_.data(), j, to, term);
-        } else {
-            if (from >= 0) add_integer(slot_.data(), j, from, -term);
-            if (to >= 0) add_integer(slot_.data(), j, to, term);
-        }
+        if (layout_ == Layout::narrow) move_integer(narrow_.data(), j, from, to, term);
+        else move_integer(slot_.data(), j, from, to, term);
     }
     return g_to - g_from;
 }
 
-// g_jk += term in an integer layout; a slot whose g reaches 0 is dropped (the
-// last slot takes its place), a cluster without a slot gets one.
+// A neighbour of point j moved from cluster from to cluster to (either may be
+// < 0: none), its pair's term `term`, in an integer layout: g_j,from -= term,
+// then g_j,to += term; a slot whose g reaches 0 is dropped (the last slot
+// takes its place), a cluster without a slot gets one. Both slots are found
+// in one scan without branches (a scan per cluster that stopped at the match
+// mispredicted where the match is), then updated in that order.
 template <typename S>
-void LinkCountCache::add_integer(S *slots, int64_t j, int32_t k, int32_t term) {
+void LinkCountCache::move_integer(S *slots, int64_t j, int32_t from, int32_t to, int32_t term) {
     S *slot = slots + point_[j].first;
-    const int32_t size = point_[j].size;
-    for (int32_t p = 0; p < size; ++p)
-        if (static_cast<int32_t>(slot[p].cluster) == k) {
-            const int32_t g = static_cast<int32_t>(slot[p].g_or_n()) + term;
-            if (g == 0) {
-                slot[p] = slot[size - 1];
-                point_[j].size = size - 1;
-            } else {
-                slot[p].set_g(g);
-            }
+    int32_t size = point_[j].size;
+    int32_t at_from = -1, at_to = -1;
+    for (int32_t p = 0; p < size; ++p) {
+        const int32_t c = static_cast<int32_t>(slot[p].cluster);
+        at_from = c == from ? p : at_from;
+        at_to = c == to ? p : at_to;
+    }
+    const int64_t room = adj_->indptr[j + 1] - point_[j].first;  // slots j may hold: its degree
+    // g_jk += t for the slot at `at` (or a new one); false when there is no
+    // room for a new slot (not reached with labels that moved() was told
+    // about: the slots with g != 0 never outnumber the neighbours; kept safe,
+    // j is then gathered again before use).
+    auto add = [&](int32_t k, int32_t at, int32_t t) {
+        if (at < 0) {
+            if (size >= room) return false;
+            slot[size].cluster = static_cast<decltype(slot[size].cluster)>(k);
+            slot[size].set_g(t);
+            ++size;
+            return true;
+        }
+        const int32_t g = slot[at].g_or_n() + t;
+        if (g != 0) {
+            slot[at].set_g(g);
+        } else {
+            slot[at] = slot[size - 1];
+            --size;
+        }
+        return true;
+    };
+    if (from >= 0) {
+        if (!add(from, at_from, -term)) {
+            point_[j].stale = 1;
             return;
         }
-    // Not reached with labels that moved() was told about: the slots with
-    // g != 0 never outnumber the neighbours. Kept safe anyway.
-    if (point_[j].first + size >= adj_->indptr[j + 1]) {
+        if (at_to == size) at_to = at_from;  // the last slot, moved into the place of a dropped one
+    }
+    if (to >= 0 && !add(to, at_to, term)) {
         point_[j].stale = 1;
         return;
     }
-    slot[size].cluster = static_cast<decltype(slot[size].cluster)>(k);
-    slot[size].set_g(term);
-    point_[j].size = size + 1;
+    point_[j].size = size;
 }
 
 void LinkCountCache::remove_counted(int64_t j, int32_t k, double cost) {

@@ -279,7 +279,7 @@ private:
     template <Layout kLayout>
     int32_t gather_as(int64_t i, const int32_t *labels, NarrowSlot *narrow, Slot *slot, double *cost);
     template <typename S>
-    void add_integer(S *slot, int64_t point, int32_t k, int32_t term);
+    void move_integer(S *slots, int64_t point, int32_t from, int32_t to, int32_t term);
     void remove_counted(int64_t point, int32_t k, double cost);
     void add_counted(int64_t point, int32_t k, double cost);
     void widen();  // narrow -> wide integer, every point stale
