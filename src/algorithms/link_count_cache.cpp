@@ -138,47 +138,39 @@ int32_t LinkCountCache::gather_as(int64_t i, const int32_t *labels, NarrowSlot *
         count_.resize(static_cast<size_t>(top) * 2 + 8, 0);
         sum_.resize(count_.size(), 0.0);
     }
+    // Integer layouts: g summed exactly in count (as an int); a cluster keeps
+    // a slot when its g != 0. After the first neighbour in a cluster writes
+    // its slot the accumulator is 0, so the later ones write a slot that is
+    // not kept: no count of neighbours is needed. Counted: the number of
+    // neighbours in count, g in sum.
     int32_t *count = count_.data();
-    if (kLayout != Layout::counted) {
-        // Integer terms: g summed exactly in count_ (as an int), and a
-        // cluster keeps a slot when its g != 0. After the first neighbour in
-        // a cluster writes its slot the accumulator is 0, so the later ones
-        // write a slot that is not kept: no count of neighbours is needed.
-        for (int64_t t = 0; t < deg; ++t) {
-            const int32_t k = cluster[t];
-            if (k < 0) continue;  // unlabelled neighbour (never in RDP-means)
-            count[k] += integer_term_at(first + t);
-        }
-        int32_t size = 0;
-        for (int64_t t = 0; t < deg; ++t) {
-            const int32_t k = cluster[t];
-            if (k < 0) continue;
-            const int32_t g = count[k];
-            if (kLayout == Layout::narrow) narrow[size] = NarrowSlot{static_cast<uint16_t>(k), static_cast<int16_t>(g)};
-            else slot[size] = Slot{k, g};
-            size += static_cast<int32_t>(g != 0);
-            count[k] = 0;
-        }
-        return size;
-    }
     double *sum = sum_.data();
     for (int64_t t = 0; t < deg; ++t) {
         const int32_t k = cluster[t];
         if (k < 0) continue;  // unlabelled neighbour (never in RDP-means)
-        ++count[k];
-        sum[k] += term_at(first + t);
+        if (kLayout == Layout::counted) {
+            ++count[k];
+            sum[k] += term_at(first + t);
+        } else {
+            count[k] += integer_term_at(first + t);
+        }
     }
     int32_t size = 0;
     for (int64_t t = 0; t < deg; ++t) {
         const int32_t k = cluster[t];
         if (k < 0) continue;
         const int32_t c = count[k];
-        const double g = sum[k];
-        slot[size] = Slot{k, c};
-        cost[size] = g;
-        size += static_cast<int32_t>(c != 0);
         count[k] = 0;
-        sum[k] = 0.0;
+        if (kLayout == Layout::narrow) {
+            narrow[size] = NarrowSlot{static_cast<uint16_t>(k), static_cast<int16_t>(c)};
+        } else {
+            slot[size] = Slot{k, c};
+        }
+        if (kLayout == Layout::counted) {
+            cost[size] = sum[k];
+            sum[k] = 0.0;
+        }
+        size += static_cast<int32_t>(c != 0);
     }
     return size;
 }
