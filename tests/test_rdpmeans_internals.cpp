@@ -153,6 +153,14 @@ static void link_count_cache_equals_gather(void **) {
             }
             assert_int_equal(slots.size, expected_slots);
             assert_true(slots.cost_of(K + 5) == 0.0);
+            // The dense form: every cluster's g, 0 where i has no neighbour
+            // or its terms cancel.
+            assert_true(cache.integer_terms() == integer);
+            if (integer) {
+                std::vector<int32_t> acc(static_cast<size_t>(K) + 1, 0);
+                cache.add_integer_terms(i, labels.data(), acc.data());
+                for (int32_t k = 0; k <= K; ++k) assert_true(static_cast<double>(acc[k]) == slots.cost_of(k));
+            }
         };
         for (int step = 0; step < 4000; ++step) {
             const int64_t i = rng.below(n);

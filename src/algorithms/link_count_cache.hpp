@@ -204,6 +204,22 @@ public:
     // valid until the next call). Turning it on marks every point stale.
     void set_untracked(bool untracked);
     bool untracked() const { return untracked_; }
+    // Point i's number of pairs (0 without side information).
+    int64_t degree(int64_t i) const { return adj_ ? adj_->indptr[i + 1] - adj_->indptr[i] : 0; }
+    // Every pair term an integer (the narrow and wide integer layouts).
+    bool integer_terms() const { return layout_ != Layout::counted; }
+    // The dense form of a gather, with integer terms (integer_terms()): acc[k]
+    // += g_ik for every cluster k of i's neighbours under labels, as ints
+    // (exact), acc indexed by cluster id (it must cover every label). Reads
+    // the labels as a gather does, without the slots' two further loops;
+    // changes nothing in the cache.
+    void add_integer_terms(int64_t i, const int32_t *labels, int32_t *acc) const {
+        if (!adj_) return;
+        for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) {
+            const int32_t k = label_of(neighbour_at(e), labels);
+            if (k >= 0) acc[k] += integer_term_at(e);  // k < 0: unlabelled neighbour (never in RDP-means)
+        }
+    }
     // Whether bulk mode is cheaper when a fraction move_rate of the points
     // move: when move_rate x (mean degree) exceeds a few units, most points
     // would be updated in place several times (thresholds of 1 to 8 gave the
