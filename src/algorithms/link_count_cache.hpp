@@ -35,6 +35,8 @@
 //   and slots, while a gather reads one adjacency row and the labels (a
 //   smaller array, more often in cache). Measured at n = 1e6 with 10n
 //   pairs, a pass's link work took half the time of the tracked cache.
+//   With integer terms a pass can also take them in a dense form, one int
+//   per cluster (add_integer_terms), without slots.
 //
 // Three layouts of the slots, chosen from the pair values and weights (the
 // pass reads every point's slots, so their size sets the memory traffic):
