@@ -27,7 +27,9 @@
  * usage: rdpmeans_bench --alg rdpmeans|tvclust --n N --d D [--pairs-per-point P]
  *                       [--iters I] [--repeats R] [--threads T] [--noise E]
  *                       [--skip-certified 0|1] [--link-bounds 0|1] [--center-bounds 0|1] [--xi-0 X] [--spread S]
- *                       [--per-iteration 0|1] */
+ *                       [--per-iteration 0|1] [--kmeans 0|1]
+ * --kmeans 0: RDP-means fits only (no kmeans reference, no ratios): for a
+ *   profile of RDP-means alone, and its CPU time per iteration. */
 #define _POSIX_C_SOURCE 200112L
 #include <math.h>
 #include <stdint.h>
@@ -158,6 +160,7 @@ int main(int argc, char **argv) {
     int per_iteration = 0;  /* 1: also print RDP-means' median CPU time of each iteration */
     int link_bounds = 1;    /* RDP-means' option of that name (0: read every point's link terms) */
     int center_bounds = 1;  /* RDP-means' option of that name (0: compute every point's divergences) */
+    int with_kmeans = 1;    /* 0: no kmeans reference fits */
     double xi_0 = -1.0;     /* RDP-means' xi_0 (< 0: its default) */
     double spread = 10.0;   /* blob centres uniform in [-spread, spread]^d: 10 separates them, 2 overlaps them */
     for (int a = 1; a + 1 < argc; a += 2) {
@@ -175,6 +178,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[a], "--center-bounds")) center_bounds = atoi(argv[a + 1]);
         else if (!strcmp(argv[a], "--xi-0")) xi_0 = atof(argv[a + 1]);
         else if (!strcmp(argv[a], "--spread")) spread = atof(argv[a + 1]);
+        else if (!strcmp(argv[a], "--kmeans")) with_kmeans = atoi(argv[a + 1]);
         else {
             fprintf(stderr, "rdpmeans_bench: unknown flag %s\n", argv[a]);
             return 2;
@@ -257,7 +261,7 @@ int main(int argc, char **argv) {
         CHECK(kindred_model_labels(m, labels, n));
         CHECK(kindred_metric("ari", truth, labels, n, &ari));
         kindred_model_free(m);
-        if (strcmp(alg, "rdpmeans")) continue;
+        if (strcmp(alg, "rdpmeans") || !with_kmeans) continue;
 
         c.calls = 0;
         CHECK(kindred_model_new(&m, "kmeans"));
@@ -281,14 +285,15 @@ int main(int argc, char **argv) {
         /* RDP-means CPU ms per iteration (2..iters), the median over the rounds,
          * against the kmeans median: which iterations make the mean. */
         double *v = malloc((size_t)repeats * sizeof *v);
-        double *kc = malloc((size_t)ki.count * sizeof *kc);
+        double *kc = malloc((size_t)(ki.count + 1) * sizeof *kc);
         memcpy(kc, ki.cpu, (size_t)ki.count * sizeof *kc);
         const double k_med = median(kc, ki.count);
         for (int64_t t = 0; t < iters - 1; ++t) {
             for (int64_t r = 0; r < repeats; ++r) v[r] = ri.cpu[r * (iters - 1) + t];
             const double med = median(v, repeats);
-            printf("iteration %lld: rdpmeans_cpu_ms=%.2f ratio_to_kmeans=%.2f\n", (long long)(t + 2), 1e3 * med,
-                   med / k_med);
+            printf("iteration %lld: rdpmeans_cpu_ms=%.2f", (long long)(t + 2), 1e3 * med);
+            if (with_kmeans) printf(" ratio_to_kmeans=%.2f", med / k_med);
+            printf("\n");
         }
         free(v);
         free(kc);
@@ -302,7 +307,7 @@ int main(int argc, char **argv) {
            alg, (long long)n, (long long)d, (long long)pairs, (long long)threads, (long long)iters, (long long)repeats,
            (long long)k, ari, r_med_cpu, r_mean_cpu, r_med_wall, r_mean_wall, fit_s, side_s, mb_data, mb_side, mb_fit,
            rss_rdp);
-    if (!strcmp(alg, "rdpmeans")) {
+    if (!strcmp(alg, "rdpmeans") && with_kmeans) {
         const double k_mean_cpu = mean(ki.cpu, ki.count), k_mean_wall = mean(ki.wall, ki.count);
         const double k_med_cpu = median(ki.cpu, ki.count), k_med_wall = median(ki.wall, ki.count);
         printf("alg=kmeans n=%lld d=%lld k=%lld per_iter_cpu_median=%.5f per_iter_cpu_mean=%.5f "
