@@ -48,13 +48,23 @@ constexpr int64_t kRowAhead = 16;
 constexpr int64_t kSecondStepAhead = 6;
 // A pass leaves the link terms untracked when the last pass moved more than
 // one point for every kUntrackedRatio that read their links, and tracks them
-// otherwise (link_count_cache.hpp). At n = 1e6 an update in place of a
-// neighbour's slots cost about six label reads of a gather; with the other
-// work of a pass counted, 16 was the break-even point measured at n = 1e5
-// and 1e6 with n and 10n pairs. (A second, lower ratio for going back to
-// tracking did not pay: the first tracked pass gathers what it reads, as an
-// untracked one does, so the switch back costs little.)
-constexpr double kUntrackedRatio = 16.0;
+// otherwise (link_count_cache.hpp). An update in place of a neighbour's
+// slots is a random access to its record and slots; an untracked read is a
+// row and the neighbours' labels (with integer terms, in the dense form of
+// dense_argmin). Measured with scratch cycle counters, the sequential part
+// of the passes over iterations 2-10 relative to their distances (one fit
+// each; 1e5 and 1e6 points, 10n pairs), ratio 16 / 32 / 64 / 128:
+//   no cluster structure (spread 0.5), 1e5: 1.71-1.81 / 1.25-1.27 / 1.16-1.38 / 1.19-1.21
+//   the same, 1e6:                          1.96 / 1.27-1.32 / 1.29-1.35 / 1.27-1.31
+//   links decide every point (xi_0 1000), 1e5: 1.47-1.54 / 1.44-1.47 / 1.46-1.51 / 1.50-1.51
+//   the same, 1e6:                          1.54 / 1.50-1.53 / 1.51-1.59 / 1.65-1.67
+//   overlapping blobs (spread 2), 1e5:      0.66-0.68 / 0.54-0.55 / 0.53-0.56 / 0.53-0.54
+// (the blobs and the n-pair cases unchanged). Where every point reads its
+// links and few move, a tracked pass at 1e6 cost three untracked ones: each
+// move's 20 updates in place miss the cache. (A second, lower ratio for going
+// back to tracking did not pay: the first tracked pass gathers what it
+// reads, as an untracked one does.)
+constexpr double kUntrackedRatio = 32.0;
 // The center bounds are kept only after a pass that moved fewer than one
 // point in kBoundsMoveRatio (fit_rdpmeans; measured: overlapping blobs at
 // n = 1e5 with 10n pairs 1.91-1.96 against 2.26-2.35 times a kmeans
