@@ -177,18 +177,21 @@ static void link_count_cache_equals_gather(void **) {
                 const int32_t to = static_cast<int32_t>(near_top ? K - 2 + rng.below(3) : rng.below(K + 1));
                 // moved() returns g_to - g_from of a fresh gather (from the
                 // slots, or summed from the labels for a stale point; or, as
-                // a pass does for a point that read its links, from the
-                // slots it is given).
-                LinkCountCache::Slots own{nullptr, nullptr, nullptr, 0};
-                const bool give_slots = rng.uniform() < 0.5;
-                if (give_slots) own = cache.slots(i, labels.data());
+                // a pass does for a point that read its links, the change it
+                // is given, here from the point's slots).
+                double own_change = 0.0;
+                const bool give_change = rng.uniform() < 0.5;
+                if (give_change) {
+                    const LinkCountCache::Slots own = cache.slots(i, labels.data());
+                    own_change = own.cost_of(to) - own.cost_of(labels[i]);
+                }
                 gather.gather(i, labels.data());
                 const double g_to = w_may_not * gather.may_not(to) - w_may * gather.may(to);
                 const double g_from = w_may_not * gather.may_not(labels[i]) - w_may * gather.may(labels[i]);
                 if (to == K) ++K;
                 const int32_t from = labels[i];
                 labels[i] = to;
-                const double delta = cache.moved(i, labels.data(), from, to, give_slots ? &own : nullptr);
+                const double delta = cache.moved(i, labels.data(), from, to, give_change ? &own_change : nullptr);
                 if (from == to) assert_true(delta == 0.0);
                 else if (integer) assert_true(delta == g_to - g_from);
                 else assert_true(std::fabs(delta - (g_to - g_from)) < 1e-12 * (1 + std::fabs(g_to) + std::fabs(g_from)));

@@ -175,49 +175,50 @@ int32_t LinkCountCache::gather_as(int64_t i, const int32_t *labels, NarrowSlot *
     return size;
 }
 
-double LinkCountCache::moved(int64_t i, const int32_t *labels, int32_t from, int32_t to, const Slots *own) {
+double LinkCountCache::moved(int64_t i, const int32_t *labels, int32_t from, int32_t to, const double *own_change) {
     if (!adj_ || from == to) return 0.0;
     if (small_on_) {
         if (to >= 0 && to < 255) small_[i] = static_cast<uint8_t>(to);
         else small_on_ = false;  // an id the copy cannot hold (or no cluster): the labels are read
     }
-    // i's slots are not changed by its own move (no pair joins a point to
-    // itself).
-    const bool own_slots = own || (!untracked_ && !point_[i].stale);
-    double g_to = 0.0, g_from = 0.0;
-    if (own_slots) {
-        const Slots s = own ? *own : view(i);
-        g_to = s.cost_of(to);
-        g_from = s.cost_of(from);
-    }
+    // i's own link change g_i,to - g_i,from (i's slots are not changed by
+    // its own move: no pair joins a point to itself): as given, from its
+    // slots when up to date, else from its neighbours' labels.
     const int64_t begin = adj_->indptr[i], end = adj_->indptr[i + 1];
-    if (!own_slots && layout_ != Layout::counted) {
-        // From the neighbours' labels (the row is read below anyway, for the
-        // neighbours); integer terms, summed exactly.
+    double change = 0.0;
+    if (own_change) {
+        change = *own_change;
+    } else if (!untracked_ && !point_[i].stale) {
+        const Slots s = view(i);
+        change = s.cost_of(to) - s.cost_of(from);
+    } else if (layout_ != Layout::counted) {
+        // Integer terms, summed exactly (the row is read below anyway, for
+        // the neighbours).
         int32_t to_sum = 0, from_sum = 0;
         for (int64_t e = begin; e < end; ++e) {
             const int32_t k = label_of(neighbour_at(e), labels), term = integer_term_at(e);
             to_sum += k == to ? term : 0;
             from_sum += k == from ? term : 0;
         }
-        g_to = to_sum;
-        g_from = from_sum;
-    } else if (!own_slots) {
+        change = static_cast<double>(to_sum) - static_cast<double>(from_sum);
+    } else {
         // The same terms in the same order as a gather.
+        double g_to = 0.0, g_from = 0.0;
         for (int64_t e = begin; e < end; ++e) {
             const int32_t k = label_of(neighbour_at(e), labels);
             if (k == to) g_to += term_at(e);
             if (k == from) g_from += term_at(e);
         }
+        change = g_to - g_from;
     }
     if (layout_ == Layout::narrow && to >= kNarrowClusters) {
         widen();  // every point is now stale: nothing to update
-        return g_to - g_from;
+        return change;
     }
-    if (untracked_) return g_to - g_from;  // every point is stale
+    if (untracked_) return change;  // every point is stale
     if (bulk_) {
         for (int64_t e = begin; e < end; ++e) point_[neighbour_at(e)].stale = 1;
-        return g_to - g_from;
+        return change;
     }
     // The neighbours are scattered in memory: their records, then their
     // slots, are requested for all of them before the first is updated, so
@@ -246,7 +247,7 @@ double LinkCountCache::moved(int64_t i, const int32_t *labels, int32_t from, int
         if (layout_ == Layout::narrow) move_integer(narrow_.data(), j, from, to, term);
         else move_integer(slot_.data(), j, from, to, term);
     }
-    return g_to - g_from;
+    return change;
 }
 
 // A neighbour of point j moved from cluster from to cluster to (either may be

@@ -193,11 +193,11 @@ public:
     // the move does not change): the change of the link total. It comes from
     // i's slots when they are up to date; else it is summed from the
     // neighbours' labels, term by term in the order of a gather, and i stays
-    // stale (a point that moves need not read its links again). own: null,
-    // or i's slots as slots() returned them for this choice (still valid: no
-    // other call in between), from which g_i,to and g_i,from come then
-    // (untracked, a second read of the neighbours' labels saved).
-    double moved(int64_t i, const int32_t *labels, int32_t from, int32_t to, const Slots *own = nullptr);
+    // stale (a point that moves need not read its links again). own_change:
+    // null, or g_i,to - g_i,from as the caller read it for this choice (from
+    // i's slots or their dense form under the same labels), which is then
+    // returned (untracked, a second read of the neighbours' labels saved).
+    double moved(int64_t i, const int32_t *labels, int32_t from, int32_t to, const double *own_change = nullptr);
     // Bulk mode on or off (see the top of the file).
     void set_bulk(bool bulk) { bulk_ = bulk; }
     // Untracked mode on or off (see the top of the file): moves leave the

@@ -624,14 +624,13 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                 const double rate = (static_cast<double>(changed) + 1024.0 * previous_move_rate) /
                                     (static_cast<double>(i + 1) + 1024.0);
                 links.set_bulk(links.bulk_pays(rate));
-                if (dense) {
-                    // The two g the move needs, as slots (a new cluster's g is 0).
-                    const LinkCountCache::Slot ends[2] = {{to, st.acc[to]}, {from, st.acc[from]}};
-                    slots = LinkCountCache::Slots{nullptr, ends, nullptr, 2};
-                    st.link_within += links.moved(i, st.labels.data(), from, to, &slots);
-                } else {
-                    st.link_within += links.moved(i, st.labels.data(), from, to, have_slots ? &slots : nullptr);
-                }
+                // The move's own link change, from the link terms this
+                // choice read (a new cluster's g is 0: no neighbour is in it).
+                double own_change = 0.0;
+                if (dense) own_change = static_cast<double>(st.acc[to]) - static_cast<double>(st.acc[from]);
+                else if (have_slots) own_change = slots.cost_of(to) - slots.cost_of(from);
+                st.link_within +=
+                    links.moved(i, st.labels.data(), from, to, dense || have_slots ? &own_change : nullptr);
             }
             if (dense) std::fill(st.acc.begin(), st.acc.begin() + k0, 0);
         }
