@@ -5,6 +5,9 @@
 
 #include <cstdint>
 #include <vector>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core/data_view.hpp"
 
@@ -18,12 +21,26 @@ std::vector<double> center_sqnorms(const double *centers, int64_t k, int64_t d);
 
 // The smallest of v[0..m), m >= 1, in four independent lanes (a single
 // running minimum is a chain of m dependent comparisons); NaN entries after
-// the first are passed over.
+// the first are passed over. Lane t holds the entries c = t mod 4 of the
+// whole groups of four, lane 0 also the rest; each lane keeps
+// "v[c] < lo ? v[c] : lo", which is what SSE2's minpd computes per entry
+// (minpd(a, b) = a < b ? a : b, b when either is NaN), so the vector form
+// below gives the same value, sign of zero included.
 inline double row_min(const double *v, int64_t m) {
     double lo[4] = {v[0], v[0], v[0], v[0]};
     int64_t c = 0;
+#if defined(__SSE2__)
+    __m128d low = _mm_set1_pd(v[0]), high = low;  // lanes 0, 1 and 2, 3
+    for (; c + 4 <= m; c += 4) {
+        low = _mm_min_pd(_mm_loadu_pd(v + c), low);
+        high = _mm_min_pd(_mm_loadu_pd(v + c + 2), high);
+    }
+    _mm_storeu_pd(lo, low);
+    _mm_storeu_pd(lo + 2, high);
+#else
     for (; c + 4 <= m; c += 4)
         for (int t = 0; t < 4; ++t) lo[t] = v[c + t] < lo[t] ? v[c + t] : lo[t];
+#endif
     for (; c < m; ++c) lo[0] = v[c] < lo[0] ? v[c] : lo[0];
     double smallest = lo[0];
     for (int t = 1; t < 4; ++t) smallest = lo[t] < smallest ? lo[t] : smallest;
