@@ -113,6 +113,9 @@ public:
         void set_g(int32_t value) { g = static_cast<int16_t>(value); }
     };
     static constexpr int32_t kNarrowClusters = 65535;  // cluster ids of the narrow layout: 0 .. 65534
+    // The size from which untracked passes request the one-byte label copy's
+    // entries ahead (prefetch_second_step): half of a core's 1 MB cache.
+    static constexpr int64_t kSmallCopyAhead = int64_t(1) << 19;
     // The slots of one point in one of the layouts: narrow (narrow != null),
     // wide integer (slot != null, cost == null) or counted (g of slot p is cost[p]).
     struct Slots {
@@ -174,16 +177,20 @@ public:
     // some points ahead and for this a few points ahead, so that the random
     // reads of several points overlap. (Requesting the neighbours' labels of
     // a stale point when tracked, which its gather reads, made the passes in
-    // which the links decide every point slower.) Untracked with the one-byte
-    // label copy, nothing: the copy stays in the processor's caches (1 MB at
-    // 1e6 points), and requesting its entries cost a seventh of the
-    // sequential part of the passes at 1e5 points and saved nothing at 1e6
-    // (scratch cycle counters, data without cluster structure, 10n pairs).
+    // which the links decide every point slower.) Untracked with a one-byte
+    // label copy of under kSmallCopyAhead bytes, nothing: such a copy stays
+    // in a core's own cache, and requesting its entries cost a seventh of
+    // the sequential part of the passes at 1e5 points (scratch cycle
+    // counters, data without cluster structure, 10n pairs); at 1e6 points
+    // (1 MB) requesting them or not made no difference beyond 3% either way.
     KINDRED_CACHE_PREFETCH void prefetch_second_step(int64_t i, const int32_t *labels) const {
         if (!adj_) return;
         if (untracked_) {
-            if (small_on_) return;
-            for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) __builtin_prefetch(&labels[neighbour_at(e)]);
+            if (small_on_ && static_cast<int64_t>(small_.size()) < kSmallCopyAhead) return;
+            for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) {
+                if (small_on_) __builtin_prefetch(&small_[neighbour_at(e)]);
+                else __builtin_prefetch(&labels[neighbour_at(e)]);
+            }
             return;
         }
         for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) __builtin_prefetch(&point_[neighbour_at(e)]);
