@@ -13,6 +13,7 @@
 #include "core/options.hpp"
 #include "core/rng.hpp"
 #include "core/side_info.hpp"
+#include "linalg/distances.hpp"
 #include "linalg/psd_projection.hpp"
 
 // cmocka last: it defines a macro fail() that would shadow kindred::fail.
@@ -343,6 +344,51 @@ void format_number_round_trips(void **) {
     }
 }
 
+// ---------------------------------------------------------------- row_min
+
+// The rule linalg::row_min documents, one entry at a time: four lanes
+// started at v[0]; lane t keeps "v[c] < lo ? v[c] : lo" for the entries
+// c = t mod 4 of the whole groups of four, lane 0 also the rest; then the
+// lanes merged in order by the same rule.
+double row_min_by_lanes(const double *v, int64_t m) {
+    double lo[4] = {v[0], v[0], v[0], v[0]};
+    int64_t c = 0;
+    for (; c + 4 <= m; c += 4)
+        for (int t = 0; t < 4; ++t) lo[t] = v[c + t] < lo[t] ? v[c + t] : lo[t];
+    for (; c < m; ++c) lo[0] = v[c] < lo[0] ? v[c] : lo[0];
+    double smallest = lo[0];
+    for (int t = 1; t < 4; ++t) smallest = lo[t] < smallest ? lo[t] : smallest;
+    return smallest;
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// The vector form gives the rule's value bit for bit (signs of zeros and
+// NaN included) and, without NaN at v[0], the smallest non-NaN entry.
+void row_min_follows_its_lanes(void **) {
+    Rng rng(11);
+    const double specials[] = {0.0, -0.0, kindred::kInf, -kindred::kInf, std::nan(""), 1.0, -1.0};
+    for (int trial = 0; trial < 4000; ++trial) {
+        const int64_t m = 1 + static_cast<int64_t>(rng.below(70));
+        std::vector<double> v(static_cast<size_t>(m));
+        for (double &x : v) {
+            // Few distinct values, so that ties and zeros of both signs meet.
+            x = rng.below(4) == 0 ? specials[rng.below(7)] : static_cast<double>(rng.below(9)) - 4.0;
+        }
+        if (trial % 3 == 0) v[0] = std::nan("");
+        const double got = kindred::linalg::row_min(v.data(), m);
+        assert_true(same_bits(got, row_min_by_lanes(v.data(), m)));
+        if (std::isnan(v[0])) {
+            assert_true(std::isnan(got));
+        } else {
+            double smallest = v[0];
+            for (const double x : v)
+                if (x < smallest) smallest = x;
+            assert_true(got == smallest);
+        }
+    }
+}
+
 }  // namespace
 
 int main() {
@@ -357,6 +403,7 @@ int main() {
         cmocka_unit_test(disjoint_sets),
         cmocka_unit_test(option_ranges_and_validation),
         cmocka_unit_test(format_number_round_trips),
+        cmocka_unit_test(row_min_follows_its_lanes),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }
