@@ -334,13 +334,27 @@ inline int64_t dense_argmin(const double *row, const int32_t *acc, double xi, in
 // threshold (one: b, the first minimum), not the second smallest: a scan
 // with one comparison per entry instead of three. The two forms differ by
 // two roundings, far inside the margins.
+//
+// Up to 64 centres the test has no branch on its outcome: where the bound
+// decides some of the points and not others (the middle of the annealing)
+// the outcome is unpredictable, and its branches mispredicted.
 inline bool decided_fast(const double *row, int64_t k0, double t, double lambda, int64_t &best, double &d_best) {
     constexpr double kMargin = 1e-12;
     const double d_b = linalg::row_min(row, k0);
     const double room = lambda - d_b - kMargin * (d_b + std::fabs(lambda));  // must exceed t (1 + margin)
-    if (!(d_b >= 0.0) || !(room > t * (1.0 + kMargin))) return false;
     constexpr double kOver = 1.0 / (1.0 - kMargin);  // a product, not a division (one more rounding)
     const double threshold = (d_b * (1.0 + kMargin) + t * (1.0 + 2.0 * kMargin)) * kOver;
+    if (k0 <= 64) {
+        // The entries at or below the threshold: b alone (one bit; never
+        // none, d_b being one of them unless it is NaN, which fails d_b >= 0).
+        const uint64_t below = compare_mask<false>(row, 0, k0, threshold);
+        const bool decided = (d_b >= 0.0) & (room > t * (1.0 + kMargin)) & (below != 0) & ((below & (below - 1)) == 0);
+        const int64_t found = __builtin_ctzll(below | (uint64_t(1) << 63));
+        best = decided ? found : best;
+        d_best = decided ? d_b : d_best;
+        return decided;
+    }
+    if (!(d_b >= 0.0) || !(room > t * (1.0 + kMargin))) return false;
     int64_t found = -1;
     for (int64_t base = 0; base < k0; base += 64) {
         const uint64_t below = compare_mask<false>(row, base, std::min(k0, base + 64), threshold);
@@ -535,7 +549,8 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
         // sequential assignment). Of the others, and of those that move (whose
         // neighbours follow), the list `reads_links`: the memory of their
         // links is requested ahead of their turn, from that list.
-        st.reads_links.clear();
+        st.reads_links.resize(static_cast<size_t>(kBlockRows));
+        int64_t listed = 0;
         for (int64_t i = begin; i < end; ++i) {
             int64_t b = -1;
             double d_b = 0.0;
@@ -555,9 +570,12 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             }
             st.pick[i - begin] = static_cast<int32_t>(b);
             st.pick_value[i - begin] = d_b;
-            if (b != st.labels[i]) st.reads_links.push_back(static_cast<int32_t>(i - begin));
+            // Listed without a branch (whether the bound decided is
+            // unpredictable): every point writes the next entry, only the
+            // listed ones keep it.
+            st.reads_links[listed] = static_cast<int32_t>(i - begin);
+            listed += b != st.labels[i] ? 1 : 0;
         }
-        const int64_t listed = static_cast<int64_t>(st.reads_links.size());
         for (int64_t w = 0; w < std::min(listed, kRowAhead); ++w) {
             const int64_t r = st.reads_links[w];
             links.prefetch(begin + r, st.pick[r] >= 0);
