@@ -296,12 +296,8 @@ inline int64_t dense_argmin(const double *row, const int32_t *acc, double xi, in
     double lo[4];
     _mm_storeu_pd(lo, low);
     _mm_storeu_pd(lo + 2, high);
-    for (; c < k0; ++c) {
-        a[c] = row[c] + xi * static_cast<double>(acc[c]);
-        lo[0] = a[c] < lo[0] ? a[c] : lo[0];
-    }
-    best_value = lo[0];
-    for (int t = 1; t < 4; ++t) best_value = lo[t] < best_value ? lo[t] : best_value;
+    for (int64_t r = c; r < k0; ++r) a[r] = row[r] + xi * static_cast<double>(acc[r]);
+    best_value = linalg::finish_row_min(lo, a, c, k0);
     return first_position(a, k0, best_value);
 #else
     for (int64_t c = 0; c < k0; ++c) a[c] = row[c] + xi * static_cast<double>(acc[c]);
@@ -541,6 +537,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
     for (int64_t begin = 0; begin < n; begin += kBlockRows) {
         const int64_t end = std::min(n, begin + kBlockRows);
         const int64_t k0 = k_now;
+        // (k0 + 1 ints: a point that opens a centre takes its own change from acc[k0], 0.)
         if (dense_pass && static_cast<int64_t>(st.acc.size()) <= k0) st.acc.resize(static_cast<size_t>(k0) + 1, 0);
         const int64_t computed = block_distances(div, begin, end, k0, skipping && k_now == k_start, xi, lambda,
                                                  links, st);
@@ -560,13 +557,12 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                 d_b = std::max(0.0, st.x_sq[i] - 2.0 * data.dot_row(i, st.centers.data() + b * d) +
                                         st.c_sq[b]);
             } else if (link_bounds) {
+                // b and d_b stay -1 and 0 unless the bound decides the point.
                 // (decided_fast called here, inlined, where no certificate is
                 // asked: this runs for every point of the pass.)
                 const double *row = st.block.data() + st.row_of[i - begin] * k0;
-                const bool decided =
-                    limit ? decided_without_links(row, k0, xi, links.link_bound(i), lambda, b, d_b, &limit[i])
-                          : decided_fast(row, k0, xi * links.link_bound(i), lambda, b, d_b);
-                if (!decided) b = -1;
+                if (limit) decided_without_links(row, k0, xi, links.link_bound(i), lambda, b, d_b, &limit[i]);
+                else decided_fast(row, k0, xi * links.link_bound(i), lambda, b, d_b);
             }
             st.pick[i - begin] = static_cast<int32_t>(b);
             st.pick_value[i - begin] = d_b;

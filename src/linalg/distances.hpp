@@ -26,6 +26,17 @@ std::vector<double> center_sqnorms(const double *centers, int64_t k, int64_t d);
 // "v[c] < lo ? v[c] : lo", which is what SSE2's minpd computes per entry
 // (minpd(a, b) = a < b ? a : b, b when either is NaN), so the vector form
 // below gives the same value, sign of zero included.
+// The end of row_min, given its four lanes lo after the whole groups of four
+// (c = the first entry after them): v[c..m) into lane 0, then the lanes
+// merged in order. Shared with the pass that builds a row and takes its
+// minimum at once (rdpmeans.cpp, dense_argmin), so that both give row_min's value.
+inline double finish_row_min(double lo[4], const double *v, int64_t c, int64_t m) {
+    for (; c < m; ++c) lo[0] = v[c] < lo[0] ? v[c] : lo[0];
+    double smallest = lo[0];
+    for (int t = 1; t < 4; ++t) smallest = lo[t] < smallest ? lo[t] : smallest;
+    return smallest;
+}
+
 inline double row_min(const double *v, int64_t m) {
     double lo[4] = {v[0], v[0], v[0], v[0]};
     int64_t c = 0;
@@ -41,10 +52,7 @@ inline double row_min(const double *v, int64_t m) {
     for (; c + 4 <= m; c += 4)
         for (int t = 0; t < 4; ++t) lo[t] = v[c + t] < lo[t] ? v[c + t] : lo[t];
 #endif
-    for (; c < m; ++c) lo[0] = v[c] < lo[0] ? v[c] : lo[0];
-    double smallest = lo[0];
-    for (int t = 1; t < 4; ++t) smallest = lo[t] < smallest ? lo[t] : smallest;
-    return smallest;
+    return finish_row_min(lo, v, c, m);
 }
 
 // out[(i - begin) * k + c] = -2 <x_i, center_c> for i in [begin, end): the
