@@ -2,7 +2,8 @@
 // gathered from the adjacency equal a brute-force recount over the pair list
 // for random labels; pair totals likewise; the Bregman layer's blocked
 // divergences equal the direct formulas (dense, column-major and CSR); the
-// farthest-first heuristic under "euclidean" equals the core one.
+// farthest-first heuristic under "euclidean" equals the core one; the row
+// kernels of the pass give the same values in their SSE2 and AVX2 forms.
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,9 @@ extern "C" {
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
 #include <map>
 #include <vector>
 
@@ -20,6 +24,7 @@ extern "C" {
 #include "algorithms/link_count_cache.hpp"
 #include "algorithms/link_counts.hpp"
 #include "algorithms/rdpmeans_center_bounds.hpp"
+#include "algorithms/rdpmeans_rows.hpp"
 #include "algorithms/rdpmeans_stable.hpp"
 #include "core/rng.hpp"
 #include "core/side_info.hpp"
@@ -446,6 +451,112 @@ static void bregman_blocks_equal_direct_formulas(void **) {
     }
 }
 
+
+// The row kernels of an RDP-means pass (rdpmeans_rows.hpp). Rows with many
+// ties, zeros of both signs, infinities and (for the forms that must agree
+// bit for bit) NaN; lengths 1-70.
+static bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+static double random_entry(Rng &rng, bool with_nan) {
+    const int64_t kind = rng.below(40);
+    if (kind == 0) return 0.0;
+    if (kind == 1) return -0.0;
+    if (kind == 2) return std::numeric_limits<double>::infinity();
+    if (kind == 3 && with_nan) return std::numeric_limits<double>::quiet_NaN();
+    if (kind < 20) return static_cast<double>(rng.below(6)) * 0.5;  // ties
+    return rng.uniform() * 4.0;
+}
+
+static void row_kernels_agree(void **) {
+    Rng rng(7);
+    const bool wide = rows::avx2_available();
+    if (!wide) std::printf("# this processor has no AVX2: only the SSE2 forms are checked against the scan\n");
+    for (int trial = 0; trial < 4000; ++trial) {
+        const int64_t k0 = 1 + rng.below(70);
+        const bool with_nan = trial % 4 == 3;
+        std::vector<double> row(static_cast<size_t>(k0));
+        std::vector<int32_t> acc(static_cast<size_t>(k0));
+        for (auto &v : row) v = random_entry(rng, with_nan);
+        for (auto &g : acc) g = static_cast<int32_t>(rng.below(9)) - 4;
+        const double xi = rng.below(3) == 0 ? 0.0 : rng.uniform() * 2.0;
+        // The dense choice: the first minimum of row + xi acc, as the scan
+        // "a[c] < best" finds it (without NaN, where the scan is the rule).
+        std::vector<double> a(static_cast<size_t>(k0)), a_wide(static_cast<size_t>(k0));
+        double best_value = 0.0, best_wide = 0.0;
+        const int64_t best = rows::dense_argmin(row.data(), acc.data(), xi, k0, a.data(), best_value);
+        if (!with_nan) {
+            int64_t scan = 0;
+            for (int64_t c = 0; c < k0; ++c) {
+                assert_true(same_bits(a[c], row[c] + xi * static_cast<double>(acc[c])));
+                if (a[c] < a[scan]) scan = c;
+            }
+            assert_int_equal(best, scan);
+            assert_true(best_value == a[scan]);
+        }
+        if (wide) {
+            const int64_t b2 = rows::dense_argmin_avx2(row.data(), acc.data(), xi, k0, a_wide.data(), best_wide);
+            assert_int_equal(b2, best);
+            assert_true(same_bits(best_wide, best_value));
+            for (int64_t c = 0; c < k0; ++c) assert_true(same_bits(a_wide[c], a[c]));
+        }
+    }
+    // The bound test over a block: the pass's loop of decided_fast, and its
+    // AVX2 form, on rows of up to 64 centres whose bound decides some points
+    // and not others.
+    int64_t decided_total = 0, undecided_total = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+        const int64_t k0 = 1 + rng.below(64), rows_n = 1 + rng.below(40);
+        const bool with_nan = trial % 5 == 4;
+        std::vector<double> block(static_cast<size_t>(rows_n * k0)), bound(static_cast<size_t>(rows_n));
+        std::vector<int32_t> labels(static_cast<size_t>(rows_n));
+        for (auto &v : block) v = rng.below(8) == 0 ? random_entry(rng, with_nan) : 1.0 + rng.uniform() * 8.0;
+        for (auto &s : bound) s = rng.below(4) == 0 ? 0.0 : static_cast<double>(rng.below(30));
+        for (auto &l : labels) l = static_cast<int32_t>(rng.below(k0));
+        const double xi = rng.uniform() * 0.3, lambda = 2.0 + rng.uniform() * 10.0;
+        const bool no_bounds = trial % 7 == 0;  // no side information: every t is 0
+        std::vector<int32_t> pick(static_cast<size_t>(rows_n)), reads(static_cast<size_t>(rows_n));
+        std::vector<double> value(static_cast<size_t>(rows_n));
+        int64_t listed = 0, decided = 0;
+        for (int64_t r = 0; r < rows_n; ++r) {
+            int64_t b = -1;
+            double d_b = 0.0;
+            const double *row = block.data() + r * k0;
+            const double t = xi * (no_bounds ? 0.0 : bound[r]);
+            if (rows::decided_fast(row, k0, t, lambda, b, d_b)) {
+                ++decided;
+                // What the test promises: b is the first minimum, every other
+                // centre is farther by more than t, and d_b + t < lambda.
+                double smallest = 0.0;
+                assert_int_equal(rows::first_argmin(row, k0, smallest), b);
+                assert_true(same_bits(d_b, smallest));
+                for (int64_t c = 0; c < k0; ++c)
+                    if (c != b && !std::isnan(row[c])) assert_true(row[c] - d_b > t);  // NaN: never a choice
+                assert_true(d_b + t < lambda);
+            }
+            pick[r] = static_cast<int32_t>(b);
+            value[r] = d_b;
+            if (b != labels[r]) reads[listed++] = static_cast<int32_t>(r);
+        }
+        decided_total += decided;
+        undecided_total += rows_n - decided;
+        if (!wide) continue;
+        std::vector<int32_t> pick_w(static_cast<size_t>(rows_n)), reads_w(static_cast<size_t>(rows_n));
+        std::vector<double> value_w(static_cast<size_t>(rows_n));
+        const int64_t listed_w = rows::decide_block_avx2(block.data(), rows_n, k0, xi, no_bounds ? nullptr : bound.data(),
+                                                         lambda, labels.data(), pick_w.data(), value_w.data(),
+                                                         reads_w.data());
+        assert_int_equal(listed_w, listed);
+        for (int64_t r = 0; r < rows_n; ++r) {
+            assert_int_equal(pick_w[r], pick[r]);
+            assert_true(same_bits(value_w[r], value[r]));
+        }
+        for (int64_t w = 0; w < listed; ++w) assert_int_equal(reads_w[w], reads[w]);
+    }
+    // Both outcomes were exercised.
+    assert_true(decided_total > 500);
+    assert_true(undecided_total > 500);
+}
+
 int main() {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(link_counts_equal_brute_force),
@@ -454,6 +565,7 @@ int main() {
         cmocka_unit_test(stable_certificate_holds_and_is_tight),
         cmocka_unit_test(bregman_blocks_equal_direct_formulas),
         cmocka_unit_test(center_bounds_hold),
+        cmocka_unit_test(row_kernels_agree),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -140,6 +140,8 @@ public:
     // the sum of |term| over i's pairs (enlarged by 1e-9 relative, for the
     // rounding of a g summed in floating point). 0 without side information.
     double link_bound(int64_t i) const { return adj_ ? bound_[i] : 0.0; }
+    // link_bound of every point, or null without side information (all 0).
+    const double *link_bounds() const { return adj_ ? bound_.data() : nullptr; }
 
     // The slots of point i under labels (neighbours with a label < 0 are
     // skipped; labels must be those moved() was told about), gathered from

@@ -22,14 +22,12 @@
 #include <cmath>
 #include <limits>
 #include <memory>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "algorithms/centroid_steps.hpp"
 #include "algorithms/link_count_cache.hpp"
 #include "algorithms/link_counts.hpp"
 #include "algorithms/rdpmeans_center_bounds.hpp"
+#include "algorithms/rdpmeans_rows.hpp"
 #include "algorithms/rdpmeans_spectral.hpp"
 #include "algorithms/rdpmeans_stable.hpp"
 #include "core/error.hpp"
@@ -38,6 +36,9 @@
 
 namespace kindred {
 namespace {
+
+using rows::decided_fast;
+using rows::first_argmin;
 
 constexpr int64_t kBlockRows = 2048;
 // A pass asks for the slots (and the adjacency row when it will be read) of
@@ -130,84 +131,6 @@ struct PassState {
     std::vector<int32_t> acc;
 };
 
-// Bit c - base set where v[c] == x (kEqual) or v[c] <= x (else), for c in
-// [base, end), end - base <= 64: two entries per comparison where SSE2 is
-// there, four per step (a scalar loop of compare, shift and or per entry
-// cost a sixth of the pass's own work where every point reads its links).
-template <bool kEqual>
-inline uint64_t compare_mask(const double *v, int64_t base, int64_t end, double x) {
-    uint64_t mask = 0;
-    int64_t c = base;
-#if defined(__SSE2__)
-    const __m128d wide = _mm_set1_pd(x);
-    const auto hits = [&](int64_t at) {
-        const __m128d pair = _mm_loadu_pd(v + at);
-        return static_cast<uint64_t>(_mm_movemask_pd(kEqual ? _mm_cmpeq_pd(pair, wide) : _mm_cmple_pd(pair, wide)));
-    };
-    for (; c + 4 <= end; c += 4) mask |= (hits(c) | hits(c + 2) << 2) << (c - base);
-    if (c + 2 <= end) {
-        mask |= hits(c) << (c - base);
-        c += 2;
-    }
-#endif
-    for (; c < end; ++c) mask |= static_cast<uint64_t>(kEqual ? v[c] == x : v[c] <= x) << (c - base);
-    return mask;
-}
-
-// The first index c of v[0..m) with v[c] == smallest, where smallest is
-// row_min(v, m) (0 when that is NaN: v[0] is NaN, which the scan keeps).
-inline int64_t first_position(const double *v, int64_t m, double smallest) {
-    if (!(smallest == smallest)) return 0;
-    for (int64_t base = 0; base < m; base += 64) {
-        const uint64_t equal = compare_mask<true>(v, base, std::min(m, base + 64), smallest);
-        if (equal) return base + __builtin_ctzll(equal);
-    }
-    return 0;  // not reached: smallest is one of the v[c]
-}
-
-// The first index of the smallest of v[0..m), m >= 1: the result of the
-// sequential scan "v[c] < best" (ties to the smaller index), without its
-// branches (the position of the minimum makes them unpredictable): the
-// smallest value in four independent lanes, then its first position from a
-// bit mask of the entries equal to it, 64 entries at a time. With second,
-// also the second smallest value (the smallest again when it occurs twice),
-// from the two smallest of each lane. (Measured no faster: lanes that also
-// carry their index, merged at the end.)
-inline int64_t first_argmin(const double *v, int64_t m, double &smallest, double *second = nullptr) {
-    constexpr double kInf = std::numeric_limits<double>::infinity();
-    double lo[4] = {v[0], v[0], v[0], v[0]};
-    double next[4] = {kInf, kInf, kInf, kInf};  // with second: each lane's second smallest
-    int64_t c = 0;
-    if (second) {
-        lo[1] = lo[2] = lo[3] = kInf;  // v[0] counted once, in lane 0
-        c = 1;
-        for (; c + 4 <= m; c += 4)
-            for (int t = 0; t < 4; ++t) {
-                const double x = v[c + t];
-                next[t] = std::min(next[t], std::max(lo[t], x));
-                lo[t] = x < lo[t] ? x : lo[t];
-            }
-        for (; c < m; ++c) {
-            next[0] = std::min(next[0], std::max(lo[0], v[c]));
-            lo[0] = v[c] < lo[0] ? v[c] : lo[0];
-        }
-        smallest = lo[0];
-        for (int t = 1; t < 4; ++t) smallest = lo[t] < smallest ? lo[t] : smallest;
-    } else {
-        smallest = linalg::row_min(v, m);
-    }
-    if (second) {
-        // The second smallest of the lanes' two smallest values.
-        double s1 = kInf, s2 = kInf;
-        for (int t = 0; t < 4; ++t)
-            for (const double x : {lo[t], next[t]}) {
-                s2 = std::min(s2, std::max(s1, x));
-                s1 = x < s1 ? x : s1;
-            }
-        *second = s2;
-    }
-    return first_position(v, m, smallest);
-}
 
 // values[k] += xi g_ik for the clusters k of the slots, in the slots' layout
 // (link_count_cache.hpp). With saved, the former values go to saved[p] (slot
@@ -267,101 +190,6 @@ inline int64_t augmented_argmin(const LinkCountCache::Slots &slots, double xi, d
     return best;
 }
 
-// Point i's choice from its divergence row and its link terms g_ik in the
-// dense form (acc, ints): the first minimum of row[c] + xi g_ic over the k0
-// clusters, computed in aug, and its augmented distance into best_value.
-// The same sums as add_link_terms makes in place (a cluster without a slot
-// adds xi 0 = 0 exactly), so the same choice.
-// With SSE2 the row is built and its minimum taken in one loop, in the lanes
-// of linalg::row_min (the same minimum): a third fewer loads and loop steps
-// than building it first, where every point reads its links.
-inline int64_t dense_argmin(const double *row, const int32_t *acc, double xi, int64_t k0, std::vector<double> &aug,
-                            double &best_value) {
-    aug.resize(static_cast<size_t>(k0));
-    double *a = aug.data();
-#if defined(__SSE2__)
-    a[0] = row[0] + xi * static_cast<double>(acc[0]);
-    const __m128d x = _mm_set1_pd(xi);
-    __m128d low = _mm_set1_pd(a[0]), high = low;  // row_min's lanes 0, 1 and 2, 3
-    int64_t c = 0;
-    for (; c + 4 <= k0; c += 4) {
-        const __m128i g = _mm_loadu_si128(reinterpret_cast<const __m128i *>(acc + c));
-        const __m128d a01 = _mm_add_pd(_mm_loadu_pd(row + c), _mm_mul_pd(x, _mm_cvtepi32_pd(g)));
-        const __m128d a23 = _mm_add_pd(_mm_loadu_pd(row + c + 2), _mm_mul_pd(x, _mm_cvtepi32_pd(_mm_srli_si128(g, 8))));
-        _mm_storeu_pd(a + c, a01);
-        _mm_storeu_pd(a + c + 2, a23);
-        low = _mm_min_pd(a01, low);
-        high = _mm_min_pd(a23, high);
-    }
-    double lo[4];
-    _mm_storeu_pd(lo, low);
-    _mm_storeu_pd(lo + 2, high);
-    for (int64_t r = c; r < k0; ++r) a[r] = row[r] + xi * static_cast<double>(acc[r]);
-    best_value = linalg::finish_row_min(lo, a, c, k0);
-    return first_position(a, k0, best_value);
-#else
-    for (int64_t c = 0; c < k0; ++c) a[c] = row[c] + xi * static_cast<double>(acc[c]);
-    return first_argmin(a, k0, best_value);
-#endif
-}
-
-// Point i's choice when no link term can change it. Its augmented distances
-// are a_k = D_ik + xi g_ik, and |g_ik| + |g_il| <= S_i for any two clusters
-// (LinkCountCache::link_bound: the sum of |term| over i's pairs). So when
-// its nearest centre b (the first minimum of the divergence row) wins by
-// more than xi S_i,
-//     D_ik - D_ib > xi S_i   for every k != b,
-// b is also the first minimum of the augmented distances, whatever the links;
-// and when D_ib + xi S_i < lambda, no cluster is opened. Such a point needs
-// neither its link terms nor their gather (an exact shortcut, like the
-// distance bounds of accelerated k-means; with a small xi, as in the first
-// iterations of the annealing, it holds for most points). Margins of 1e-12
-// relative, as in rdpmeans_stable.hpp, so that the rounded comparisons of
-// the full computation come out the same; it suffices to check the nearest
-// competitor (the margin grows with |D_k| more slowly than the gap). Returns
-// false (decide with the link terms) otherwise; true with b and D_ib, and
-// with limit the largest xi' up to which both bounds hold (a certificate for
-// certified_pass, as certified_limit gives one).
-//
-// Without limit (every pass but the repeats of an unchanged one), the test
-// takes a faster form: for D >= 0, "kept > t (1 + 2 margin)" below reads
-//     D_ik > (D_ib (1 + margin) + t (1 + 2 margin)) / (1 - margin)  for every k != b,
-// so it needs the smallest divergence and then the entries at or below that
-// threshold (one: b, the first minimum), not the second smallest: a scan
-// with one comparison per entry instead of three. The two forms differ by
-// two roundings, far inside the margins.
-//
-// Up to 64 centres the test has no branch on its outcome: where the bound
-// decides some of the points and not others (the middle of the annealing)
-// the outcome is unpredictable, and its branches mispredicted.
-inline bool decided_fast(const double *row, int64_t k0, double t, double lambda, int64_t &best, double &d_best) {
-    constexpr double kMargin = 1e-12;
-    const double d_b = linalg::row_min(row, k0);
-    const double room = lambda - d_b - kMargin * (d_b + std::fabs(lambda));  // must exceed t (1 + margin)
-    constexpr double kOver = 1.0 / (1.0 - kMargin);  // a product, not a division (one more rounding)
-    const double threshold = (d_b * (1.0 + kMargin) + t * (1.0 + 2.0 * kMargin)) * kOver;
-    if (k0 <= 64) {
-        // The entries at or below the threshold: b alone (one bit; never
-        // none, d_b being one of them unless it is NaN, which fails d_b >= 0).
-        const uint64_t below = compare_mask<false>(row, 0, k0, threshold);
-        const bool decided = (d_b >= 0.0) & (room > t * (1.0 + kMargin)) & (below != 0) & ((below & (below - 1)) == 0);
-        const int64_t found = __builtin_ctzll(below | (uint64_t(1) << 63));
-        best = decided ? found : best;
-        d_best = decided ? d_b : d_best;
-        return decided;
-    }
-    if (!(d_b >= 0.0) || !(room > t * (1.0 + kMargin))) return false;
-    int64_t found = -1;
-    for (int64_t base = 0; base < k0; base += 64) {
-        const uint64_t below = compare_mask<false>(row, base, std::min(k0, base + 64), threshold);
-        if (!below) continue;
-        if (found >= 0 || (below & (below - 1))) return false;  // a competitor within the threshold
-        found = base + __builtin_ctzll(below);
-    }
-    best = found;  // row[found] = d_b: the only entry at or below the threshold
-    d_best = d_b;
-    return true;
-}
 
 inline bool decided_without_links(const double *row, int64_t k0, double xi, double bound, double lambda,
                                   int64_t &best, double &d_best, double *limit) {
@@ -534,6 +362,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
     const bool skipping = keep_bounds && st.bounds->valid() && !limit;
     st.tried_bounds = skipping;
     if (keep_bounds) st.c_sq = linalg::center_sqnorms(st.centers.data(), k_now, d);
+    const bool wide = rows::avx2_available();  // the AVX2 forms of the row kernels (rdpmeans_rows.hpp)
     for (int64_t begin = 0; begin < n; begin += kBlockRows) {
         const int64_t end = std::min(n, begin + kBlockRows);
         const int64_t k0 = k_now;
@@ -548,7 +377,15 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
         // links is requested ahead of their turn, from that list.
         st.reads_links.resize(static_cast<size_t>(kBlockRows));
         int64_t listed = 0;
-        for (int64_t i = begin; i < end; ++i) {
+        // The common case (every row of the block computed, no certificate)
+        // in the AVX2 form where the processor has it: the same picks.
+        const bool wide_block = wide && link_bounds && !limit && computed == end - begin && k0 <= 64;
+        if (wide_block)
+            listed = rows::decide_block_avx2(st.block.data(), end - begin, k0, xi,
+                                             links.link_bounds() ? links.link_bounds() + begin : nullptr, lambda,
+                                             st.labels.data() + begin, st.pick.data(), st.pick_value.data(),
+                                             st.reads_links.data());
+        for (int64_t i = wide_block ? end : begin; i < end; ++i) {
             int64_t b = -1;
             double d_b = 0.0;
             if (st.row_of[i - begin] < 0) {  // kept by the center bounds
@@ -632,7 +469,9 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             if (dense) {
                 ++st.linked;
                 links.add_integer_terms(i, st.labels.data(), st.acc.data());
-                best = dense_argmin(row, st.acc.data(), xi, k0, st.augmented, best_value);
+                st.augmented.resize(static_cast<size_t>(k0));
+                best = wide ? rows::dense_argmin_avx2(row, st.acc.data(), xi, k0, st.augmented.data(), best_value)
+                            : rows::dense_argmin(row, st.acc.data(), xi, k0, st.augmented.data(), best_value);
             } else if (have_slots) {
                 slots = links.slots(i, st.labels.data());
                 ++st.linked;
