@@ -368,6 +368,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
         const int64_t k0 = k_now;
         // (k0 + 1 ints: a point that opens a centre takes its own change from acc[k0], 0.)
         if (dense_pass && static_cast<int64_t>(st.acc.size()) <= k0) st.acc.resize(static_cast<size_t>(k0) + 1, 0);
+        if (dense_pass) st.augmented.resize(static_cast<size_t>(k0));  // the dense form's row (k_now = k0 there)
         const int64_t computed = block_distances(div, begin, end, k0, skipping && k_now == k_start, xi, lambda,
                                                  links, st);
         // First the points whose link terms cannot matter (decided_without_links:
@@ -469,7 +470,6 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             if (dense) {
                 ++st.linked;
                 links.add_integer_terms(i, st.labels.data(), st.acc.data());
-                st.augmented.resize(static_cast<size_t>(k0));
                 best = wide ? rows::dense_argmin_avx2(row, st.acc.data(), xi, k0, st.augmented.data(), best_value)
                             : rows::dense_argmin(row, st.acc.data(), xi, k0, st.augmented.data(), best_value);
             } else if (have_slots) {

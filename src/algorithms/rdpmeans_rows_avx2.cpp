@@ -75,12 +75,11 @@ KINDRED_AVX2 int64_t decide_block_avx2(const double *block, int64_t rows, int64_
         const double d_b = row_min_avx2(row, k0);
         bool fits;
         const double threshold = bound_threshold(d_b, xi * (bound ? bound[r] : 0.0), lambda, fits);
-        const uint64_t below = compare_mask_avx2<false>(row, 0, k0, threshold);
-        const uint64_t decided = decision_mask(fits, below);
-        const int64_t found = __builtin_ctzll(below | (uint64_t(1) << 63));
-        const int64_t b = select_int(decided, found, -1);
+        int64_t b = -1;
+        double value = 0.0;
+        take_decision(fits, compare_mask_avx2<false>(row, 0, k0, threshold), d_b, b, value);
         pick[r] = static_cast<int32_t>(b);
-        pick_value[r] = select_double(decided, d_b, 0.0);
+        pick_value[r] = value;
         reads_links[listed] = static_cast<int32_t>(r);  // listed without a branch, as the pass does
         listed += b != labels[r] ? 1 : 0;
     }

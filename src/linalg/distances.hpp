@@ -19,17 +19,11 @@ std::vector<double> row_sqnorms(const DataView &x);
 // |c|^2 for each of k rows of a row-major k x d matrix.
 std::vector<double> center_sqnorms(const double *centers, int64_t k, int64_t d);
 
-// The smallest of v[0..m), m >= 1, in four independent lanes (a single
-// running minimum is a chain of m dependent comparisons); NaN entries after
-// the first are passed over. Lane t holds the entries c = t mod 4 of the
-// whole groups of four, lane 0 also the rest; each lane keeps
-// "v[c] < lo ? v[c] : lo", which is what SSE2's minpd computes per entry
-// (minpd(a, b) = a < b ? a : b, b when either is NaN), so the vector form
-// below gives the same value, sign of zero included.
 // The end of row_min, given its four lanes lo after the whole groups of four
 // (c = the first entry after them): v[c..m) into lane 0, then the lanes
-// merged in order. Shared with the pass that builds a row and takes its
-// minimum at once (rdpmeans.cpp, dense_argmin), so that both give row_min's value.
+// merged in order. Shared with the RDP-means kernels that build a row and
+// take its minimum at once (algorithms/rdpmeans_rows*), so that they give
+// row_min's value.
 inline double finish_row_min(double lo[4], const double *v, int64_t c, int64_t m) {
     for (; c < m; ++c) lo[0] = v[c] < lo[0] ? v[c] : lo[0];
     double smallest = lo[0];
@@ -37,6 +31,13 @@ inline double finish_row_min(double lo[4], const double *v, int64_t c, int64_t m
     return smallest;
 }
 
+// The smallest of v[0..m), m >= 1, in four independent lanes (a single
+// running minimum is a chain of m dependent comparisons); NaN entries after
+// the first are passed over. Lane t holds the entries c = t mod 4 of the
+// whole groups of four, lane 0 also the rest; each lane keeps
+// "v[c] < lo ? v[c] : lo", which is what SSE2's minpd computes per entry
+// (minpd(a, b) = a < b ? a : b, b when either is NaN), so the vector form
+// below gives the same value, sign of zero included.
 inline double row_min(const double *v, int64_t m) {
     double lo[4] = {v[0], v[0], v[0], v[0]};
     int64_t c = 0;
