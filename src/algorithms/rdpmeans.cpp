@@ -72,6 +72,14 @@ constexpr double kUntrackedRatio = 32.0;
 // iteration, the blobs' mean over iterations 2-10 0.57 -> 0.9, their
 // median unchanged).
 constexpr double kBoundsMoveRatio = 20.0;
+// Nor after a pass in which the link bound decided less than kBoundsShare of
+// the points: the center bounds keep only points the link bound decides (their
+// test is that bound's, on bounds of the divergences), and a block of which
+// they keep 60 % or less is computed whole (block_distances). The share falls
+// as xi grows, so bounds set for the next pass would save nothing, and
+// setting them costs a third of the pass's distances (no cluster structure,
+// 1e6 points, 10n pairs: the pass before the links decide every point).
+constexpr double kBoundsShare = 0.6;
 // The cluster sums are kept through the moves of a pass (PassState::sums)
 // when the last pass moved fewer than one point in kTrackSumsRatio (a move
 // costs two row updates; a fresh sum reads every point), and summed afresh
@@ -703,7 +711,7 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
         // A point the center bounds keep is one the link bound decides (its
         // test is that of decided_without_links on bounds of the divergences):
         // where the link bound decides few points, so do they.
-        st.use_bounds = bounds_rest == 0 && (!link_bounds || bound_share >= 0.3) &&
+        st.use_bounds = bounds_rest == 0 && (!link_bounds || bound_share >= kBoundsShare) &&
                         it > 1 && kBoundsMoveRatio * static_cast<double>(changed) < static_cast<double>(n);
         double computed = -1.0;
         if (skip_certified && repeat && limits_valid)
