@@ -80,6 +80,11 @@ constexpr double kBoundsMoveRatio = 20.0;
 // setting them costs a third of the pass's distances (no cluster structure,
 // 1e6 points, 10n pairs: the pass before the links decide every point).
 constexpr double kBoundsShare = 0.6;
+// Whether a pass that moved `changed` of n points is followed by one that
+// keeps the center bounds (kBoundsMoveRatio).
+bool few_moves_for_bounds(int64_t changed, int64_t n) {
+    return kBoundsMoveRatio * static_cast<double>(changed) < static_cast<double>(n);
+}
 // The cluster sums are kept through the moves of a pass (PassState::sums)
 // when the last pass moved fewer than one point in kTrackSumsRatio (a move
 // costs two row updates; a fresh sum reads every point), and summed afresh
@@ -368,6 +373,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
     // (a certifying pass needs every point's row).
     const bool keep_bounds = st.bounds && st.use_bounds;
     const bool skipping = keep_bounds && st.bounds->valid() && !limit;
+    bool setting = keep_bounds;  // the bounds set from this pass's rows (below)
     st.tried_bounds = skipping;
     if (keep_bounds) st.c_sq = linalg::center_sqnorms(st.centers.data(), k_now, d);
     const bool wide = rows::avx2_available();  // the AVX2 forms of the row kernels (rdpmeans_rows.hpp)
@@ -540,7 +546,14 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             }
             if (dense) std::fill(st.acc.begin(), st.acc.begin() + k0, 0);
         }
-        if (keep_bounds)
+        // The bounds are set from the rows only while the next pass can use
+        // them: not once this pass has moved too many points for it to keep
+        // them, nor after it opened a centre (they would not cover it). At
+        // 1e6 points without cluster structure, the second pass moves a
+        // third of the points, and setting every bound cost half as much as
+        // its distances.
+        setting = setting && k_now == k_start && few_moves_for_bounds(changed, n);
+        if (setting)
             for (int64_t i = begin; i < end; ++i)
                 if (st.row_of[i - begin] >= 0)
                     st.bounds->set_from_row(i, st.block.data() + st.row_of[i - begin] * k0, k0, st.labels[i]);
@@ -549,12 +562,8 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
     // The bounds hold for the centres of this pass (update_centers widens
     // them by the centres' shifts) unless a centre was opened: it is not in
     // the rows of the points before it.
-    if (keep_bounds) {
-        if (k_now == k_start) st.bounds->validate();
-        else st.bounds->invalidate();
-    } else if (st.bounds) {
-        st.bounds->invalidate();
-    }
+    if (setting) st.bounds->validate();
+    else if (st.bounds) st.bounds->invalidate();
     return changed;
 }
 
@@ -712,7 +721,7 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
         // test is that of decided_without_links on bounds of the divergences):
         // where the link bound decides few points, so do they.
         st.use_bounds = bounds_rest == 0 && (!link_bounds || bound_share >= kBoundsShare) &&
-                        it > 1 && kBoundsMoveRatio * static_cast<double>(changed) < static_cast<double>(n);
+                        it > 1 && few_moves_for_bounds(changed, n);
         double computed = -1.0;
         if (skip_certified && repeat && limits_valid)
             computed = certified_pass(*div, lambda, xi, try_bounds, links, st, limit.data());
