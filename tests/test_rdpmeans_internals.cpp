@@ -29,6 +29,7 @@ extern "C" {
 #include "core/rng.hpp"
 #include "core/side_info.hpp"
 #include "divergence/bregman.hpp"
+#include "linalg/distances.hpp"
 
 using namespace kindred;
 
@@ -540,11 +541,36 @@ static void row_kernels_agree(void **) {
         decided_total += decided;
         undecided_total += rows_n - decided;
         if (!wide) continue;
+        // Every other trial, the AVX2 form gets raw rows and their terms:
+        // raw + x_sq + c_sq is the block above, which the form must rebuild
+        // (linalg::finish_sq_row) bit for bit before its test.
+        const bool raw = trial % 2 == 1;
+        std::vector<double> given = block, x_sq(static_cast<size_t>(rows_n)), c_sq(static_cast<size_t>(k0));
+        if (raw) {
+            for (auto &v : x_sq) v = rng.uniform() * 4.0;
+            for (auto &v : c_sq) v = rng.below(9) == 0 ? random_entry(rng, with_nan) : rng.uniform() * 4.0;
+            for (auto &v : given) v = rng.below(8) == 0 ? random_entry(rng, with_nan) : rng.uniform() * 20.0 - 10.0;
+            // The scalar reference, finished the library's way; then the test as above.
+            std::vector<double> finished = given;
+            for (int64_t r = 0; r < rows_n; ++r)
+                linalg::finish_sq_row(finished.data() + r * k0, k0, x_sq[r], c_sq.data());
+            block = finished;
+            listed = 0;
+            for (int64_t r = 0; r < rows_n; ++r) {
+                int64_t b = -1;
+                double d_b = 0.0;
+                rows::decided_fast(block.data() + r * k0, k0, xi * (no_bounds ? 0.0 : bound[r]), lambda, b, d_b);
+                pick[r] = static_cast<int32_t>(b);
+                value[r] = d_b;
+                if (b != labels[r]) reads[listed++] = static_cast<int32_t>(r);
+            }
+        }
         std::vector<int32_t> pick_w(static_cast<size_t>(rows_n)), reads_w(static_cast<size_t>(rows_n));
         std::vector<double> value_w(static_cast<size_t>(rows_n));
-        const int64_t listed_w = rows::decide_block_avx2(block.data(), rows_n, k0, xi, no_bounds ? nullptr : bound.data(),
-                                                         lambda, labels.data(), pick_w.data(), value_w.data(),
-                                                         reads_w.data());
+        const int64_t listed_w = rows::decide_block_avx2(
+            given.data(), rows_n, k0, xi, no_bounds ? nullptr : bound.data(), lambda, labels.data(),
+            raw ? x_sq.data() : nullptr, raw ? c_sq.data() : nullptr, pick_w.data(), value_w.data(), reads_w.data());
+        for (size_t v = 0; v < block.size(); ++v) assert_true(same_bits(given[v], block[v]));
         assert_int_equal(listed_w, listed);
         for (int64_t r = 0; r < rows_n; ++r) {
             assert_int_equal(pick_w[r], pick[r]);

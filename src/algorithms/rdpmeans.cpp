@@ -121,6 +121,9 @@ struct PassState {
     int64_t linked = 0, decided = 0;  // decided: the points the pass computed
     int64_t rows = 0;  // the points whose divergences the last pass computed
     std::vector<double> block, aug, augmented, row, saved;  // scratch of the pass
+    // How to finish the rows of `block` where block_distances left them raw
+    // (finish.row null: they are divergences already).
+    divergence::Bregman::FinishTerms finish;
     // Per row of the block: the cluster decided_without_links chose (-1: the
     // links decide) and D_ib; the rows whose links are read (see assignment_pass).
     std::vector<int32_t> pick, reads_links;
@@ -315,9 +318,14 @@ int64_t block_distances(divergence::Bregman &div, int64_t begin, int64_t end, in
     if (!skip || 5 * m > 2 * rows) {
         for (int64_t r = 0; r < rows; ++r) st.row_of[r] = r;
         st.block.resize(static_cast<size_t>(rows * k0));
-        div.distances(begin, end, st.centers.data(), k0, st.block.data());
+        // Raw where the divergence allows it: the pass finishes each row
+        // where it first reads it (the bound test), which saves a pass over
+        // the block (its finishing loop was a twelfth of a fit's time at 1e5
+        // points, perf).
+        div.raw_distances(begin, end, st.centers.data(), k0, st.block.data(), st.finish);
         return rows;
     }
+    st.finish.row = nullptr;
     st.gathered.resize(static_cast<size_t>(m * d));
     st.gathered_sq.resize(static_cast<size_t>(m));
     for (int64_t g = 0; g < m; ++g) {
@@ -398,11 +406,15 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
         if (wide_block)
             listed = rows::decide_block_avx2(st.block.data(), end - begin, k0, xi,
                                              links.link_bounds() ? links.link_bounds() + begin : nullptr, lambda,
-                                             st.labels.data() + begin, st.pick.data(), st.pick_value.data(),
+                                             st.labels.data() + begin, st.finish.row ? st.finish.row + begin : nullptr,
+                                             st.finish.center.data(), st.pick.data(), st.pick_value.data(),
                                              st.reads_links.data());
         for (int64_t i = wide_block ? end : begin; i < end; ++i) {
             int64_t b = -1;
             double d_b = 0.0;
+            if (st.finish.row && st.row_of[i - begin] >= 0)
+                linalg::finish_sq_row(st.block.data() + st.row_of[i - begin] * k0, k0, st.finish.row[i],
+                                      st.finish.center.data());
             if (st.row_of[i - begin] < 0) {  // kept by the center bounds
                 // Its divergence (for the objective only): |x|^2 + |c|^2 - 2 x.c.
                 b = st.labels[i];

@@ -263,10 +263,13 @@ bool avx2_available();
 // block + r k0, k0 <= 64), t = xi bound[r] (bound null: 0), as the pass's
 // loop calls it: pick[r] and pick_value[r] the centre and divergence the test
 // chose (-1 and 0 when the links decide), and reads_links[0 .. listed) the
-// rows r with pick[r] != labels[r]; returns listed.
-int64_t decide_block_avx2(const double *block, int64_t rows, int64_t k0, double xi, const double *bound,
-                          double lambda, const int32_t *labels, int32_t *pick, double *pick_value,
-                          int32_t *reads_links);
+// rows r with pick[r] != labels[r]; returns listed. With x_sq (else null),
+// the rows are raw (Bregman::raw_distances) and each is first finished in
+// place, linalg::finish_sq_row(row r, k0, x_sq[r], c_sq), bit for bit: the
+// block is then read once instead of twice.
+int64_t decide_block_avx2(double *block, int64_t rows, int64_t k0, double xi, const double *bound, double lambda,
+                          const int32_t *labels, const double *x_sq, const double *c_sq, int32_t *pick,
+                          double *pick_value, int32_t *reads_links);
 // dense_argmin, the same result.
 int64_t dense_argmin_avx2(const double *row, const int32_t *acc, double xi, int64_t k0, double *a,
                           double &best_value);

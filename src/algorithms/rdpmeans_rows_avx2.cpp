@@ -59,6 +59,26 @@ KINDRED_AVX2 inline int64_t first_position_avx2(const double *v, int64_t m, doub
     return 0;
 }
 
+// linalg::finish_sq_row on the row, then row_min_avx2 of it, in one loop:
+// (v + x_sq) + c_sq, then maxpd(v, 0), which is v > 0 ? v : 0 per lane, as
+// std::max(0.0, v) (NaN and -0 give 0 in both); the minimum over the same
+// lanes from the same first value.
+KINDRED_AVX2 inline double finish_sq_row_min_avx2(double *row, int64_t k, double x_sq, const double *c_sq) {
+    const __m256d x = _mm256_set1_pd(x_sq), zero = _mm256_setzero_pd();
+    __m256d low = _mm256_set1_pd(std::max(0.0, row[0] + x_sq + c_sq[0]));
+    int64_t c = 0;
+    for (; c + 4 <= k; c += 4) {
+        const __m256d v = _mm256_add_pd(_mm256_add_pd(_mm256_loadu_pd(row + c), x), _mm256_loadu_pd(c_sq + c));
+        const __m256d f = _mm256_max_pd(v, zero);
+        _mm256_storeu_pd(row + c, f);
+        low = _mm256_min_pd(f, low);
+    }
+    for (int64_t r = c; r < k; ++r) row[r] = std::max(0.0, row[r] + x_sq + c_sq[r]);
+    double lo[4];
+    _mm256_storeu_pd(lo, low);
+    return linalg::finish_row_min(lo, row, c, k);
+}
+
 }  // namespace
 
 bool avx2_available() {
@@ -66,13 +86,13 @@ bool avx2_available() {
     return __builtin_cpu_supports("avx2");
 }
 
-KINDRED_AVX2 int64_t decide_block_avx2(const double *block, int64_t rows, int64_t k0, double xi, const double *bound,
-                                       double lambda, const int32_t *labels, int32_t *pick, double *pick_value,
-                                       int32_t *reads_links) {
+KINDRED_AVX2 int64_t decide_block_avx2(double *block, int64_t rows, int64_t k0, double xi, const double *bound,
+                                       double lambda, const int32_t *labels, const double *x_sq, const double *c_sq,
+                                       int32_t *pick, double *pick_value, int32_t *reads_links) {
     int64_t listed = 0;
     for (int64_t r = 0; r < rows; ++r) {
-        const double *row = block + r * k0;
-        const double d_b = row_min_avx2(row, k0);
+        double *row = block + r * k0;
+        const double d_b = x_sq ? finish_sq_row_min_avx2(row, k0, x_sq[r], c_sq) : row_min_avx2(row, k0);
         bool fits;
         const double threshold = bound_threshold(d_b, xi * (bound ? bound[r] : 0.0), lambda, fits);
         int64_t b = -1;
@@ -113,8 +133,8 @@ KINDRED_AVX2 int64_t dense_argmin_avx2(const double *row, const int32_t *acc, do
 namespace kindred {
 namespace rows {
 bool avx2_available() { return false; }
-int64_t decide_block_avx2(const double *, int64_t, int64_t, double, const double *, double, const int32_t *, int32_t *,
-                          double *, int32_t *) {
+int64_t decide_block_avx2(double *, int64_t, int64_t, double, const double *, double, const int32_t *, const double *,
+                          const double *, int32_t *, double *, int32_t *) {
     return 0;  // never called: avx2_available() is false
 }
 int64_t dense_argmin_avx2(const double *, const int32_t *, double, int64_t, double *, double &) { return 0; }

@@ -98,6 +98,12 @@ public:
         const std::vector<double> c_sq = linalg::center_sqnorms(centers, k, d());
         linalg::sq_distances(data_, begin, end, centers, c_sq.data(), k, x_sqnorm_.data(), out);
     }
+    void raw_distances(int64_t begin, int64_t end, const double *centers, int64_t k, double *out,
+                       FinishTerms &terms) override {
+        terms.center = linalg::center_sqnorms(centers, k, d());
+        terms.row = x_sqnorm_.data();
+        linalg::minus_two_cross(data_, begin, end, centers, k, out);
+    }
     double distance(int64_t i, const double *center) const override {
         double c_sq = 0.0;
         for (int64_t j = 0; j < d(); ++j) c_sq += center[j] * center[j];

@@ -45,6 +45,21 @@ public:
     // are k rows of d values (row-major) in the mean space. Uses the object's
     // scratch: not safe to call from two threads at once.
     virtual void distances(int64_t begin, int64_t end, const double *centers, int64_t k, double *out) = 0;
+    // distances() in two steps, for a caller that reads every row once
+    // anyway and finishes it there (RDP-means's bound test): where the
+    // divergence allows it, out gets the raw rows of linalg::minus_two_cross
+    // and terms what linalg::finish_sq_row needs to make them the values of
+    // distances(), bit for bit (terms.row indexed by point, terms.center by
+    // centre); elsewhere out gets distances() and terms.row is null.
+    struct FinishTerms {
+        const double *row = nullptr;
+        std::vector<double> center;
+    };
+    virtual void raw_distances(int64_t begin, int64_t end, const double *centers, int64_t k, double *out,
+                               FinishTerms &terms) {
+        distances(begin, end, centers, k, out);
+        terms.row = nullptr;
+    }
     // D(x_i, mu) for one centre.
     virtual double distance(int64_t i, const double *center) const = 0;
     // sum_i D(x_i, mu_{labels[i]}) over all points (labels in [0, k)), with the

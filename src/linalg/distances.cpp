@@ -47,11 +47,7 @@ void sq_distances(const DataView &x, int64_t begin, int64_t end, const double *c
     const int64_t m = end - begin;
     if (m <= 0 || k <= 0) return;
     minus_two_cross(x, begin, end, centers, k, out);
-    for (int64_t r = 0; r < m; ++r) {
-        double *row = out + r * k;
-        const double xn = x_sqnorm[begin + r];
-        for (int64_t c = 0; c < k; ++c) row[c] = std::max(0.0, row[c] + xn + c_sqnorm[c]);
-    }
+    for (int64_t r = 0; r < m; ++r) finish_sq_row(out + r * k, k, x_sqnorm[begin + r], c_sqnorm);
 }
 
 }  // namespace linalg

@@ -3,6 +3,7 @@
 #ifndef KINDRED_LINALG_DISTANCES_HPP
 #define KINDRED_LINALG_DISTANCES_HPP
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 #if defined(__SSE2__)
@@ -59,6 +60,13 @@ inline double row_min(const double *v, int64_t m) {
 // out[(i - begin) * k + c] = -2 <x_i, center_c> for i in [begin, end): the
 // only part of the distance that needs a matrix product (GEMM for dense data).
 void minus_two_cross(const DataView &x, int64_t begin, int64_t end, const double *centers, int64_t k, double *out);
+
+// A row of minus_two_cross made squared distances: row[c] = max(0, (row[c] +
+// x_sqnorm) + c_sqnorm[c]), clamped against rounding. The one formula of
+// sq_distances and of the callers that finish the rows as they read them.
+inline void finish_sq_row(double *row, int64_t k, double x_sqnorm, const double *c_sqnorm) {
+    for (int64_t c = 0; c < k; ++c) row[c] = std::max(0.0, row[c] + x_sqnorm + c_sqnorm[c]);
+}
 
 // out[(i - begin) * k + c] = |x_i - center_c|^2 for i in [begin, end).
 // centers: k x d row-major; x_sqnorm: |x_i|^2 for all points (indexed by i).
