@@ -572,8 +572,9 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
         st.rows += computed;
     }
     // The bounds hold for the centres of this pass (update_centers widens
-    // them by the centres' shifts) unless a centre was opened: it is not in
-    // the rows of the points before it.
+    // them by the centres' shifts) if every block set them: not once a centre
+    // was opened (it is not in the rows of the points before it) or the pass
+    // stopped setting them.
     if (setting) st.bounds->validate();
     else if (st.bounds) st.bounds->invalidate();
     return changed;
