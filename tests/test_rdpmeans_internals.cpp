@@ -518,26 +518,32 @@ static void row_kernels_agree(void **) {
         std::vector<int32_t> pick(static_cast<size_t>(rows_n)), reads(static_cast<size_t>(rows_n));
         std::vector<double> value(static_cast<size_t>(rows_n));
         int64_t listed = 0, decided = 0;
-        for (int64_t r = 0; r < rows_n; ++r) {
-            int64_t b = -1;
-            double d_b = 0.0;
-            const double *row = block.data() + r * k0;
-            const double t = xi * (no_bounds ? 0.0 : bound[r]);
-            if (rows::decided_fast(row, k0, t, lambda, b, d_b)) {
-                ++decided;
-                // What the test promises: b is the first minimum, every other
-                // centre is farther by more than t, and d_b + t < lambda.
-                double smallest = 0.0;
-                assert_int_equal(rows::first_argmin(row, k0, smallest), b);
-                assert_true(same_bits(d_b, smallest));
-                for (int64_t c = 0; c < k0; ++c)
-                    if (c != b && !std::isnan(row[c])) assert_true(row[c] - d_b > t);  // NaN: never a choice
-                assert_true(d_b + t < lambda);
+        // The pass's loop of decided_fast over the block: pick, value and
+        // reads[0 .. listed), and what the test promises where it decides.
+        const auto reference = [&]() {
+            listed = decided = 0;
+            for (int64_t r = 0; r < rows_n; ++r) {
+                int64_t b = -1;
+                double d_b = 0.0;
+                const double *row = block.data() + r * k0;
+                const double t = xi * (no_bounds ? 0.0 : bound[r]);
+                if (rows::decided_fast(row, k0, t, lambda, b, d_b)) {
+                    ++decided;
+                    // b is the first minimum, every other centre is farther
+                    // by more than t, and d_b + t < lambda.
+                    double smallest = 0.0;
+                    assert_int_equal(rows::first_argmin(row, k0, smallest), b);
+                    assert_true(same_bits(d_b, smallest));
+                    for (int64_t c = 0; c < k0; ++c)
+                        if (c != b && !std::isnan(row[c])) assert_true(row[c] - d_b > t);  // NaN: never a choice
+                    assert_true(d_b + t < lambda);
+                }
+                pick[r] = static_cast<int32_t>(b);
+                value[r] = d_b;
+                if (b != labels[r]) reads[listed++] = static_cast<int32_t>(r);
             }
-            pick[r] = static_cast<int32_t>(b);
-            value[r] = d_b;
-            if (b != labels[r]) reads[listed++] = static_cast<int32_t>(r);
-        }
+        };
+        reference();
         decided_total += decided;
         undecided_total += rows_n - decided;
         if (!wide) continue;
@@ -550,20 +556,11 @@ static void row_kernels_agree(void **) {
             for (auto &v : x_sq) v = rng.uniform() * 4.0;
             for (auto &v : c_sq) v = rng.below(9) == 0 ? random_entry(rng, with_nan) : rng.uniform() * 4.0;
             for (auto &v : given) v = rng.below(8) == 0 ? random_entry(rng, with_nan) : rng.uniform() * 20.0 - 10.0;
-            // The scalar reference, finished the library's way; then the test as above.
-            std::vector<double> finished = given;
+            // The reference on the rows finished the library's way.
+            block = given;
             for (int64_t r = 0; r < rows_n; ++r)
-                linalg::finish_sq_row(finished.data() + r * k0, k0, x_sq[r], c_sq.data());
-            block = finished;
-            listed = 0;
-            for (int64_t r = 0; r < rows_n; ++r) {
-                int64_t b = -1;
-                double d_b = 0.0;
-                rows::decided_fast(block.data() + r * k0, k0, xi * (no_bounds ? 0.0 : bound[r]), lambda, b, d_b);
-                pick[r] = static_cast<int32_t>(b);
-                value[r] = d_b;
-                if (b != labels[r]) reads[listed++] = static_cast<int32_t>(r);
-            }
+                linalg::finish_sq_row(block.data() + r * k0, k0, x_sq[r], c_sq.data());
+            reference();
         }
         std::vector<int32_t> pick_w(static_cast<size_t>(rows_n)), reads_w(static_cast<size_t>(rows_n));
         std::vector<double> value_w(static_cast<size_t>(rows_n));

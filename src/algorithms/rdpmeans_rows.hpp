@@ -176,12 +176,6 @@ inline uint64_t decision_mask(bool fits, uint64_t below) {
     return uint64_t(0) - one;
 }
 
-// The outcome of the bound test up to 64 centres, shared by its forms: from
-// fits and the mask below of the entries at or below the threshold, best
-// and d_best become b and d_b when the test decides, and stay as they are
-// otherwise (selected by mask, without a branch). Returns the decision mask.
-inline uint64_t take_decision(bool fits, uint64_t below, double d_b, int64_t &best, double &d_best);
-
 // v if mask is all ones, else otherwise, without a branch.
 inline int64_t select_int(uint64_t mask, int64_t v, int64_t otherwise) {
     return static_cast<int64_t>((static_cast<uint64_t>(v) & mask) | (static_cast<uint64_t>(otherwise) & ~mask));
@@ -196,6 +190,10 @@ inline double select_double(uint64_t mask, double v, double otherwise) {
     return out;
 }
 
+// The outcome of the bound test up to 64 centres, shared by its forms: from
+// fits and the mask below of the entries at or below the threshold, best
+// and d_best become b and d_b when the test decides, and stay as they are
+// otherwise (selected by mask, without a branch). Returns the decision mask.
 inline uint64_t take_decision(bool fits, uint64_t below, double d_b, int64_t &best, double &d_best) {
     const uint64_t decided = decision_mask(fits, below);
     const int64_t found = __builtin_ctzll(below | (uint64_t(1) << 63));  // b: the one entry below
