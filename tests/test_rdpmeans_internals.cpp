@@ -23,6 +23,7 @@ extern "C" {
 #include "algorithms/centroid_steps.hpp"
 #include "algorithms/link_count_cache.hpp"
 #include "algorithms/link_counts.hpp"
+#include "algorithms/link_term_bytes.hpp"
 #include "algorithms/rdpmeans_center_bounds.hpp"
 #include "algorithms/rdpmeans_rows.hpp"
 #include "algorithms/rdpmeans_stable.hpp"
@@ -478,7 +479,7 @@ static void row_kernels_agree(void **) {
         std::vector<double> row(static_cast<size_t>(k0));
         std::vector<int32_t> acc(static_cast<size_t>(k0));
         for (auto &v : row) v = random_entry(rng, with_nan);
-        for (auto &g : acc) g = static_cast<int32_t>(rng.below(9)) - 4;
+        for (auto &g : acc) g = static_cast<int32_t>(rng.below(9)) - 4 + (trial % 8 == 5 ? 123 : 0);  // to 127
         const double xi = rng.below(3) == 0 ? 0.0 : rng.uniform() * 2.0;
         // The dense choice: the first minimum of row + xi acc, as the scan
         // "a[c] < best" finds it (without NaN, where the scan is the rule).
@@ -497,6 +498,13 @@ static void row_kernels_agree(void **) {
         if (wide) {
             const int64_t b2 = rows::dense_argmin_avx2(row.data(), acc.data(), xi, k0, a_wide.data(), best_wide);
             assert_int_equal(b2, best);
+            assert_true(same_bits(best_wide, best_value));
+            for (int64_t c = 0; c < k0; ++c) assert_true(same_bits(a_wide[c], a[c]));
+            // The same terms as signed bytes (LinkTermBytes' rows).
+            std::vector<int8_t> small(acc.begin(), acc.end());
+            std::fill(a_wide.begin(), a_wide.end(), 0.0);
+            const int64_t b3 = rows::dense_argmin_avx2(row.data(), small.data(), xi, k0, a_wide.data(), best_wide);
+            assert_int_equal(b3, best);
             assert_true(same_bits(best_wide, best_value));
             for (int64_t c = 0; c < k0; ++c) assert_true(same_bits(a_wide[c], a[c]));
         }
@@ -580,11 +588,94 @@ static void row_kernels_agree(void **) {
     assert_true(undecided_total > 500);
 }
 
+// LinkTermBytes keeps every point's g_ik (k < 32) equal to a fresh gather
+// through moves and relabels, in its AVX2 and its scalar form; it is not
+// possible when some point's sum of |terms| exceeds 127.
+static void link_term_bytes_equal_gather(void **) {
+    Rng rng(29);
+    const int64_t n = 400;
+    for (int trial = 0; trial < 6; ++trial) {
+        const bool hub = trial == 5;  // one point with a sum of |terms| of 128
+        SideInfo side(n);
+        std::vector<int64_t> a, b;
+        std::vector<double> v;
+        for (int e = 0; e < 2000; ++e) {
+            const int64_t i = rng.below(n), j = rng.below(n);
+            if (i == j) continue;
+            a.push_back(i);
+            b.push_back(j);
+            const double w = static_cast<double>(1 + rng.below(3));
+            v.push_back(rng.uniform() < 0.4 ? w : -w);
+        }
+        if (hub)
+            for (int64_t j = 1; j <= 64; ++j) {  // terms of 2: a sum of 128 at point 0
+                a.push_back(0);
+                b.push_back(j);
+                v.push_back(-2.0);
+            }
+        side.add_pairs(a.data(), b.data(), v.data(), static_cast<int64_t>(a.size()));
+        LinkCountCache cache(&side.adjacency(), n, 1.0, 1.0);  // terms -3 .. 3 (a repeated pair adds up)
+        int32_t K = 3 + 5 * trial;  // up to 28 clusters, and new ones up to 31
+        std::vector<int32_t> labels(n);
+        for (auto &l : labels) l = static_cast<int32_t>(rng.below(K));
+        cache.labels_changed(labels.data(), K);
+        LinkTermBytes bytes(cache, trial % 2 == 0);  // odd trials: the scalar form
+        assert_true(bytes.possible() == !hub);
+        if (hub) continue;
+        assert_false(bytes.valid());
+        bytes.build();
+        assert_true(bytes.valid());
+        LinkCounts gather(&side.adjacency());
+        std::vector<int32_t> acc(LinkTermBytes::kClusters + 1, 0);
+        int64_t large = 0;  // terms of 4 or more in magnitude: the sums exercise the bytes' range
+        auto check = [&](int64_t i) {
+            std::fill(acc.begin(), acc.end(), 0);
+            cache.add_integer_terms(i, labels.data(), acc.data());
+            for (int32_t k = 0; k < LinkTermBytes::kClusters; ++k) {
+                assert_int_equal(bytes.row(i)[k], acc[k]);
+                large += std::abs(acc[k]) >= 4 ? 1 : 0;
+            }
+            assert_true(reinterpret_cast<uintptr_t>(bytes.row(i)) % 32 == 0);  // one line per point
+        };
+        for (int64_t i = 0; i < n; ++i) check(i);
+        for (int step = 0; step < 3000; ++step) {
+            const int64_t i = rng.below(n);
+            const double r = rng.uniform();
+            if (r < 0.4) {
+                check(i);
+            } else if (r < 0.97) {
+                const int32_t to = static_cast<int32_t>(rng.below(std::min<int32_t>(K + 1, LinkTermBytes::kClusters)));
+                if (to == K) ++K;
+                const int32_t from = labels[i];
+                labels[i] = to;
+                cache.moved(i, labels.data(), from, to);
+                if (from != to) bytes.moved(i, from, to);
+            } else {
+                std::vector<int64_t> count(K, 0);
+                for (int32_t l : labels) ++count[l];
+                std::vector<int32_t> new_id(K, -1);
+                int32_t kept = 0;
+                for (int32_t c = 0; c < K; ++c)
+                    if (count[c] > 0) new_id[c] = kept++;
+                for (auto &l : labels) l = new_id[l];
+                cache.relabel(new_id.data(), labels.data(), kept);
+                bytes.relabel(new_id.data(), K);
+                K = kept;
+            }
+        }
+        for (int64_t i = 0; i < n; ++i) check(i);
+        assert_true(large > 0);
+        bytes.invalidate();
+        assert_false(bytes.valid());
+    }
+}
+
 int main() {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(link_counts_equal_brute_force),
         cmocka_unit_test(no_side_information_gives_zero_counts),
         cmocka_unit_test(link_count_cache_equals_gather),
+        cmocka_unit_test(link_term_bytes_equal_gather),
         cmocka_unit_test(stable_certificate_holds_and_is_tight),
         cmocka_unit_test(bregman_blocks_equal_direct_formulas),
         cmocka_unit_test(center_bounds_hold),

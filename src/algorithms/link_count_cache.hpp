@@ -233,6 +233,24 @@ public:
             if (k >= 0) acc[k] += integer_term_at(e);  // k < 0: unlabelled neighbour (never in RDP-means)
         }
     }
+    // The packed rows (see the top of the file) of one point: entry e holds
+    // neighbour packed_neighbour(entry[e]) and term packed_term(entry[e]).
+    struct PackedRow {
+        const uint32_t *entry;
+        int64_t size;
+    };
+    static int64_t packed_neighbour(uint32_t entry) { return static_cast<int64_t>(entry >> 4); }
+    static int32_t packed_term(uint32_t entry) { return static_cast<int32_t>(entry & 15u) - 8; }
+    // Point i's packed row (byte_rows() or packed rows present).
+    PackedRow packed_row(int64_t i) const {
+        return PackedRow{packed_.data() + adj_->indptr[i], adj_->indptr[i + 1] - adj_->indptr[i]};
+    }
+    // Whether there are packed rows and every point's sum of |terms| is at
+    // most 127 (LinkTermBytes).
+    bool byte_rows() const { return !packed_.empty() && byte_sums_; }
+    // The one-byte label copy while it holds the labels, else null.
+    const uint8_t *label_copy() const { return small_on_ ? small_.data() : nullptr; }
+    int64_t size() const { return static_cast<int64_t>(point_.size()); }
     // Whether bulk mode is cheaper when a fraction move_rate of the points
     // move: when move_rate x (mean degree) exceeds a few units, most points
     // would be updated in place several times (thresholds of 1 to 8 gave the
@@ -256,14 +274,14 @@ private:
     // a quarter of the bytes of the adjacency's two arrays, which a gather
     // reads from memory for every point it gathers).
     int64_t neighbour_at(int64_t e) const {
-        return packed_.empty() ? adj_->neighbor[e] : static_cast<int64_t>(packed_[e] >> 4);
+        return packed_.empty() ? adj_->neighbor[e] : packed_neighbour(packed_[e]);
     }
     double term_at(int64_t e) const {
-        return packed_.empty() ? entry_cost(e) : static_cast<double>(static_cast<int32_t>(packed_[e] & 15u) - 8);
+        return packed_.empty() ? entry_cost(e) : static_cast<double>(packed_term(packed_[e]));
     }
     // The same term as an int, in the integer layouts (every term an integer).
     int32_t integer_term_at(int64_t e) const {
-        return packed_.empty() ? static_cast<int32_t>(entry_cost(e)) : static_cast<int32_t>(packed_[e] & 15u) - 8;
+        return packed_.empty() ? static_cast<int32_t>(entry_cost(e)) : packed_term(packed_[e]);
     }
     KINDRED_CACHE_PREFETCH void prefetch_row(int64_t begin, int64_t end) const {
         if (!packed_.empty()) {
@@ -320,6 +338,7 @@ private:
     std::vector<uint32_t> packed_;  // the packed rows (neighbour_at), or empty
     std::vector<uint8_t> small_;  // the label copy (see the top of the file)
     bool small_on_ = false;       // small_ holds the labels
+    bool byte_sums_ = false;      // every point's sum of |terms| at most 127
     Layout layout_ = Layout::counted;
     double mean_degree_ = 0;
     std::vector<NarrowSlot> narrow_;    // nnz entries, CSR layout (narrow), else empty

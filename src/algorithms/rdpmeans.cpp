@@ -26,6 +26,7 @@
 #include "algorithms/centroid_steps.hpp"
 #include "algorithms/link_count_cache.hpp"
 #include "algorithms/link_counts.hpp"
+#include "algorithms/link_term_bytes.hpp"
 #include "algorithms/rdpmeans_center_bounds.hpp"
 #include "algorithms/rdpmeans_rows.hpp"
 #include "algorithms/rdpmeans_spectral.hpp"
@@ -66,6 +67,18 @@ constexpr int64_t kSecondStepAhead = 6;
 // back to tracking did not pay: the first tracked pass gathers what it
 // reads, as an untracked one does.)
 constexpr double kUntrackedRatio = 32.0;
+// A pass reads and keeps the link terms as bytes (link_term_bytes.hpp) when
+// the last pass moved fewer than one point for every kBytesRatio that read
+// their links, and a quarter of the points or more read them; it drops the
+// bytes once its own moves pass that ratio (after the first 256). A point
+// that reads its links then reads one line instead of its neighbours'
+// labels, and a move writes a line of each neighbour. Measured with scratch
+// cycle counters, no cluster structure with 10n pairs, the sequential part
+// of the passes in which every point reads its links: 1e5 points 15 -> 12
+// Mcycles, 1e6 points 230-290 -> 120-180 (a move costs about a dozen times
+// what a point saves at 1e5; the build of the bytes, once, about as much as
+// a pass's gathers). The quarter: below it the build is not paid back.
+constexpr double kBytesRatio = 8.0;
 // The center bounds are kept only after a pass that moved fewer than one
 // point in kBoundsMoveRatio (fit_rdpmeans; measured: overlapping blobs at
 // n = 1e5 with 10n pairs 1.91-1.96 against 2.26-2.35 times a kmeans
@@ -119,6 +132,7 @@ struct PassState {
     // Points of the last pass whose choice read their link terms (the others
     // were decided by decided_without_links, or certified unchanged).
     int64_t linked = 0, decided = 0;  // decided: the points the pass computed
+    int64_t opened = 0;  // the centres the last pass opened
     int64_t rows = 0;  // the points whose divergences the last pass computed
     std::vector<double> block, aug, augmented, row, saved;  // scratch of the pass
     // How to finish the rows of `block` where block_distances left them raw
@@ -127,6 +141,10 @@ struct PassState {
     // Per row of the block: the cluster decided_without_links chose (-1: the
     // links decide) and D_ib; the rows whose links are read (see assignment_pass).
     std::vector<int32_t> pick, reads_links;
+    // The link terms as bytes per point (link_term_bytes.hpp): null, or read
+    // and kept by the pass while valid.
+    LinkTermBytes *term_bytes = nullptr;
+    std::vector<int32_t> byte_acc;  // a byte row as ints (the SSE2 form)
     std::vector<double> pick_value;
     // With center bounds (squared Euclidean, dense data): the bounds, |x_i|^2,
     // and per row of the block its row in `block` (-1: skipped, the point
@@ -377,6 +395,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
     // 83-88 ms against 112-119. Not with a certificate to compute (it needs
     // the slots).
     const bool dense_pass = links.untracked() && links.integer_terms() && !limit;
+    const bool byte_pass = dense_pass && st.term_bytes && st.term_bytes->valid();
     // Skipping by the center bounds: valid bounds, and no certificate asked
     // (a certifying pass needs every point's row).
     const bool keep_bounds = st.bounds && st.use_bounds;
@@ -436,9 +455,12 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             st.reads_links[listed] = static_cast<int32_t>(i - begin);
             listed += b != st.labels[i] ? 1 : 0;
         }
+        // With the terms as bytes, only the rows of the points that will move
+        // are read (and their neighbours' bytes written).
+        const bool bytes_now = byte_pass && st.term_bytes->valid();
         for (int64_t w = 0; w < std::min(listed, kRowAhead); ++w) {
             const int64_t r = st.reads_links[w];
-            links.prefetch(begin + r, st.pick[r] >= 0);
+            if (!bytes_now || st.pick[r] >= 0) links.prefetch(begin + r, st.pick[r] >= 0);
         }
         int64_t next = 0;  // the first entry of reads_links not yet reached
         for (int64_t i = begin; i < end; ++i) {
@@ -454,11 +476,15 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             if (next < listed && st.reads_links[next] == i - begin) {
                 if (next + kRowAhead < listed) {
                     const int64_t r = st.reads_links[next + kRowAhead];
-                    links.prefetch(begin + r, st.pick[r] >= 0);
+                    if (!bytes_now || st.pick[r] >= 0) links.prefetch(begin + r, st.pick[r] >= 0);
                 }
                 if (next + kSecondStepAhead < listed) {
                     const int64_t r = st.reads_links[next + kSecondStepAhead];
-                    if (st.pick[r] >= 0 || links.untracked()) links.prefetch_second_step(begin + r, st.labels.data());
+                    if (bytes_now) {
+                        if (st.pick[r] >= 0) st.term_bytes->prefetch_neighbours(begin + r);
+                    } else if (st.pick[r] >= 0 || links.untracked()) {
+                        links.prefetch_second_step(begin + r, st.labels.data());
+                    }
                 }
                 ++next;
             }
@@ -492,8 +518,19 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             // pair (the gather above), so a point with many clusters and few
             // pairs keeps the slots. (With 2 pairs per point and 20 clusters,
             // which the rule gives the dense form, it measured no slower.)
-            const bool dense = have_slots && dense_pass && k_now == k0 && k0 <= 4 * links.degree(i) + 16;
-            if (dense) {
+            const int8_t *byte_row =
+                have_slots && byte_pass && k_now == k0 && st.term_bytes->valid() ? st.term_bytes->row(i) : nullptr;
+            const bool dense =
+                have_slots && !byte_row && dense_pass && k_now == k0 && k0 <= 4 * links.degree(i) + 16;
+            if (byte_row) {
+                ++st.linked;
+                if (wide) {
+                    best = rows::dense_argmin_avx2(row, byte_row, xi, k0, st.augmented.data(), best_value);
+                } else {
+                    st.byte_acc.assign(byte_row, byte_row + k0);
+                    best = rows::dense_argmin(row, st.byte_acc.data(), xi, k0, st.augmented.data(), best_value);
+                }
+            } else if (dense) {
                 ++st.linked;
                 links.add_integer_terms(i, st.labels.data(), st.acc.data());
                 best = wide ? rows::dense_argmin_avx2(row, st.acc.data(), xi, k0, st.augmented.data(), best_value)
@@ -551,10 +588,31 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                 // The move's own link change, from the link terms this
                 // choice read (a new cluster's g is 0: no neighbour is in it).
                 double own_change = 0.0;
-                if (dense) own_change = static_cast<double>(st.acc[to]) - static_cast<double>(st.acc[from]);
-                else if (have_slots) own_change = slots.cost_of(to) - slots.cost_of(from);
-                st.link_within +=
-                    links.moved(i, st.labels.data(), from, to, dense || have_slots ? &own_change : nullptr);
+                bool known = true;
+                LinkTermBytes *bytes = byte_pass && st.term_bytes->valid() ? st.term_bytes : nullptr;
+                if (byte_row) {  // (a centre the point opens has no neighbour in it)
+                    own_change = (to < k0 ? static_cast<double>(byte_row[to]) : 0.0) - static_cast<double>(byte_row[from]);
+                } else if (dense) {
+                    own_change = static_cast<double>(st.acc[to]) - static_cast<double>(st.acc[from]);
+                } else if (have_slots) {
+                    own_change = slots.cost_of(to) - slots.cost_of(from);
+                } else if (bytes) {  // decided by the bound: to is a centre of the row, below k0
+                    own_change = static_cast<double>(bytes->row(i)[to]) - static_cast<double>(bytes->row(i)[from]);
+                } else {
+                    known = false;  // links.moved sums it from the neighbours' labels
+                }
+                // The neighbours' bytes follow the move; they are dropped (the
+                // rest of the pass gathers) for a cluster id they do not hold,
+                // or once this pass moves too many points for those that read
+                // their links.
+                if (bytes) {
+                    if (to >= LinkTermBytes::kClusters ||
+                        (changed > 256 && kBytesRatio * static_cast<double>(changed) > static_cast<double>(st.linked)))
+                        bytes->invalidate();
+                    else
+                        bytes->moved(i, from, to);
+                }
+                st.link_within += links.moved(i, st.labels.data(), from, to, known ? &own_change : nullptr);
             }
             if (dense) std::fill(st.acc.begin(), st.acc.begin() + k0, 0);
         }
@@ -571,6 +629,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                     st.bounds->set_from_row(i, st.block.data() + st.row_of[i - begin] * k0, k0, st.labels[i]);
         st.rows += computed;
     }
+    st.opened = k_now - k_start;
     // The bounds hold for the centres of this pass (update_centers widens
     // them by the centres' shifts) if every block set them: not once a centre
     // was opened (it is not in the rows of the points before it) or the pass
@@ -624,6 +683,7 @@ int64_t update_centers(divergence::Bregman &div, int threads, PassState &st, Lin
         st.counts.resize(static_cast<size_t>(kept));
         for (auto &l : st.labels) l = new_id[l];
         if (links) links->relabel(new_id.data(), st.labels.data(), kept);
+        if (st.term_bytes && st.term_bytes->valid()) st.term_bytes->relabel(new_id.data(), k);
     }
     if (st.bounds && st.bounds->valid()) {
         // The center bounds widen by each centre's shift (Euclidean distance).
@@ -693,10 +753,11 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     }
     const int64_t k_initial = update_centers(*div, ctx.threads, st, nullptr, nullptr, true);
     links.labels_changed(st.labels.data(), k_initial);
+    LinkTermBytes term_bytes(links);
     const LinkCounts::PairTotals start = LinkCounts(adjacency).pair_totals(st.labels.data());  // pairs inside the starting clusters
     st.link_within = w_may_not * start.may_not_within - w_may * start.may_within;
 
-    std::vector<double> trace, xi_trace, k_trace, computed_trace, linked_trace, rows_trace;
+    std::vector<double> trace, xi_trace, k_trace, computed_trace, linked_trace, rows_trace, bytes_trace;
     FitResult result;
     int64_t stable = 0, k = 1, changed = 0;
     double divergence_total = 0.0;
@@ -707,6 +768,7 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     // (certified_pass). The result is the same as computing every pass.
     const bool skip_certified = ctx.options.get_bool("skip_certified");
     const bool link_bounds = ctx.options.get_bool("link_bounds");
+    const bool link_bytes = ctx.options.get_bool("link_bytes");
     // A point the bound cannot decide costs a little more than without
     // trying (the second smallest divergence, the test). Since xi only
     // grows, a pass in which the bound decided few points is followed by
@@ -736,6 +798,7 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
         st.use_bounds = bounds_rest == 0 && (!link_bounds || bound_share >= kBoundsShare) &&
                         it > 1 && few_moves_for_bounds(changed, n);
         double computed = -1.0;
+        bool bytes_pass = false;
         if (skip_certified && repeat && limits_valid)
             computed = certified_pass(*div, lambda, xi, try_bounds, links, st, limit.data());
         if (computed >= 0.0) {
@@ -746,7 +809,21 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
             // The link terms untracked while many points move for each that
             // reads its links (kUntrackedRatio).
             const double last_moves = it == 1 ? static_cast<double>(n) : static_cast<double>(changed);
-            links.set_untracked(kUntrackedRatio * last_moves > static_cast<double>(last_linked));
+            // The link terms as bytes (link_term_bytes.hpp) where few points
+            // move for those that read their links.
+            const bool use_bytes = link_bytes && !certify && term_bytes.possible() && k <= LinkTermBytes::kClusters &&
+                                   links.label_copy() && kBytesRatio * last_moves < static_cast<double>(last_linked) &&
+                                   4 * last_linked >= n;
+            // Untracked also after a pass that opened centres: the means of new
+            // clusters move many points in the next pass (the second pass
+            // from one cluster moves a third of the points, and tracked it
+            // took twice as long at 1e5 points; scratch cycle counters).
+            links.set_untracked(use_bytes || st.opened > 0 ||
+                                kUntrackedRatio * last_moves > static_cast<double>(last_linked));
+            if (!use_bytes) term_bytes.invalidate();
+            else if (!term_bytes.valid()) term_bytes.build();
+            st.term_bytes = &term_bytes;
+            bytes_pass = use_bytes;
             // The cluster sums kept through the moves when few points are
             // expected to move.
             st.track_sums = kTrackSumsRatio * last_moves < static_cast<double>(n);
@@ -771,6 +848,7 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
         computed_trace.push_back(computed);
         linked_trace.push_back(static_cast<double>(st.linked) / static_cast<double>(n));
         rows_trace.push_back(static_cast<double>(st.rows) / static_cast<double>(n));
+        bytes_trace.push_back(bytes_pass ? 1.0 : 0.0);
         computed_total += computed;
         // Eq. (20), each pair counted once (see the file comment).
         const double obj = divergence_total + lambda * static_cast<double>(k) + xi * st.link_within;
@@ -797,6 +875,7 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     result.set_array("pass_computed", static_cast<int64_t>(computed_trace.size()), 1, computed_trace);
     result.set_array("pass_linked", static_cast<int64_t>(linked_trace.size()), 1, linked_trace);
     result.set_array("pass_rows", static_cast<int64_t>(rows_trace.size()), 1, rows_trace);
+    result.set_array("pass_bytes", static_cast<int64_t>(bytes_trace.size()), 1, bytes_trace);
     ctx.log.info(cat("rdpmeans: ", computed_total, " of ", result.iterations,
                      " passes computed (blocks of points certified unchanged are not)"));
     return result;
@@ -847,6 +926,11 @@ OptionTable rdpmeans_options() {
                             "skip the divergences of the points that distance bounds prove keep their clusters "
                             "(squared Euclidean divergence, dense data; same labels, the objective agrees to "
                             "rounding; off: compute every point's divergences)"),
+        OptionSpec::boolean("link_bytes", true,
+                            "while few points move and most read their link terms, keep those terms as one byte "
+                            "per point and cluster (up to 32 clusters; integer terms, at most 127 in sum of "
+                            "magnitudes per point) instead of gathering them from the neighbours' labels (same "
+                            "result; off: always gather, for timing)"),
         OptionSpec::integer("max_iter", 300, 1, 100000000, "maximum assignment passes"),
     };
     append_common_options(t);

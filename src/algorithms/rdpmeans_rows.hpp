@@ -268,8 +268,11 @@ bool avx2_available();
 int64_t decide_block_avx2(double *block, int64_t rows, int64_t k0, double xi, const double *bound, double lambda,
                           const int32_t *labels, const double *x_sq, const double *c_sq, int32_t *pick,
                           double *pick_value, int32_t *reads_links);
-// dense_argmin, the same result.
+// dense_argmin, the same result; also with the terms as signed bytes
+// (LinkTermBytes).
 int64_t dense_argmin_avx2(const double *row, const int32_t *acc, double xi, int64_t k0, double *a,
+                          double &best_value);
+int64_t dense_argmin_avx2(const double *row, const int8_t *acc, double xi, int64_t k0, double *a,
                           double &best_value);
 
 }  // namespace rows

@@ -19,6 +19,8 @@
 #if KINDRED_ROWS_AVX2
 #include <immintrin.h>
 
+#include <cstring>
+
 #define KINDRED_AVX2 __attribute__((target("avx2")))
 
 namespace kindred {
@@ -106,15 +108,25 @@ KINDRED_AVX2 int64_t decide_block_avx2(double *block, int64_t rows, int64_t k0, 
     return listed;
 }
 
-KINDRED_AVX2 int64_t dense_argmin_avx2(const double *row, const int32_t *acc, double xi, int64_t k0, double *a,
-                                       double &best_value) {
+// dense_argmin with the terms as four ints from acc + c (int32) or four
+// signed bytes (int8), converted to doubles exactly.
+KINDRED_AVX2 inline __m256d terms_at(const int32_t *acc, int64_t c) {
+    return _mm256_cvtepi32_pd(_mm_loadu_si128(reinterpret_cast<const __m128i *>(acc + c)));
+}
+KINDRED_AVX2 inline __m256d terms_at(const int8_t *acc, int64_t c) {
+    int32_t four;
+    std::memcpy(&four, acc + c, sizeof four);
+    return _mm256_cvtepi32_pd(_mm_cvtepi8_epi32(_mm_cvtsi32_si128(four)));
+}
+template <typename Term>
+KINDRED_AVX2 inline int64_t dense_argmin_as(const double *row, const Term *acc, double xi, int64_t k0, double *a,
+                                            double &best_value) {
     a[0] = row[0] + xi * static_cast<double>(acc[0]);
     const __m256d x = _mm256_set1_pd(xi);
     __m256d low = _mm256_set1_pd(a[0]);
     int64_t c = 0;
     for (; c + 4 <= k0; c += 4) {
-        const __m256d g = _mm256_cvtepi32_pd(_mm_loadu_si128(reinterpret_cast<const __m128i *>(acc + c)));
-        const __m256d v = _mm256_add_pd(_mm256_loadu_pd(row + c), _mm256_mul_pd(x, g));
+        const __m256d v = _mm256_add_pd(_mm256_loadu_pd(row + c), _mm256_mul_pd(x, terms_at(acc, c)));
         _mm256_storeu_pd(a + c, v);
         low = _mm256_min_pd(v, low);
     }
@@ -123,6 +135,15 @@ KINDRED_AVX2 int64_t dense_argmin_avx2(const double *row, const int32_t *acc, do
     for (int64_t r = c; r < k0; ++r) a[r] = row[r] + xi * static_cast<double>(acc[r]);
     best_value = linalg::finish_row_min(lo, a, c, k0);
     return first_position_avx2(a, k0, best_value);
+}
+
+KINDRED_AVX2 int64_t dense_argmin_avx2(const double *row, const int32_t *acc, double xi, int64_t k0, double *a,
+                                       double &best_value) {
+    return dense_argmin_as(row, acc, xi, k0, a, best_value);
+}
+KINDRED_AVX2 int64_t dense_argmin_avx2(const double *row, const int8_t *acc, double xi, int64_t k0, double *a,
+                                       double &best_value) {
+    return dense_argmin_as(row, acc, xi, k0, a, best_value);
 }
 
 }  // namespace rows
@@ -138,6 +159,7 @@ int64_t decide_block_avx2(double *, int64_t, int64_t, double, const double *, do
     return 0;  // never called: avx2_available() is false
 }
 int64_t dense_argmin_avx2(const double *, const int32_t *, double, int64_t, double *, double &) { return 0; }
+int64_t dense_argmin_avx2(const double *, const int8_t *, double, int64_t, double *, double &) { return 0; }
 }  // namespace rows
 }  // namespace kindred
 

@@ -1,0 +1,105 @@
+#include "algorithms/link_term_bytes.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "algorithms/rdpmeans_rows.hpp"
+
+#if KINDRED_ROWS_AVX2
+#include <immintrin.h>
+#endif
+
+namespace kindred {
+
+namespace {
+
+#if KINDRED_ROWS_AVX2
+// moved() with one 32-byte update per neighbour: + t at to and - t at from.
+__attribute__((target("avx2"))) void move_avx2(int8_t *base, const LinkCountCache::PackedRow &r, int32_t from,
+                                               int32_t to) {
+    const __m256i iota = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                                          22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+    // +1 at to, -1 at from (the comparisons give -1 where equal).
+    const __m256i unit = _mm256_sub_epi8(_mm256_cmpeq_epi8(iota, _mm256_set1_epi8(static_cast<char>(from))),
+                                         _mm256_cmpeq_epi8(iota, _mm256_set1_epi8(static_cast<char>(to))));
+    for (int64_t e = 0; e < r.size; ++e) {
+        __m256i *out = reinterpret_cast<__m256i *>(base + LinkCountCache::packed_neighbour(r.entry[e]) * 32);
+        const __m256i t = _mm256_set1_epi8(static_cast<char>(LinkCountCache::packed_term(r.entry[e])));
+        _mm256_store_si256(out, _mm256_add_epi8(_mm256_load_si256(out), _mm256_sign_epi8(t, unit)));
+    }
+}
+
+// build() for one point: its terms summed in 32 byte lanes, two
+// accumulators (independent additions), stored in one write.
+__attribute__((target("avx2"))) void build_row_avx2(int8_t *out, const LinkCountCache::PackedRow &r,
+                                                    const uint8_t *labels) {
+    const __m256i iota = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                                          22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+    __m256i sum[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};
+    for (int64_t e = 0; e < r.size; ++e) {
+        const uint32_t entry = r.entry[e];
+        const __m256i here = _mm256_cmpeq_epi8(
+            iota, _mm256_set1_epi8(static_cast<char>(labels[LinkCountCache::packed_neighbour(entry)])));
+        const __m256i t = _mm256_set1_epi8(static_cast<char>(LinkCountCache::packed_term(entry)));
+        sum[e & 1] = _mm256_add_epi8(sum[e & 1], _mm256_and_si256(here, t));
+    }
+    _mm256_store_si256(reinterpret_cast<__m256i *>(out), _mm256_add_epi8(sum[0], sum[1]));
+}
+#endif
+
+}  // namespace
+
+void LinkTermBytes::build() {
+    const int64_t n = links_.size();
+    const size_t size = static_cast<size_t>(n * kClusters + kClusters);
+    if (bytes_.size() != size) bytes_.assign(size, 0);  // allocated once; every row is written below
+    base_ = bytes_.data() + (kClusters - reinterpret_cast<uintptr_t>(bytes_.data()) % kClusters) % kClusters;
+    wide_ = allow_avx2_ && rows::avx2_available();
+    const uint8_t *labels = links_.label_copy();
+#if KINDRED_ROWS_AVX2
+    if (wide_) {
+        for (int64_t i = 0; i < n; ++i) build_row_avx2(base_ + i * kClusters, links_.packed_row(i), labels);
+        valid_ = true;
+        return;
+    }
+#endif
+    for (int64_t i = 0; i < n; ++i) {
+        const LinkCountCache::PackedRow r = links_.packed_row(i);
+        int8_t *out = base_ + i * kClusters;
+        std::memset(out, 0, kClusters);
+        for (int64_t e = 0; e < r.size; ++e)
+            out[labels[LinkCountCache::packed_neighbour(r.entry[e])]] +=
+                static_cast<int8_t>(LinkCountCache::packed_term(r.entry[e]));
+    }
+    valid_ = true;
+}
+
+void LinkTermBytes::moved(int64_t i, int32_t from, int32_t to) {
+    const LinkCountCache::PackedRow r = links_.packed_row(i);
+#if KINDRED_ROWS_AVX2
+    if (wide_) {
+        move_avx2(base_, r, from, to);
+        return;
+    }
+#endif
+    for (int64_t e = 0; e < r.size; ++e) {
+        int8_t *out = base_ + LinkCountCache::packed_neighbour(r.entry[e]) * kClusters;
+        const int8_t t = static_cast<int8_t>(LinkCountCache::packed_term(r.entry[e]));
+        out[from] = static_cast<int8_t>(out[from] - t);
+        out[to] = static_cast<int8_t>(out[to] + t);
+    }
+}
+
+void LinkTermBytes::relabel(const int32_t *new_id, int64_t k) {
+    const int64_t n = links_.size();
+    int8_t moved_row[kClusters];
+    for (int64_t i = 0; i < n; ++i) {
+        int8_t *row = base_ + i * kClusters;
+        std::memset(moved_row, 0, sizeof moved_row);
+        for (int64_t c = 0; c < std::min(k, kClusters); ++c)
+            if (new_id[c] >= 0) moved_row[new_id[c]] = row[c];
+        std::memcpy(row, moved_row, sizeof moved_row);
+    }
+}
+
+}  // namespace kindred
