@@ -35,15 +35,20 @@ __attribute__((target("avx2"))) void build_row_avx2(int8_t *out, const LinkCount
                                                     const uint8_t *labels) {
     const __m256i iota = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
                                           22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
-    __m256i sum[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};
-    for (int64_t e = 0; e < r.size; ++e) {
-        const uint32_t entry = r.entry[e];
+    const auto term = [&](uint32_t entry) __attribute__((target("avx2"))) {
         const __m256i here = _mm256_cmpeq_epi8(
             iota, _mm256_set1_epi8(static_cast<char>(labels[LinkCountCache::packed_neighbour(entry)])));
-        const __m256i t = _mm256_set1_epi8(static_cast<char>(LinkCountCache::packed_term(entry)));
-        sum[e & 1] = _mm256_add_epi8(sum[e & 1], _mm256_and_si256(here, t));
+        return _mm256_and_si256(here, _mm256_set1_epi8(static_cast<char>(LinkCountCache::packed_term(entry))));
+    };
+    // Two named accumulators (an array indexed by e & 1 was kept in memory).
+    __m256i even = _mm256_setzero_si256(), odd = _mm256_setzero_si256();
+    int64_t e = 0;
+    for (; e + 2 <= r.size; e += 2) {
+        even = _mm256_add_epi8(even, term(r.entry[e]));
+        odd = _mm256_add_epi8(odd, term(r.entry[e + 1]));
     }
-    _mm256_store_si256(reinterpret_cast<__m256i *>(out), _mm256_add_epi8(sum[0], sum[1]));
+    if (e < r.size) even = _mm256_add_epi8(even, term(r.entry[e]));
+    _mm256_store_si256(reinterpret_cast<__m256i *>(out), _mm256_add_epi8(even, odd));
 }
 #endif
 
