@@ -589,8 +589,10 @@ static void row_kernels_agree(void **) {
 }
 
 // LinkTermBytes keeps every point's g_ik (k < 32) equal to a fresh gather
-// through moves and relabels, in its AVX2 and its scalar form; it is not
-// possible when some point's sum of |terms| exceeds 127.
+// at its turn in a pass, through moves (updates made at once within the
+// block, else when their block is entered) and relabels, built in its AVX2
+// and its scalar form; it is not possible when some point's sum of |terms|
+// exceeds 127.
 static void link_term_bytes_equal_gather(void **) {
     Rng rng(29);
     const int64_t n = 400;
@@ -619,7 +621,8 @@ static void link_term_bytes_equal_gather(void **) {
         std::vector<int32_t> labels(n);
         for (auto &l : labels) l = static_cast<int32_t>(rng.below(K));
         cache.labels_changed(labels.data(), K);
-        LinkTermBytes bytes(cache, trial % 2 == 0);  // odd trials: the scalar form
+        const int64_t block_rows = int64_t(16) << (trial % 3);  // blocks as a pass makes them
+        LinkTermBytes bytes(cache, block_rows, trial % 2 == 0);  // odd trials: the scalar build
         assert_true(bytes.possible() == !hub);
         if (hub) continue;
         assert_false(bytes.valid());
@@ -638,19 +641,28 @@ static void link_term_bytes_equal_gather(void **) {
             assert_true(reinterpret_cast<uintptr_t>(bytes.row(i)) % 32 == 0);  // one line per point
         };
         for (int64_t i = 0; i < n; ++i) check(i);
-        for (int step = 0; step < 3000; ++step) {
-            const int64_t i = rng.below(n);
-            const double r = rng.uniform();
-            if (r < 0.4) {
-                check(i);
-            } else if (r < 0.97) {
-                const int32_t to = static_cast<int32_t>(rng.below(std::min<int32_t>(K + 1, LinkTermBytes::kClusters)));
-                if (to == K) ++K;
-                const int32_t from = labels[i];
-                labels[i] = to;
-                cache.moved(i, labels.data(), from, to);
-                if (from != to) bytes.moved(i, from, to);
-            } else {
+        // Passes as RDP-means makes them: the blocks in order, each entered
+        // before its points are read (the moves before their turn then reach
+        // them), some points moving; sometimes the label space compacted
+        // between passes.
+        for (int pass = 0; pass < 8; ++pass) {
+            const double move_rate = pass % 2 ? 0.3 : 0.03;
+            for (int64_t begin = 0; begin < n; begin += block_rows) {
+                bytes.enter_block(begin);
+                for (int64_t i = begin; i < std::min(n, begin + block_rows); ++i) {
+                    if (rng.uniform() < 0.5) check(i);
+                    if (rng.uniform() < move_rate) {
+                        const int32_t to =
+                            static_cast<int32_t>(rng.below(std::min<int32_t>(K + 1, LinkTermBytes::kClusters)));
+                        if (to == K) ++K;
+                        const int32_t from = labels[i];
+                        labels[i] = to;
+                        cache.moved(i, labels.data(), from, to);
+                        if (from != to) bytes.moved(i, from, to);
+                    }
+                }
+            }
+            if (pass % 3 == 2) {
                 std::vector<int64_t> count(K, 0);
                 for (int32_t l : labels) ++count[l];
                 std::vector<int32_t> new_id(K, -1);
@@ -659,10 +671,12 @@ static void link_term_bytes_equal_gather(void **) {
                     if (count[c] > 0) new_id[c] = kept++;
                 for (auto &l : labels) l = new_id[l];
                 cache.relabel(new_id.data(), labels.data(), kept);
-                bytes.relabel(new_id.data(), K);
+                bytes.relabel(new_id.data(), K);  // makes the waiting updates first
                 K = kept;
+                for (int64_t i = 0; i < n; ++i) check(i);
             }
         }
+        for (int64_t begin = 0; begin < n; begin += block_rows) bytes.enter_block(begin);
         for (int64_t i = 0; i < n; ++i) check(i);
         assert_true(large > 0);
         bytes.invalidate();

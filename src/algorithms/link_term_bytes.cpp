@@ -14,21 +14,6 @@ namespace kindred {
 namespace {
 
 #if KINDRED_ROWS_AVX2
-// moved() with one 32-byte update per neighbour: + t at to and - t at from.
-__attribute__((target("avx2"))) void move_avx2(int8_t *base, const LinkCountCache::PackedRow &r, int32_t from,
-                                               int32_t to) {
-    const __m256i iota = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
-                                          22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
-    // +1 at to, -1 at from (the comparisons give -1 where equal).
-    const __m256i unit = _mm256_sub_epi8(_mm256_cmpeq_epi8(iota, _mm256_set1_epi8(static_cast<char>(from))),
-                                         _mm256_cmpeq_epi8(iota, _mm256_set1_epi8(static_cast<char>(to))));
-    for (int64_t e = 0; e < r.size; ++e) {
-        __m256i *out = reinterpret_cast<__m256i *>(base + LinkCountCache::packed_neighbour(r.entry[e]) * 32);
-        const __m256i t = _mm256_set1_epi8(static_cast<char>(LinkCountCache::packed_term(r.entry[e])));
-        _mm256_store_si256(out, _mm256_add_epi8(_mm256_load_si256(out), _mm256_sign_epi8(t, unit)));
-    }
-}
-
 // build() for one point: its terms summed in 32 byte lanes, two
 // accumulators (independent additions), stored in one write.
 __attribute__((target("avx2"))) void build_row_avx2(int8_t *out, const LinkCountCache::PackedRow &r,
@@ -59,10 +44,10 @@ void LinkTermBytes::build() {
     const size_t size = static_cast<size_t>(n * kClusters + kClusters);
     if (bytes_.size() != size) bytes_.assign(size, 0);  // allocated once; every row is written below
     base_ = bytes_.data() + (kClusters - reinterpret_cast<uintptr_t>(bytes_.data()) % kClusters) % kClusters;
-    wide_ = allow_avx2_ && rows::avx2_available();
+    waiting_.assign(static_cast<size_t>(((n - 1) >> block_shift_) + 1), {});
     const uint8_t *labels = links_.label_copy();
 #if KINDRED_ROWS_AVX2
-    if (wide_) {
+    if (allow_avx2_ && rows::avx2_available()) {
         for (int64_t i = 0; i < n; ++i) build_row_avx2(base_ + i * kClusters, links_.packed_row(i), labels);
         valid_ = true;
         return;
@@ -79,23 +64,37 @@ void LinkTermBytes::build() {
     valid_ = true;
 }
 
+void LinkTermBytes::invalidate() {
+    valid_ = false;
+    for (auto &list : waiting_) list.clear();
+}
+
+void LinkTermBytes::enter_block(int64_t begin) {
+    std::vector<Update> &list = waiting_[static_cast<size_t>(begin >> block_shift_)];
+    for (const Update &u : list) apply(u.point, u.from, u.to, u.term);
+    list.clear();
+}
+
 void LinkTermBytes::moved(int64_t i, int32_t from, int32_t to) {
+    const int64_t here = i >> block_shift_;
     const LinkCountCache::PackedRow r = links_.packed_row(i);
-#if KINDRED_ROWS_AVX2
-    if (wide_) {
-        move_avx2(base_, r, from, to);
-        return;
-    }
-#endif
     for (int64_t e = 0; e < r.size; ++e) {
-        int8_t *out = base_ + LinkCountCache::packed_neighbour(r.entry[e]) * kClusters;
-        const int8_t t = static_cast<int8_t>(LinkCountCache::packed_term(r.entry[e]));
-        out[from] = static_cast<int8_t>(out[from] - t);
-        out[to] = static_cast<int8_t>(out[to] + t);
+        const int64_t j = LinkCountCache::packed_neighbour(r.entry[e]);
+        const int32_t term = LinkCountCache::packed_term(r.entry[e]);
+        const int64_t block = j >> block_shift_;
+        if (block == here)
+            apply(j, from, to, term);
+        else
+            waiting_[static_cast<size_t>(block)].push_back(
+                Update{static_cast<int32_t>(j), static_cast<int8_t>(from), static_cast<int8_t>(to),
+                       static_cast<int8_t>(term)});
     }
 }
 
 void LinkTermBytes::relabel(const int32_t *new_id, int64_t k) {
+    // The waiting updates made first, under the old ids (one of their
+    // clusters may have no id now: the moves that emptied it).
+    for (int64_t b = 0; b < static_cast<int64_t>(waiting_.size()); ++b) enter_block(b << block_shift_);
     const int64_t n = links_.size();
     int8_t moved_row[kClusters];
     for (int64_t i = 0; i < n; ++i) {
