@@ -53,15 +53,22 @@ static kindred_model *new_rdp(void) {
 
 /* Fits m to iris (x: 150 x 4) with side; its labels, and its objective
  * trace (at most 400 entries) into trace. Returns the trace's length. */
-static int64_t fit_iris_with_trace(kindred_model *m, const double *x, kindred_side *side, int32_t *labels,
-                                   double *trace) {
+/* Fits m to the n x d row-major x, and returns the number of iterations,
+ * with the labels and the objective trace (at most 400 entries). */
+static int64_t fit_with_trace(kindred_model *m, const double *x, int64_t n, int64_t d, kindred_side *side,
+                              int32_t *labels, double *trace) {
     int64_t length = 0, cols = 0;
-    OK(kindred_model_fit_dense(m, x, 150, 4, KINDRED_ROW_MAJOR, 4, side));
-    OK(kindred_model_labels(m, labels, 150));
+    OK(kindred_model_fit_dense(m, x, n, d, KINDRED_ROW_MAJOR, d, side));
+    OK(kindred_model_labels(m, labels, n));
     OK(kindred_model_array_shape(m, "objective_trace", &length, &cols));
     assert_true(length <= 400);
     OK(kindred_model_get_array(m, "objective_trace", trace, 400));
     return length;
+}
+
+static int64_t fit_iris_with_trace(kindred_model *m, const double *x, kindred_side *side, int32_t *labels,
+                                   double *trace) {
+    return fit_with_trace(m, x, 150, 4, side, labels, trace);
 }
 
 /* Two groups that are one blob for DP-means (lambda larger than the whole
@@ -388,12 +395,7 @@ static void center_bounds_change_only_rounding(void **state) {
             OK(kindred_model_set_string(m, "center_bounds", v & 1 ? "true" : "false"));
             OK(kindred_model_set_string(m, "link_bounds", v & 2 ? "true" : "false"));
             OK(kindred_model_set_string(m, "skip_certified", v & 2 ? "false" : "true"));
-            OK(kindred_model_fit_dense(m, on_blobs ? blobs : iris, n, d, KINDRED_ROW_MAJOR, d, side));
-            OK(kindred_model_labels(m, labels[v], n));
-            int64_t cols = 0;
-            OK(kindred_model_array_shape(m, "objective_trace", &lengths[v], &cols));
-            assert_true(lengths[v] <= 400);
-            OK(kindred_model_get_array(m, "objective_trace", traces[v], 400));
+            lengths[v] = fit_with_trace(m, on_blobs ? blobs : iris, n, d, side, labels[v], traces[v]);
             OK(kindred_model_get_array(m, "pass_rows", rows, 400));
             OK(kindred_model_get_array(m, "pass_computed", computed, 400));
             for (int64_t t = 0; t < lengths[v]; ++t) {
@@ -454,12 +456,7 @@ static void link_bytes_change_nothing(void **state) {
             OK(kindred_model_set_double(m, "xi_0", trial == 4 ? 0.001 : pow(10.0, -3.0 + trial % 4)));
             OK(kindred_model_set_double(m, "xi_1", 2.0));
             OK(kindred_model_set_string(m, "link_bytes", v ? "true" : "false"));
-            OK(kindred_model_fit_dense(m, blobs, n, d, KINDRED_ROW_MAJOR, d, side));
-            OK(kindred_model_labels(m, labels[v], n));
-            int64_t cols = 0;
-            OK(kindred_model_array_shape(m, "objective_trace", &lengths[v], &cols));
-            assert_true(lengths[v] <= 400);
-            OK(kindred_model_get_array(m, "objective_trace", traces[v], 400));
+            lengths[v] = fit_with_trace(m, blobs, n, d, side, labels[v], traces[v]);
             OK(kindred_model_get_array(m, "pass_bytes", bytes, 400));
             OK(kindred_model_get_array(m, "clusters_trace", clusters, 400));
             for (int64_t t = 0; t < lengths[v]; ++t) {

@@ -99,6 +99,37 @@ static void no_side_information_gives_zero_counts(void **) {
 // In every layout: narrow (small integer terms), counted (real terms), wide
 // integer (integer terms too large for the narrow one), and narrow switching
 // to wide when a cluster id passes the narrow range.
+// count draws of a pair of distinct points of [0, n) with value +w (may-link,
+// probability 0.4) or -w, w = weight(), added to side.
+template <typename Weight>
+static void add_random_pairs(SideInfo &side, Rng &rng, int64_t n, int count, Weight weight) {
+    std::vector<int64_t> a, b;
+    std::vector<double> v;
+    for (int e = 0; e < count; ++e) {
+        const int64_t i = rng.below(n), j = rng.below(n);
+        if (i == j) continue;
+        a.push_back(i);
+        b.push_back(j);
+        const double w = weight();
+        v.push_back(rng.uniform() < 0.4 ? w : -w);
+    }
+    side.add_pairs(a.data(), b.data(), v.data(), static_cast<int64_t>(a.size()));
+}
+
+// The label space compacted as RDP-means does after a pass: new_id[c] for
+// each of the K old ids (-1: no member), the labels renamed; returns the
+// number of ids kept.
+static int32_t compact_labels(std::vector<int32_t> &labels, int32_t K, std::vector<int32_t> &new_id) {
+    std::vector<int64_t> count(K, 0);
+    for (int32_t l : labels) ++count[l];
+    new_id.assign(K, -1);
+    int32_t kept = 0;
+    for (int32_t c = 0; c < K; ++c)
+        if (count[c] > 0) new_id[c] = kept++;
+    for (auto &l : labels) l = new_id[l];
+    return kept;
+}
+
 static void link_count_cache_equals_gather(void **) {
     Rng rng(11);
     const int64_t n = 300;
@@ -107,17 +138,9 @@ static void link_count_cache_equals_gather(void **) {
         const bool integer = mode != 1;
         const double scale = mode == 2 ? 5000.0 : 1.0;
         SideInfo side(n);
-        std::vector<int64_t> a, b;
-        std::vector<double> v;
-        for (int e = 0; e < 1500; ++e) {
-            const int64_t i = rng.below(n), j = rng.below(n);
-            if (i == j) continue;
-            a.push_back(i);
-            b.push_back(j);
-            const double w = integer ? scale * static_cast<double>(1 + rng.below(3)) : 0.1 + rng.uniform();
-            v.push_back(rng.uniform() < 0.4 ? w : -w);
-        }
-        side.add_pairs(a.data(), b.data(), v.data(), static_cast<int64_t>(a.size()));
+        add_random_pairs(side, rng, n, 1500, [&] {
+            return integer ? scale * static_cast<double>(1 + rng.below(3)) : 0.1 + rng.uniform();
+        });
         const double w_may = integer ? 2.0 : 0.7, w_may_not = integer ? 1.0 : 1.3;
         int32_t K = mode == 3 ? LinkCountCache::kNarrowClusters - 1 : 4 + trial;
         std::vector<int32_t> labels(n);
@@ -204,13 +227,8 @@ static void link_count_cache_equals_gather(void **) {
                 else assert_true(std::fabs(delta - (g_to - g_from)) < 1e-12 * (1 + std::fabs(g_to) + std::fabs(g_from)));
             } else if (r < 0.99 && !(mode == 3 && cache.layout() == LinkCountCache::Layout::narrow)) {
                 // Compact the label space (as RDP-means after a pass).
-                std::vector<int64_t> count(K, 0);
-                for (int32_t l : labels) ++count[l];
-                std::vector<int32_t> new_id(K, -1);
-                int32_t kept = 0;
-                for (int32_t c = 0; c < K; ++c)
-                    if (count[c] > 0) new_id[c] = kept++;
-                for (auto &l : labels) l = new_id[l];
+                std::vector<int32_t> new_id;
+                const int32_t kept = compact_labels(labels, K, new_id);
                 cache.relabel(new_id.data(), labels.data(), kept);
                 K = kept;
             } else {
@@ -599,23 +617,13 @@ static void link_term_bytes_equal_gather(void **) {
     for (int trial = 0; trial < 6; ++trial) {
         const bool hub = trial == 5;  // one point with a sum of |terms| of 128
         SideInfo side(n);
-        std::vector<int64_t> a, b;
-        std::vector<double> v;
-        for (int e = 0; e < 2000; ++e) {
-            const int64_t i = rng.below(n), j = rng.below(n);
-            if (i == j) continue;
-            a.push_back(i);
-            b.push_back(j);
-            const double w = static_cast<double>(1 + rng.below(3));
-            v.push_back(rng.uniform() < 0.4 ? w : -w);
+        add_random_pairs(side, rng, n, 2000, [&] { return static_cast<double>(1 + rng.below(3)); });
+        if (hub) {  // 64 more pairs of -2 at point 0: a sum of |terms| past 127
+            std::vector<int64_t> a(64, 0), b(64);
+            std::vector<double> v(64, -2.0);
+            for (int64_t j = 0; j < 64; ++j) b[j] = 1 + j;
+            side.add_pairs(a.data(), b.data(), v.data(), 64);
         }
-        if (hub)
-            for (int64_t j = 1; j <= 64; ++j) {  // terms of 2: a sum of 128 at point 0
-                a.push_back(0);
-                b.push_back(j);
-                v.push_back(-2.0);
-            }
-        side.add_pairs(a.data(), b.data(), v.data(), static_cast<int64_t>(a.size()));
         LinkCountCache cache(&side.adjacency(), n, 1.0, 1.0);  // terms -3 .. 3 (a repeated pair adds up)
         int32_t K = 3 + 5 * trial;  // up to 28 clusters, and new ones up to 31
         std::vector<int32_t> labels(n);
@@ -663,13 +671,8 @@ static void link_term_bytes_equal_gather(void **) {
                 }
             }
             if (pass % 3 == 2) {
-                std::vector<int64_t> count(K, 0);
-                for (int32_t l : labels) ++count[l];
-                std::vector<int32_t> new_id(K, -1);
-                int32_t kept = 0;
-                for (int32_t c = 0; c < K; ++c)
-                    if (count[c] > 0) new_id[c] = kept++;
-                for (auto &l : labels) l = new_id[l];
+                std::vector<int32_t> new_id;
+                const int32_t kept = compact_labels(labels, K, new_id);
                 cache.relabel(new_id.data(), labels.data(), kept);
                 bytes.relabel(new_id.data(), K);  // makes the waiting updates first
                 K = kept;
