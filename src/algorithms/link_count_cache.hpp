@@ -188,7 +188,7 @@ public:
     KINDRED_CACHE_PREFETCH void prefetch_second_step(int64_t i, const int32_t *labels) const {
         if (!adj_) return;
         if (untracked_) {
-            if (small_on_ && static_cast<int64_t>(small_.size()) < kSmallCopyAhead) return;
+            if (label_copy_in_cache()) return;
             for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) {
                 if (small_on_) __builtin_prefetch(&small_[neighbour_at(e)]);
                 else __builtin_prefetch(&labels[neighbour_at(e)]);
@@ -248,6 +248,9 @@ public:
     // Whether there are packed rows and every point's sum of |terms| is at
     // most 127 (LinkTermBytes).
     bool byte_rows() const { return !packed_.empty() && byte_sums_; }
+    // Whether the one-byte label copy holds the labels and is small enough
+    // to stay in a core's cache (under kSmallCopyAhead bytes).
+    bool label_copy_in_cache() const { return small_on_ && static_cast<int64_t>(small_.size()) < kSmallCopyAhead; }
     // The one-byte label copy while it holds the labels, else null.
     const uint8_t *label_copy() const { return small_on_ ? small_.data() : nullptr; }
     int64_t size() const { return static_cast<int64_t>(point_.size()); }
