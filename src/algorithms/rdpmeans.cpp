@@ -72,14 +72,20 @@ constexpr double kUntrackedRatio = 32.0;
 // the last pass moved fewer than one point for every kBytesRatio that read
 // their links, and a quarter of the points or more read them; it drops the
 // bytes once its own moves pass that ratio (after the first 256). A point
-// that reads its links then reads one line instead of its neighbours'
-// labels, and a move writes a line of each neighbour. Measured with scratch
-// cycle counters, no cluster structure with 10n pairs, the sequential part
-// of the passes in which every point reads its links: 1e5 points 15 -> 12
-// Mcycles, 1e6 points 230-290 -> 120-180 (a move costs about a dozen times
-// what a point saves at 1e5; the build of the bytes, once, about as much as
-// a pass's gathers). The quarter: below it the build is not paid back.
+// that reads its links then reads half a line instead of its neighbours'
+// labels, and a move updates each neighbour's bytes (through its block's
+// list). Measured with scratch cycle counters, no cluster structure with 10n
+// pairs, the sequential part of the passes in which every point reads its
+// links: 1e5 points 15 -> 10-12 Mcycles, 1e6 points 230-290 -> 120-180 (the
+// build of the bytes, once, costs about as much as a pass's gathers: below a
+// quarter of the points reading, it is not paid back).
 constexpr double kBytesRatio = 8.0;
+// Whether `moves` moves are few enough for `linked` points that read their
+// links to keep the link terms as bytes (kBytesRatio): the test before a
+// pass, on the last pass's counts, and within a pass, on its own so far.
+bool few_moves_for_bytes(int64_t moves, int64_t linked) {
+    return kBytesRatio * static_cast<double>(moves) < static_cast<double>(linked);
+}
 // The center bounds are kept only after a pass that moved fewer than one
 // point in kBoundsMoveRatio (fit_rdpmeans; measured: overlapping blobs at
 // n = 1e5 with 10n pairs 1.91-1.96 against 2.26-2.35 times a kmeans
@@ -610,7 +616,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                 // their links.
                 if (bytes) {
                     if (to >= LinkTermBytes::kClusters ||
-                        (changed > 256 && kBytesRatio * static_cast<double>(changed) > static_cast<double>(st.linked)))
+                        (changed > 256 && !few_moves_for_bytes(changed, st.linked)))
                         bytes->invalidate();
                     else
                         bytes->moved(i, from, to);
@@ -815,7 +821,7 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
             // The link terms as bytes (link_term_bytes.hpp) where few points
             // move for those that read their links.
             const bool use_bytes = link_bytes && !certify && term_bytes.possible() && k <= LinkTermBytes::kClusters &&
-                                   links.label_copy() && kBytesRatio * last_moves < static_cast<double>(last_linked) &&
+                                   links.label_copy() && it > 1 && few_moves_for_bytes(changed, last_linked) &&
                                    4 * last_linked >= n;
             // Untracked also after a pass that opened centres, while the label
             // copy stays in a core's cache: the means of new clusters move
