@@ -1,16 +1,24 @@
 // COP-KMeans (Wagstaff, Cardie, Rogers & Schroedl 2001): k-means whose
 // assignment step never violates a constraint. Must-link components (the
-// transitive closure of the must-links) move together: each component, in
-// order of its smallest member, goes to the cluster with the smallest sum of
-// squared distances of its members among the clusters that hold none of its
-// cannot-linked points. When no cluster is allowed, the fit fails with
-// KINDRED_E_INFEASIBLE naming the point and a constraint; a cannot-link inside
-// a must-link component fails before any work. Like the original this is a
-// greedy procedure: it can fail on a feasible problem (the message says so).
+// transitive closure of the must-links) move together: each component goes
+// to the cluster with the smallest sum of squared distances of its members
+// among the clusters that hold none of its cannot-linked points. When no
+// cluster is allowed, the run fails with KINDRED_E_INFEASIBLE naming the
+// point and a constraint; a cannot-link inside a must-link component fails
+// before any work.
+//
+// Two deviations from the paper, both options (order = index, n_init = 1
+// give the paper's procedure): the components are placed most constrained
+// first (order = saturation, see PlacementOrder), so that a component is
+// not left with every cluster blocked by its cannot-links; and the greedy procedure, which can fail on
+// a feasible problem, is restarted from n_init k-means++ seedings: runs that
+// fail are skipped, the feasible run of lowest inertia is kept, and the fit
+// fails only when every run does (with the first run's message).
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <queue>
 
 #include "algorithms/centroid_steps.hpp"
 #include "core/error.hpp"
@@ -20,6 +28,79 @@ namespace kindred {
 namespace {
 
 constexpr int64_t kBlockRows = 4096;
+
+// The order in which the components are placed within one assignment step.
+// Fixed (by size, or by smallest member) or, for order = saturation, the
+// rule of DSATUR graph colouring: next the component whose cannot-linked
+// neighbours already occupy the most distinct clusters (ties: the larger,
+// then the earlier in `fixed`). Placing the most constrained component while
+// it still has a cluster left is what keeps the greedy step from failing on
+// feasible problems: with two clusters and consistent cannot-links
+// (a bipartite graph) it never fails.
+class PlacementOrder {
+public:
+    PlacementOrder(const std::vector<int64_t> &fixed, const std::vector<int64_t> *c_ptr,
+                   const std::vector<int64_t> &c_other, const std::vector<int64_t> &m_ptr, int64_t k)
+        : fixed_(fixed), c_ptr_(c_ptr), c_other_(c_other), m_ptr_(m_ptr), k_(k) {
+        if (!c_ptr_) return;
+        const int64_t m = static_cast<int64_t>(fixed.size());
+        rank_.resize(static_cast<size_t>(m));
+        for (int64_t r = 0; r < m; ++r) rank_[fixed[r]] = r;
+        saturation_.assign(static_cast<size_t>(m), 0);
+        placed_.assign(static_cast<size_t>(m), 0);
+        // Bitmaps only for the components that have a cannot-link.
+        slot_.assign(static_cast<size_t>(m), -1);
+        int64_t slots = 0;
+        for (int64_t c = 0; c < m; ++c)
+            if ((*c_ptr_)[c + 1] > (*c_ptr_)[c]) slot_[c] = slots++;
+        forbidden_.assign(static_cast<size_t>(slots * k), 0);
+        for (int64_t c = 0; c < m; ++c) heap_.push(entry(c));
+    }
+    int64_t first() { return c_ptr_ ? pop() : (fixed_.empty() ? -1 : fixed_[0]); }
+    // The component after c, which was placed in cluster h.
+    int64_t after(int64_t c, int32_t h) {
+        if (!c_ptr_) {
+            ++step_;
+            return step_ < static_cast<int64_t>(fixed_.size()) ? fixed_[step_] : -1;
+        }
+        placed_[c] = 1;
+        for (int64_t e = (*c_ptr_)[c]; e < (*c_ptr_)[c + 1]; ++e) {
+            const int64_t o = c_other_[e];
+            uint8_t &f = forbidden_[slot_[o] * k_ + h];
+            if (placed_[o] || f) continue;
+            f = 1;
+            ++saturation_[o];
+            heap_.push(entry(o));
+        }
+        return pop();
+    }
+
+private:
+    struct Entry {
+        int64_t saturation, size, rank, c;
+        bool operator<(const Entry &o) const {
+            if (saturation != o.saturation) return saturation < o.saturation;
+            if (size != o.size) return size < o.size;
+            return rank > o.rank;
+        }
+    };
+    Entry entry(int64_t c) const { return {saturation_[c], m_ptr_[c + 1] - m_ptr_[c], rank_[c], c}; }
+    int64_t pop() {
+        while (!heap_.empty()) {
+            const Entry top = heap_.top();
+            heap_.pop();
+            if (!placed_[top.c] && top.saturation == saturation_[top.c]) return top.c;
+        }
+        return -1;
+    }
+    const std::vector<int64_t> &fixed_;
+    const std::vector<int64_t> *c_ptr_;
+    const std::vector<int64_t> &c_other_, &m_ptr_;
+    int64_t k_, step_ = 0;
+    std::vector<int64_t> rank_, saturation_, slot_;
+    std::vector<uint8_t> placed_, forbidden_;
+    std::priority_queue<Entry> heap_;
+};
 
 FitResult fit_copkmeans(const FitContext &ctx) {
     const DataView &data = ctx.data;
@@ -67,83 +148,122 @@ FitResult fit_copkmeans(const FitContext &ctx) {
         }
     }
 
+    // The order in which components are placed.
+    std::vector<int64_t> place(static_cast<size_t>(ncomp));
+    std::iota(place.begin(), place.end(), 0);
+    const bool saturation = ctx.options.get_choice("order") == "saturation";
+    if (ctx.options.get_choice("order") != "index")
+        std::stable_sort(place.begin(), place.end(), [&](int64_t a, int64_t b) {
+            return m_ptr[a + 1] - m_ptr[a] > m_ptr[b + 1] - m_ptr[b];
+        });
+
     Rng rng(static_cast<uint64_t>(ctx.options.get_int("seed")));
     const std::vector<double> x_sqnorm = linalg::row_sqnorms(data);
-    std::vector<double> centers = kmeanspp_centers(data, k, rng, x_sqnorm, ctx.threads);
-    std::vector<double> dmat(static_cast<size_t>(n * k)), cost(static_cast<size_t>(k));
-    std::vector<int32_t> labels(static_cast<size_t>(n), -1), comp_label(static_cast<size_t>(ncomp));
-    std::vector<int64_t> order(static_cast<size_t>(k));
-    std::vector<double> trace;
-    std::vector<double> sums;
-    std::vector<int64_t> counts;
-    bool converged = false;
-    int64_t it = 0;
-    for (it = 1; it <= max_iter; ++it) {
-        const std::vector<double> c_sq = linalg::center_sqnorms(centers.data(), k, d);
-        for (int64_t b = 0; b < n; b += kBlockRows)
-            linalg::sq_distances(data, b, std::min(n, b + kBlockRows), centers.data(), c_sq.data(), k, x_sqnorm.data(),
-                                 dmat.data() + b * k);
-        std::fill(comp_label.begin(), comp_label.end(), -1);
-        for (int64_t c = 0; c < ncomp; ++c) {
-            std::fill(cost.begin(), cost.end(), 0.0);
-            for (int64_t e = m_ptr[c]; e < m_ptr[c + 1]; ++e)
-                for (int64_t h = 0; h < k; ++h) cost[h] += dmat[members[e] * k + h];
-            std::iota(order.begin(), order.end(), 0);
-            std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return cost[a] < cost[b]; });
-            int32_t chosen = -1;
-            for (int64_t h : order) {
-                bool ok = true;
-                for (int64_t e = c_ptr[c]; e < c_ptr[c + 1] && ok; ++e) ok = comp_label[c_other[e]] != h;
-                if (ok) {
-                    chosen = static_cast<int32_t>(h);
+    const int64_t n_init = ctx.options.get_int("n_init");
+    FitResult best;
+    double best_inertia = std::numeric_limits<double>::infinity();
+    std::string first_failure;
+    kindred_status first_code = KINDRED_OK;
+    for (int64_t r = 0; r < n_init; ++r) {
+        Rng run_rng = r == 0 ? rng : rng.derive(static_cast<uint64_t>(100 + r));
+        try {
+            std::vector<double> centers = kmeanspp_centers(data, k, run_rng, x_sqnorm, ctx.threads);
+            std::vector<double> dmat(static_cast<size_t>(n * k)), cost(static_cast<size_t>(k));
+            std::vector<int32_t> labels(static_cast<size_t>(n), -1), comp_label(static_cast<size_t>(ncomp));
+            std::vector<int64_t> order(static_cast<size_t>(k));
+            std::vector<double> trace;
+            std::vector<double> sums;
+            std::vector<int64_t> counts;
+            bool converged = false;
+            int64_t it = 0;
+            for (it = 1; it <= max_iter; ++it) {
+                const std::vector<double> c_sq = linalg::center_sqnorms(centers.data(), k, d);
+                for (int64_t b = 0; b < n; b += kBlockRows)
+                    linalg::sq_distances(data, b, std::min(n, b + kBlockRows), centers.data(), c_sq.data(), k, x_sqnorm.data(),
+                                         dmat.data() + b * k);
+                std::fill(comp_label.begin(), comp_label.end(), -1);
+                PlacementOrder next(place, saturation ? &c_ptr : nullptr, c_other, m_ptr, k);
+                for (int64_t c = next.first(); c >= 0; c = next.after(c, comp_label[c])) {
+                    std::fill(cost.begin(), cost.end(), 0.0);
+                    for (int64_t e = m_ptr[c]; e < m_ptr[c + 1]; ++e)
+                        for (int64_t h = 0; h < k; ++h) cost[h] += dmat[members[e] * k + h];
+                    std::iota(order.begin(), order.end(), 0);
+                    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return cost[a] < cost[b]; });
+                    int32_t chosen = -1;
+                    for (int64_t h : order) {
+                        bool ok = true;
+                        for (int64_t e = c_ptr[c]; e < c_ptr[c + 1] && ok; ++e) ok = comp_label[c_other[e]] != h;
+                        if (ok) {
+                            chosen = static_cast<int32_t>(h);
+                            break;
+                        }
+                    }
+                    if (chosen < 0) {
+                        const Pair &p = cannot[c_pair[c_ptr[c]]];
+                        const int64_t point = members[m_ptr[c]];
+                        fail(KINDRED_E_INFEASIBLE, "copkmeans: point ", point, " (must-link component of ",
+                             m_ptr[c + 1] - m_ptr[c], " points) cannot be placed at iteration ", it, ": each of the k = ", k,
+                             " clusters already holds a point cannot-linked to it (e.g. cannot-link (", p.i, ", ", p.j,
+                             ")); the greedy assignment may fail even when a feasible clustering exists; try another seed or a "
+                             "larger k, or a soft method (pckmeans, mpckmeans)");
+                    }
+                    comp_label[c] = chosen;
+                }
+                bool changed = false;
+                double inertia = 0.0;
+                for (int64_t i = 0; i < n; ++i) {
+                    const int32_t h = comp_label[comp[i]];
+                    changed = changed || labels[i] != h;
+                    labels[i] = h;
+                    inertia += dmat[i * k + h];
+                }
+                trace.push_back(inertia);
+                ctx.progress.report(it, inertia, "copkmeans: constrained assignment");
+                if (!changed) {
+                    converged = true;
                     break;
                 }
+                cluster_sums(data, labels.data(), k, ctx.threads, sums, counts);
+                for (int64_t h = 0; h < k; ++h)
+                    if (counts[h] > 0)
+                        for (int64_t m = 0; m < d; ++m) centers[h * d + m] = sums[h * d + m] / static_cast<double>(counts[h]);
             }
-            if (chosen < 0) {
-                const Pair &p = cannot[c_pair[c_ptr[c]]];
-                const int64_t point = members[m_ptr[c]];
-                fail(KINDRED_E_INFEASIBLE, "copkmeans: point ", point, " (must-link component of ",
-                     m_ptr[c + 1] - m_ptr[c], " points) cannot be placed at iteration ", it, ": each of the k = ", k,
-                     " clusters already holds a point cannot-linked to it (e.g. cannot-link (", p.i, ", ", p.j,
-                     ")); the greedy assignment may fail even when a feasible clustering exists; try another seed or a "
-                     "larger k, or a soft method (pckmeans, mpckmeans)");
+            if (trace.back() < best_inertia) {
+                best_inertia = trace.back();
+                best = FitResult();
+                best.clusters = k;
+                best.iterations = std::min(it, max_iter);
+                best.converged = converged;
+                best.objective = trace.back();
+                best.labels = std::move(labels);
+                best.set_array("centers", k, d, centers);
+                best.set_array("objective_trace", static_cast<int64_t>(trace.size()), 1, trace);
             }
-            comp_label[c] = chosen;
-        }
-        bool changed = false;
-        double inertia = 0.0;
-        for (int64_t i = 0; i < n; ++i) {
-            const int32_t h = comp_label[comp[i]];
-            changed = changed || labels[i] != h;
-            labels[i] = h;
-            inertia += dmat[i * k + h];
-        }
-        trace.push_back(inertia);
-        ctx.progress.report(it, inertia, "copkmeans: constrained assignment");
-        if (!changed) {
-            converged = true;
-            break;
-        }
-        cluster_sums(data, labels.data(), k, ctx.threads, sums, counts);
-        for (int64_t h = 0; h < k; ++h)
-            if (counts[h] > 0)
-                for (int64_t m = 0; m < d; ++m) centers[h * d + m] = sums[h * d + m] / static_cast<double>(counts[h]);
+        } catch (const Error &e) {
+            if (e.code() != KINDRED_E_INFEASIBLE) throw;
+            if (first_code == KINDRED_OK) {
+                first_code = e.code();
+                first_failure = e.what();
+            }
+            ctx.log.info(cat("copkmeans: run ", r + 1, " of ", n_init, " was infeasible; ", e.what()));
     }
-    FitResult result;
-    result.clusters = k;
-    result.iterations = std::min(it, max_iter);
-    result.converged = converged;
-    result.objective = trace.back();
-    result.labels = std::move(labels);
-    result.set_array("centers", k, d, centers);
-    result.set_array("objective_trace", static_cast<int64_t>(trace.size()), 1, trace);
-    return result;
+    }
+    if (!std::isfinite(best_inertia))
+        fail(first_code, first_failure, n_init > 1 ? cat(" (all ", n_init, " runs failed)") : std::string());
+    return best;
 }
 
 OptionTable copkmeans_options() {
     OptionTable t = {
         OptionSpec::integer("k", 8, 1, INT32_MAX, "number of clusters"),
         OptionSpec::integer("max_iter", 300, 1, 100000000, "maximum assignment / update iterations"),
+        OptionSpec::integer("n_init", 10, 1, 100000,
+                            "k-means++ restarts; runs that find no feasible assignment are skipped, the feasible run "
+                            "of lowest inertia is kept"),
+        OptionSpec::choice("order", "saturation", "saturation|size|index",
+                           "order in which must-link components are placed: most constrained first (the cannot-linked "
+                           "clusters they can no longer join; DSATUR), largest first, or by smallest member (the "
+                           "paper)"),
     };
     append_common_options(t);
     return t;

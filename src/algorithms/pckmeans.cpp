@@ -24,25 +24,30 @@ FitResult fit_pckmeans(const FitContext &ctx) {
     cfg.learn_metric = false;
     cfg.use_prior = false;
     cfg.constant_potential = true;
-    cfg.constraint_weight = o.get_double("penalty");
+    if (o.is_set("penalty")) cfg.constraint_weight = o.get_double("penalty");
     cfg.init_perturb = o.get_choice("init") == "perturb";
     cfg.max_iter = o.get_int("max_iter");
     cfg.icm_max_sweeps = o.get_int("icm_max_sweeps");
     cfg.tol = 0.0;
-    return hmrf::fit_hmrf(ctx, cfg);
+    bool tune_propagation = false;
+    hmrf::read_propagation_options(o, cfg, tune_propagation);
+    if (!o.is_set("penalty")) cfg.constraint_weight = 1.0;  // the default when not tuned
+    return hmrf::fit_hmrf_tuned(ctx, cfg, !o.is_set("penalty"), tune_propagation);
 }
 
 OptionTable pckmeans_options() {
     OptionTable t = {
         OptionSpec::integer("k", 8, 1, INT32_MAX, "number of clusters"),
         OptionSpec::real("penalty", 1.0, 0, kInf,
-                         "global multiplier of the pair weights: a violated pair costs penalty x |value| (in units of "
-                         "squared distance)").open_high(),
+                         "global multiplier of the pair weights: a violated pair costs penalty x |value| (in the unit "
+                         "of weight_unit); unset = chosen by cross-validation over the pairs from 0.1, 1, 10 (1 "
+                         "with fewer than 10 pairs)").open_high().unset(),
         OptionSpec::choice("init", "kmeans++", "kmeans++|perturb",
                            "centres not given by must-link neighbourhoods: k-means++ sampling or perturbed global mean"),
         OptionSpec::integer("max_iter", 100, 1, 100000000, "maximum E/M iterations"),
         OptionSpec::integer("icm_max_sweeps", 100, 1, 100000000, "maximum ICM sweeps per E-step"),
     };
+    hmrf::append_propagation_options(t);
     append_common_options(t);
     return t;
 }

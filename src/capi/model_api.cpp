@@ -7,6 +7,7 @@
 #include "capi/guard.hpp"
 #include "core/model_file.hpp"
 #include "core/parallel.hpp"
+#include "core/standardize.hpp"
 
 namespace kindred {
 namespace capi {
@@ -59,8 +60,17 @@ void fit(kindred_model *m, const DataView &data, const kindred_side *side) {
     m->result = FitResult();
     Progress progress(m->progress_fn, m->progress_user);
     Log log(m->log_fn, m->log_user);
-    FitContext ctx{data, info, m->options, progress, log, resolve_threads(m->options.get_int("threads"))};
+    const bool standardize = m->options.get_bool("standardize");
+    Scaling scaling;
+    ScaledData scaled;
+    if (standardize) {
+        scaling = fit_scaling(data, m->spec->name.c_str());
+        scaled = apply_scaling(scaling, data, m->spec->name.c_str());
+    }
+    FitContext ctx{standardize ? scaled.view : data, info, m->options, progress, log,
+                   resolve_threads(m->options.get_int("threads"))};
     FitResult r = m->spec->fit(ctx);
+    if (standardize) store_scaling(scaling, r);
     r.n = data.n();
     r.d = data.d();
     m->result = std::move(r);
@@ -74,7 +84,12 @@ void predict(const kindred_model *m, const DataView &data, int32_t *labels, int6
     if (data.d() != r.d) fail(KINDRED_E_DIMENSION, "predict: the model was fitted on d = ", r.d, ", the new points have d = ", data.d());
     capi::require_pointer(labels, "labels");
     capi::require_capacity(capacity, data.n(), "labels");
-    PredictContext ctx{r, m->fitted_options, data, resolve_threads(m->options.get_int("threads"))};
+    // A model fitted on standardized data sees new points on the same scale.
+    ScaledData scaled;
+    const bool standardize = m->fitted_options.get_bool("standardize");
+    if (standardize) scaled = apply_scaling(stored_scaling(r, r.d), data, "predict");
+    PredictContext ctx{r, m->fitted_options, standardize ? scaled.view : data,
+                       resolve_threads(m->options.get_int("threads"))};
     m->spec->predict(ctx, labels);
 }
 
@@ -269,7 +284,11 @@ kindred_status kindred_model_transform_dense(const kindred_model *model, const d
         if (d != r.d) fail(KINDRED_E_DIMENSION, "transform: the model was fitted on d = ", r.d, ", the new points have d = ", d);
         capi::require_pointer(out, "out");
         capi::require_capacity(capacity, n * model->spec->transform_dim(r), "transform output");
-        PredictContext ctx{r, model->fitted_options, data, resolve_threads(model->options.get_int("threads"))};
+        ScaledData scaled;
+        const bool standardize = model->fitted_options.get_bool("standardize");
+        if (standardize) scaled = apply_scaling(stored_scaling(r, r.d), data, "transform");
+        PredictContext ctx{r, model->fitted_options, standardize ? scaled.view : data,
+                           resolve_threads(model->options.get_int("threads"))};
         model->spec->transform(ctx, out);
     });
 }

@@ -89,6 +89,9 @@ void append_common_options(OptionTable &table) {
     // Options hold doubles: 2^53 - 1 is the largest seed every value of which is exact.
     table.push_back(OptionSpec::integer("seed", 0, 0, 9007199254740991LL, "seed of the random generator; equal seeds give equal results"));
     table.push_back(OptionSpec::integer("threads", 0, 0, 1024, "threads of the library's own loops (0 = all cores); results do not depend on it"));
+    table.push_back(OptionSpec::boolean("standardize", false,
+                                        "z-score each feature before the fit (a constant feature becomes 0; dense data "
+                                        "only); the model keeps the scaling and predict / transform apply it"));
 }
 
 OptionValues::OptionValues(const OptionTable *table) : table_(table), values_(table->size()) {

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/constraint_propagation.hpp"
+
 namespace kindred {
 
 struct Pair {
@@ -53,6 +55,11 @@ public:
     int64_t component_count() const { return component_count_; }
     // Cannot-links whose ends share a must-link component.
     const std::vector<Pair> &inconsistent() const { return inconsistent_; }
+    // The propagated constraints (core/constraint_propagation.hpp), derived
+    // once per change of the pairs so that every fit reads the same units.
+    const PropagatedConstraints &propagated(Propagation mode) const {
+        return mode == Propagation::Robust ? robust_ : transitive_;
+    }
 
 private:
     void rebuild();
@@ -65,6 +72,7 @@ private:
     std::vector<int64_t> component_;
     int64_t component_count_ = 0;
     std::vector<Pair> inconsistent_;
+    PropagatedConstraints transitive_, robust_;
 };
 
 // Union-find over n elements with path halving and union by size.

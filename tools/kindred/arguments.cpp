@@ -32,13 +32,15 @@ Arguments Arguments::parse(int argc, char **argv, int first) {
             if (is_switch(f.name)) usage_error("flag --", f.name, " takes no value");
         } else {
             f.name = word.substr(2);
-            if (!is_switch(f.name)) {
-                if (k + 1 >= argc) usage_error("flag --", f.name, " needs a value");
+            // A flag followed by nothing or by another flag has an empty
+            // value: an error for every flag that needs one (value()), and
+            // "true" for a bool option of the algorithm (--standardize).
+            if (!is_switch(f.name) && k + 1 < argc) {
                 const std::string next = argv[k + 1];
-                if (next.size() > 2 && next.compare(0, 2, "--") == 0)
-                    usage_error("flag --", f.name, " needs a value (got the flag ", next, ")");
-                f.value = next;
-                ++k;
+                if (!(next.size() > 2 && next.compare(0, 2, "--") == 0)) {
+                    f.value = next;
+                    ++k;
+                }
             }
         }
         for (const Flag &seen : a.flags_)

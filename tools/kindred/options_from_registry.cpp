@@ -97,7 +97,14 @@ std::set<std::string> apply_option_flags(kindred_model *model, const std::vector
     std::set<std::string> set_names;
     for (const Flag &f : flags) {
         const std::string name = option_name_for(algorithm, f.name);
-        const kindred_status s = kindred_model_set_string(model, name.c_str(), f.value.c_str());
+        std::string value = f.value;
+        if (value.empty()) {
+            // A bool option given alone means true; any other needs its value.
+            for (const OptionInfo &o : algorithm_options(algorithm))
+                if (o.name == name && o.type == KINDRED_OPTION_BOOL) value = "true";
+            if (value.empty() && has_option(algorithm, name)) usage_error("flag --", f.name, " needs a value");
+        }
+        const kindred_status s = kindred_model_set_string(model, name.c_str(), value.c_str());
         if (s == KINDRED_E_UNKNOWN_OPTION)
             usage_error("unknown flag --", f.name, ": ", kindred_last_error(), " (see `kindred help ", algorithm, "`)");
         if (s != KINDRED_OK) usage_error("--", f.name, ": ", kindred_last_error());

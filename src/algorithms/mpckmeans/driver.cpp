@@ -26,6 +26,8 @@ void argmin_rows(const std::vector<double> &dmat, int64_t k, std::vector<int32_t
     }
 }
 
+}  // namespace
+
 // The paper does not say where A starts. Starting at A = I makes the
 // neighbourhood initialisation depend on the raw feature scales (on Wine,
 // one feature dominates and ICM then stays in a poor local minimum). We
@@ -45,18 +47,18 @@ void initialise_metric(divergence::WeightedDistortion &dist, const Config &cfg) 
     if (dist.closed_form(in, cfg.eig_floor, a)) dist.set_params(a);
 }
 
-}  // namespace
-
 FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
+    if (cfg.propagate) return fit_hmrf_units(ctx, cfg);
     const DataView &data = ctx.data;
     const int64_t n = data.n(), d = data.d(), k = cfg.k;
     if (k > n) fail(KINDRED_E_DIMENSION, cfg.name, ": k = ", k, " is larger than the number of points n = ", n);
-    const Constraints cons(ctx.side, n, cfg.use_constraints, cfg.constraint_weight);
     std::unique_ptr<divergence::WeightedDistortion> dist =
         divergence::make_distortion(cfg.kind, data, ctx.threads, cfg.phi_max, cfg.smoothing, cfg.name);
     Rng rng(static_cast<uint64_t>(ctx.options.get_int("seed")));
     Rng init_rng = rng.derive(1), icm_rng = rng.derive(2);
     if (cfg.learn_metric && cfg.metric_init_global) initialise_metric(*dist, cfg);
+    const double weight = cfg.relative_weight ? cfg.constraint_weight * mean_spread(*dist) : cfg.constraint_weight;
+    const Constraints cons(ctx.side, n, cfg.use_constraints, weight), no_pairs(nullptr, n, false, 1.0);
     std::vector<double> centers = initial_centers(ctx, *dist, cfg, init_rng);
 
     std::vector<double> dmat(static_cast<size_t>(n * k));
@@ -148,7 +150,7 @@ FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
         // M-step (A): centroids (3.23, 3.24).
         dist->centroids(labels.data(), k, centers);
         // M-step (B): distortion parameters (3.25 - 3.29), then the potentials under the new A.
-        if (cfg.learn_metric) metric_step(*dist, cons, centers, labels, cfg, learning_rate);
+        if (cfg.learn_metric) metric_step(*dist, cfg.metric_from_constraints ? cons : no_pairs, centers, labels, cfg, learning_rate);
         if (!cfg.constant_potential) {
             pot = potentials(*dist, cons, false);
             graph = icm_graph(cons, pot);

@@ -19,6 +19,7 @@
 #endif
 
 #include "algorithms/algorithm.hpp"
+#include "core/constraint_propagation.hpp"
 #include "core/rng.hpp"
 #include "divergence/weighted_distortion.hpp"
 
@@ -45,6 +46,13 @@ struct Config {
     int64_t max_iter = 100;
     int64_t icm_max_sweeps = 100;
     double tol = 1e-6;
+    // Constraint propagation (unit_driver.cpp): on by default; off gives the
+    // paper's point-wise HMRF-KMeans.
+    bool propagate = false;
+    Propagation propagation = Propagation::Robust;
+    int64_t n_init = 1;              // restarts of the propagated fit (the lowest J_obj kept)
+    bool relative_weight = false;    // constraint_weight in units of the mean distortion to the global centroid
+    bool metric_from_constraints = true;  // the violated pairs' terms in M-step (B) (the paper)
 };
 
 // The pairs as weighted constraints (w = constraint_weight * |value|),
@@ -256,16 +264,44 @@ int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const Cons
 int64_t icm_assign_prepared(int64_t k, const IcmGraph &graph, int64_t max_sweeps, Rng &rng,
                             std::vector<int32_t> &labels, IcmWorkspace &work, double *penalty_change = nullptr);
 
-// Initial centres (section 3.3.5).
+// Initial centres (section 3.3.5). units / unit_count: the groups whose
+// means are the neighbourhoods (nullptr: the must-link components of the
+// side information); with units, a centre sampled by k-means++ is the mean of
+// the sampled point's unit. neighbourhoods = false: k-means++ only (the
+// restarts of the propagated fit).
 std::vector<double> initial_centers(const FitContext &ctx, const divergence::WeightedDistortion &dist,
-                                    const Config &cfg, Rng &rng);
+                                    const Config &cfg, Rng &rng, const std::vector<int64_t> *units = nullptr,
+                                    int64_t unit_count = 0, bool neighbourhoods = true);
+
+// The options of propagation and of the weight's unit (propagation_options.cpp).
+void append_propagation_options(OptionTable &t);
+// Fills cfg; tune_propagation: propagation = auto.
+void read_propagation_options(const OptionValues &o, Config &cfg, bool &tune_propagation);
+
+// fit_hmrf with the unset weight (tune_weight) and propagation chosen by
+// cross-validation over the pairs (tuning.cpp); results "chosen_weight" and
+// "chosen_propagation" record the choice.
+FitResult fit_hmrf_tuned(const FitContext &ctx, Config cfg, bool tune_weight, bool tune_propagation);
+
+// The mean distortion of a point to the global centroid under the current
+// A: the unit of constraint_weight when cfg.relative_weight (unit_driver.cpp).
+double mean_spread(const divergence::WeightedDistortion &dist);
+
+// A_0 for a fit that learns the metric (see driver.cpp).
+void initialise_metric(divergence::WeightedDistortion &dist, const Config &cfg);
 
 // M-step (B): a step on A that never increases J (backtracking). Returns
 // true when A changed. learning_rate is updated (bold driver).
 bool metric_step(divergence::WeightedDistortion &dist, const Constraints &cons, const std::vector<double> &centers,
                  const std::vector<int32_t> &labels, const Config &cfg, double &learning_rate);
 
+// The paper's driver: pairs as they are given, point-wise ICM (driver.cpp).
 FitResult fit_hmrf(const FitContext &ctx, const Config &cfg);
+
+// The driver on propagated constraints (unit_driver.cpp): the units of
+// core/constraint_propagation.hpp are assigned as wholes by a block ICM,
+// with n_init restarts; used when cfg.propagate.
+FitResult fit_hmrf_units(const FitContext &ctx, const Config &cfg);
 
 // predict for models fitted by fit_hmrf: argmin over centres of the learned
 // distortion (no constraints on new points).

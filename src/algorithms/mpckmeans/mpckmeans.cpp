@@ -33,13 +33,21 @@ FitResult fit_mpckmeans(const FitContext &ctx) {
     cfg.phi_max = o.get_choice("phi_max") == "sum" ? divergence::PhiMaxRule::Sum : divergence::PhiMaxRule::Max;
     cfg.smoothing = o.get_double("smoothing");
     cfg.eig_floor = o.get_double("eig_floor");
-    cfg.constraint_weight = o.get_double("constraint_weight");
+    if (o.is_set("constraint_weight")) cfg.constraint_weight = o.get_double("constraint_weight");
     cfg.init_perturb = o.get_choice("init") == "perturb";
     cfg.metric_init_global = o.get_choice("metric_init") == "global";
     cfg.max_iter = o.get_int("max_iter");
     cfg.icm_max_sweeps = o.get_int("icm_max_sweeps");
     cfg.tol = o.get_double("tol");
-    return hmrf::fit_hmrf(ctx, cfg);
+    // Without the constraints' terms in the metric update, the potentials
+    // are constant too (a violated pair costs its weight, as in PCKMeans), so
+    // that every step still decreases J_obj.
+    cfg.metric_from_constraints = o.get_bool("metric_constraints");
+    if (!cfg.metric_from_constraints) cfg.constant_potential = true;
+    bool tune_propagation = false;
+    hmrf::read_propagation_options(o, cfg, tune_propagation);
+    if (!o.is_set("constraint_weight")) cfg.constraint_weight = 1.0;  // the default when not tuned
+    return hmrf::fit_hmrf_tuned(ctx, cfg, !o.is_set("constraint_weight"), tune_propagation);
 }
 
 OptionTable mpckmeans_options() {
@@ -63,7 +71,9 @@ OptionTable mpckmeans_options() {
                            "Euclidean phi_max: the largest cannot-linked d_A, or their sum (section 3.3.3.1)"),
         OptionSpec::real("smoothing", 0.01, 0, kInf, "idiv: centroid smoothing alpha of (3.23)").open_high().open_low(),
         OptionSpec::real("eig_floor", 1e-6, 0, 1, "floor on the eigenvalues of A (weights) relative to their mean").open_low(),
-        OptionSpec::real("constraint_weight", 1.0, 0, kInf, "multiplies every pair weight |value|").open_high(),
+        OptionSpec::real("constraint_weight", 1.0, 0, kInf,
+                         "multiplies every pair weight |value| (in the unit of weight_unit); unset = chosen by "
+                         "cross-validation over the pairs from 0.1, 1, 10 (1 with fewer than 10 pairs)").open_high().unset(),
         OptionSpec::choice("init", "kmeans++", "kmeans++|perturb",
                            "the centres not given by must-link neighbourhoods: k-means++ (D^2) sampling, or random "
                            "perturbations of the global centroid (section 3.3.5)"),
@@ -73,7 +83,12 @@ OptionTable mpckmeans_options() {
         OptionSpec::integer("max_iter", 100, 1, 100000000, "maximum E/M iterations"),
         OptionSpec::integer("icm_max_sweeps", 100, 1, 100000000, "maximum ICM sweeps per E-step"),
         OptionSpec::real("tol", 1e-6, 0, kInf, "stop when no point moves and J changes by less than tol x |J|"),
+        OptionSpec::boolean("metric_constraints", false,
+                            "point-wise fits (propagation off): the violated pairs enter the metric update and their "
+                            "penalties scale with the learned distortion (the paper, 3.13, 3.25); false: each costs "
+                            "its weight and A is learned from the clusters, so wrong answers cannot drag the metric"),
     };
+    hmrf::append_propagation_options(t);
     append_common_options(t);
     return t;
 }

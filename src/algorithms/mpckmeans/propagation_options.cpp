@@ -1,0 +1,34 @@
+// The options that pckmeans and mpckmeans share for constraint propagation
+// (unit_driver.cpp) and the unit of the constraint weight, declared once.
+#include "algorithms/mpckmeans/hmrf.hpp"
+
+namespace kindred {
+namespace hmrf {
+
+void append_propagation_options(OptionTable &t) {
+    t.push_back(OptionSpec::choice(
+        "propagation", "auto", "auto|robust|transitive|off",
+        "must-links are transitive and cannot-links separate whole groups, throughout the fit: robust (groups grown "
+        "from the answers that agree most), transitive (the must-link closure), off (the paper's point-wise HMRF, "
+        "pairs as given), or auto (robust or off, chosen by cross-validation over the pairs; robust below 10 "
+        "pairs)"));
+    t.push_back(OptionSpec::integer("n_init", 10, 1, 100000,
+                                    "with propagation: restarts (the first from the must-link neighbourhoods, the "
+                                    "others k-means++ over the groups); the lowest objective is kept"));
+    t.push_back(OptionSpec::choice("weight_unit", "spread", "spread|absolute",
+                                   "unit of the constraint weight: the mean distortion of a point to the global "
+                                   "centroid (the same default fits raw and standardised data), or absolute (the "
+                                   "papers' units of distortion)"));
+}
+
+void read_propagation_options(const OptionValues &o, Config &cfg, bool &tune_propagation) {
+    const std::string mode = o.get_choice("propagation");
+    tune_propagation = mode == "auto";
+    cfg.propagate = mode != "off";
+    cfg.propagation = mode == "transitive" ? Propagation::Transitive : Propagation::Robust;
+    cfg.n_init = o.get_int("n_init");
+    cfg.relative_weight = o.get_choice("weight_unit") == "spread";
+}
+
+}  // namespace hmrf
+}  // namespace kindred

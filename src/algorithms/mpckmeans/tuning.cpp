@@ -1,0 +1,58 @@
+// pckmeans / mpckmeans with the hyperparameters the user left unset chosen
+// by cross-validation over the pairs (algorithms/pair_cross_validation.hpp):
+// the constraint weight from {0.1, 1, 10} (in units of the data's spread)
+// and, for propagation = auto, whether to propagate (robust units) or to
+// keep the pairs point-wise (the paper's HMRF). Clean answers are best used
+// propagated; when many answers are wrong, the point-wise model, in which
+// one answer moves one point, predicts the held-out pairs better, and the
+// cross-validation sees it. The inner fits use at most 3 restarts.
+// Cost: at most 6 candidates x 3 folds fits, plus the final fit.
+#include <algorithm>
+
+#include "algorithms/mpckmeans/hmrf.hpp"
+#include "algorithms/pair_cross_validation.hpp"
+#include "core/error.hpp"
+
+namespace kindred {
+namespace hmrf {
+
+FitResult fit_hmrf_tuned(const FitContext &ctx, Config cfg, bool tune_weight, bool tune_propagation) {
+    const int64_t pairs = cfg.use_constraints && ctx.side ? static_cast<int64_t>(ctx.side->pairs().size()) : 0;
+    if ((tune_weight || tune_propagation) && pairs > 0 && pairs < kMinPairsToTune)
+        ctx.log.info(cat(cfg.name, ": ", pairs, " pairs are too few to tune on (at least ", kMinPairsToTune,
+                         "); using constraint weight ", cfg.constraint_weight, " and propagation ",
+                         cfg.propagate ? "robust" : "off"));
+    if (!(tune_weight || tune_propagation) || pairs < kMinPairsToTune) return fit_hmrf(ctx, cfg);
+    struct Candidate {
+        bool propagate;
+        double weight;
+    };
+    std::vector<Candidate> candidates;
+    for (bool propagate : tune_propagation ? std::vector<bool>{true, false} : std::vector<bool>{cfg.propagate})
+        for (double w : tune_weight ? std::vector<double>{0.1, 1.0, 10.0} : std::vector<double>{cfg.constraint_weight})
+            candidates.push_back({propagate, w});
+    auto configured = [&](const Candidate &c) {
+        Config t = cfg;
+        t.propagate = c.propagate;
+        t.constraint_weight = c.weight;
+        return t;
+    };
+    auto describe = [&](int64_t c) {
+        return cat("weight ", candidates[c].weight, candidates[c].propagate ? " propagated" : " point-wise");
+    };
+    const int64_t best = choose_by_pair_cv(
+        ctx, static_cast<int64_t>(candidates.size()),
+        [&](const FitContext &fold, int64_t c) {
+            Config t = configured(candidates[c]);
+            t.n_init = std::min<int64_t>(t.n_init, 3);
+            return fit_hmrf(fold, t).labels;
+        },
+        describe, cfg.name);
+    FitResult r = fit_hmrf(ctx, configured(candidates[best]));
+    r.set_array("chosen_weight", 1, 1, {candidates[best].weight});
+    r.set_array("chosen_propagation", 1, 1, {candidates[best].propagate ? 1.0 : 0.0});
+    return r;
+}
+
+}  // namespace hmrf
+}  // namespace kindred

@@ -1,0 +1,68 @@
+#include "core/standardize.hpp"
+
+#include <cmath>
+
+#include "core/error.hpp"
+
+namespace kindred {
+
+Scaling fit_scaling(const DataView &data, const char *what) {
+    if (!data.is_dense())
+        fail(KINDRED_E_INVALID, what, ": standardize needs dense data (z-scoring would fill a sparse matrix)");
+    const int64_t n = data.n(), d = data.d();
+    Scaling s;
+    s.mean.assign(static_cast<size_t>(d), 0.0);
+    s.scale.assign(static_cast<size_t>(d), 0.0);
+    std::vector<double> row(static_cast<size_t>(d));
+    for (int64_t i = 0; i < n; ++i) {
+        data.copy_row(i, row.data());
+        for (int64_t m = 0; m < d; ++m) s.mean[m] += row[m];
+    }
+    for (double &v : s.mean) v /= static_cast<double>(n);
+    std::vector<double> ss(static_cast<size_t>(d), 0.0);
+    for (int64_t i = 0; i < n; ++i) {
+        data.copy_row(i, row.data());
+        for (int64_t m = 0; m < d; ++m) ss[m] += (row[m] - s.mean[m]) * (row[m] - s.mean[m]);
+    }
+    for (int64_t m = 0; m < d; ++m) {
+        const double sd = std::sqrt(ss[m] / static_cast<double>(n));
+        // A constant feature (to rounding) carries nothing: mapped to 0.
+        s.scale[m] = sd > 1e-12 * (1.0 + std::fabs(s.mean[m])) ? 1.0 / sd : 0.0;
+    }
+    return s;
+}
+
+ScaledData apply_scaling(const Scaling &s, const DataView &data, const char *what) {
+    if (!data.is_dense())
+        fail(KINDRED_E_INVALID, what, ": the model standardizes its input and needs dense data");
+    const int64_t n = data.n(), d = data.d();
+    ScaledData out;
+    out.values.resize(static_cast<size_t>(n * d));
+    for (int64_t i = 0; i < n; ++i) {
+        double *row = out.values.data() + i * d;
+        data.copy_row(i, row);
+        for (int64_t m = 0; m < d; ++m) row[m] = (row[m] - s.mean[m]) * s.scale[m];
+    }
+    DenseView v;
+    v.x = out.values.data();
+    v.n = n;
+    v.d = d;
+    v.ld = d;
+    out.view = DataView::dense(v);
+    return out;
+}
+
+void store_scaling(const Scaling &s, FitResult &r) {
+    const int64_t d = static_cast<int64_t>(s.mean.size());
+    r.set_array("standardize_mean", 1, d, s.mean);
+    r.set_array("standardize_scale", 1, d, s.scale);
+}
+
+Scaling stored_scaling(const FitResult &r, int64_t d) {
+    Scaling s;
+    s.mean = r.get("standardize_mean", 1, d).values;
+    s.scale = r.get("standardize_scale", 1, d).values;
+    return s;
+}
+
+}  // namespace kindred
