@@ -121,8 +121,14 @@ static void pckmeans_heavy_must_link_joins_blobs(void **state) {
     assert_ok(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, s));
     assert_ok(kindred_model_labels(m, labels, N));
     assert_int_equal(labels[0], labels[1]);
-    /* With penalty 0 the constraint is ignored and the blobs are found. */
+    /* Point-wise (the paper) with penalty 0 the constraint is ignored and the
+     * blobs are found; propagated, a must-link keeps its points in one unit
+     * whatever the weight (the weight prices cannot-links between units). */
     assert_ok(kindred_model_set_double(m, "penalty", 0.0));
+    assert_ok(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, s));
+    assert_ok(kindred_model_labels(m, labels, N));
+    assert_int_equal(labels[0], labels[1]);
+    assert_ok(kindred_model_set_string(m, "propagation", "off"));
     assert_ok(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, s));
     assert_ok(kindred_model_labels(m, labels, N));
     assert_true(same_partition(labels, truth, N));

@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "algorithms/centroid_steps.hpp"
+#include "algorithms/pair_cross_validation.hpp"
 #include "core/error.hpp"
 #include "linalg/distances.hpp"
 
@@ -66,7 +67,7 @@ int64_t assignment_pass(const DataView &data, const std::vector<double> &x_sqnor
     return changed;
 }
 
-FitResult fit_dpmeans(const FitContext &ctx) {
+FitResult fit_dpmeans_lambda(const FitContext &ctx) {
     const DataView &data = ctx.data;
     const int64_t n = data.n(), d = data.d();
     const double lambda = resolve_lambda(ctx);
@@ -114,9 +115,23 @@ FitResult fit_dpmeans(const FitContext &ctx) {
     return result;
 }
 
+// Neither lambda nor k: lambda chosen by cross-validation over the pairs,
+// the only use dpmeans makes of them.
+FitResult fit_dpmeans(const FitContext &ctx) {
+    if (ctx.options.is_set("lambda") || ctx.options.is_set("k")) return fit_dpmeans_lambda(ctx);
+    // The reach: the largest squared distance of a point from the mean of all points.
+    const std::vector<double> mean = global_mean(ctx.data);
+    double mean_sq = 0.0;
+    for (double v : mean) mean_sq += v * v;
+    double reach = 0.0;
+    for (int64_t i = 0; i < ctx.data.n(); ++i)
+        reach = std::max(reach, ctx.data.row_sqnorm(i) - 2.0 * ctx.data.dot_row(i, mean.data()) + mean_sq);
+    return fit_choosing_lambda(ctx, fit_dpmeans_lambda, reach, "dpmeans");
+}
+
 OptionTable dpmeans_options() {
     OptionTable t = {
-        OptionSpec::real("lambda", 0, 0, kInf, "penalty per cluster (a squared distance); unset: derived from k").open_low().open_high().unset(),
+        OptionSpec::real("lambda", 0, 0, kInf, "penalty per cluster (a squared distance); unset: derived from k, or (neither set) chosen by cross-validation over the pairs").open_low().open_high().unset(),
         OptionSpec::integer("k", 0, 1, INT32_MAX, "hint: lambda by the k-th farthest-first heuristic when lambda is unset").unset(),
         OptionSpec::integer("max_iter", 100, 1, 100000000, "maximum assignment passes"),
     };
@@ -131,7 +146,7 @@ const AlgorithmSpec &dpmeans_spec() {
         AlgorithmSpec s;
         s.name = "dpmeans";
         s.summary = "DP-means (Kulis & Jordan): k-means with a cost per cluster, k found from lambda";
-        s.uses = KINDRED_USES_SPARSE | KINDRED_USES_NO_K;
+        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_NO_K;  // pairs: to choose lambda only
         s.options = dpmeans_options();
         s.fit = fit_dpmeans;
         s.predict = predict_nearest_center;

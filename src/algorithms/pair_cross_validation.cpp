@@ -1,5 +1,6 @@
 #include "algorithms/pair_cross_validation.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/error.hpp"
@@ -8,19 +9,22 @@
 namespace kindred {
 
 double pair_agreement(const std::vector<Pair> &pairs, const std::vector<int32_t> &labels) {
-    double agree = 0.0, total = 0.0;
+    double agree[2] = {0.0, 0.0}, total[2] = {0.0, 0.0};
     for (const Pair &p : pairs) {
+        const int must = p.value > 0;
         const double w = std::fabs(p.value);
-        const bool together = labels[p.i] == labels[p.j];
-        total += w;
-        if (together == (p.value > 0)) agree += w;
+        total[must] += w;
+        if ((labels[p.i] == labels[p.j]) == (must == 1)) agree[must] += w;
     }
-    return total > 0.0 ? agree / total : 1.0;
+    if (total[0] > 0.0 && total[1] > 0.0) return 0.5 * (agree[0] / total[0] + agree[1] / total[1]);
+    if (total[0] > 0.0) return agree[0] / total[0];
+    return total[1] > 0.0 ? agree[1] / total[1] : 1.0;
 }
 
 int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
                           const std::function<std::vector<int32_t>(const FitContext &, int64_t)> &fit,
-                          const std::function<std::string(int64_t)> &describe, const char *what) {
+                          const std::function<std::string(int64_t)> &describe, const char *what,
+                          bool simplest_within_se) {
     const std::vector<Pair> &pairs = ctx.side->pairs();
     const int64_t n = ctx.data.n(), m = static_cast<int64_t>(pairs.size());
     // Folds: the pairs in a random order (from the fit's seed), dealt round-robin.
@@ -28,7 +32,7 @@ int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
     for (int64_t e = 0; e < m; ++e) order[e] = e;
     Rng rng = Rng(static_cast<uint64_t>(ctx.options.get_int("seed"))).derive(0x7475);
     rng.shuffle(order);
-    std::vector<double> score(static_cast<size_t>(candidates), 0.0);
+    std::vector<double> score(static_cast<size_t>(candidates), 0.0), square(static_cast<size_t>(candidates), 0.0);
     int64_t step = 0;
     const int64_t steps = candidates * kPairFolds;
     for (int fold = 0; fold < kPairFolds; ++fold) {
@@ -51,16 +55,56 @@ int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
         for (int64_t c = 0; c < candidates; ++c) {
             ctx.progress.report(++step, 0.0,
                                 cat(what, ": tuning ", describe(c), " (fit ", step, " of ", steps, ")").c_str());
-            score[c] += pair_agreement(held_out, fit(fold_ctx, c)) / kPairFolds;
+            const double a = pair_agreement(held_out, fit(fold_ctx, c));
+            score[c] += a / kPairFolds;
+            square[c] += a * a / kPairFolds;
         }
     }
     int64_t best = 0;
     for (int64_t c = 1; c < candidates; ++c)
         if (score[c] > score[best]) best = c;
+    if (simplest_within_se) {
+        const double var = std::max(0.0, square[best] - score[best] * score[best]) * kPairFolds / (kPairFolds - 1);
+        const double se = std::sqrt(var / kPairFolds);
+        for (int64_t c = 0; c < best; ++c)
+            if (score[c] >= score[best] - se) {
+                best = c;
+                break;
+            }
+    }
     std::string table;
     for (int64_t c = 0; c < candidates; ++c) table += cat(c ? ", " : "", describe(c), ": ", score[c]);
     ctx.log.info(cat(what, ": held-out pair agreement over ", kPairFolds, " folds: ", table, "; chose ", describe(best)));
     return best;
+}
+
+FitResult fit_choosing_lambda(const FitContext &ctx, FitResult (*fit)(const FitContext &), double reach,
+                              const char *what) {
+    const int64_t pairs = ctx.side ? static_cast<int64_t>(ctx.side->pairs().size()) : 0;
+    if (pairs < kMinPairsToTune)
+        fail(KINDRED_E_INVALID, what, ": set lambda, or k (a hint from which lambda is derived), or give at least ",
+             kMinPairsToTune, " pairs to choose lambda from (got ", pairs, ")");
+    if (!(reach > 0.0) || !std::isfinite(reach))
+        fail(KINDRED_E_INVALID, what, ": the points do not spread (largest divergence from their mean ", reach,
+             "); set lambda");
+    std::vector<double> lambdas;
+    for (int j = 0; j < kLambdaCandidates; ++j) lambdas.push_back(reach * std::pow(2.0, -0.5 * j));
+    auto with_lambda = [&](const FitContext &base, double lambda, OptionValues &options) {
+        options = base.options;
+        options.set_number("lambda", lambda);
+        return FitContext{base.data, base.side, options, base.progress, base.log, base.threads};
+    };
+    const int64_t best = choose_by_pair_cv(
+        ctx, static_cast<int64_t>(lambdas.size()),
+        [&](const FitContext &fold, int64_t c) {
+            OptionValues options = fold.options;
+            return fit(with_lambda(fold, lambdas[c], options)).labels;
+        },
+        [&](int64_t c) { return cat("lambda ", lambdas[c]); }, what, true);
+    OptionValues options = ctx.options;
+    FitResult r = fit(with_lambda(ctx, lambdas[best], options));
+    r.set_array("chosen_lambda", 1, 1, {lambdas[best]});
+    return r;
 }
 
 }  // namespace kindred

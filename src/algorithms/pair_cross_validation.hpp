@@ -22,8 +22,12 @@ namespace kindred {
 constexpr int64_t kMinPairsToTune = 10;
 constexpr int kPairFolds = 3;
 
-// The weighted fraction of pairs the labels satisfy (a must-link inside one
-// cluster, a cannot-link across two); 1 when there are no pairs.
+// How well labels satisfy pairs (a must-link inside one cluster, a
+// cannot-link across two): the mean of the weighted fractions of must-links
+// and of cannot-links satisfied (balanced, so that with many classes, where
+// most random pairs are cannot-links, more clusters do not win by
+// satisfying them alone); the one fraction when only one kind is present,
+// 1 when there are no pairs.
 double pair_agreement(const std::vector<Pair> &pairs, const std::vector<int32_t> &labels);
 
 // The index of the best of `candidates` values by mean held-out agreement
@@ -31,9 +35,25 @@ double pair_agreement(const std::vector<Pair> &pairs, const std::vector<int32_t>
 // c) fits candidate c on the context's side information (a fold's
 // training pairs) and returns the labels. Needs ctx.side with at least
 // kMinPairsToTune pairs. what: named in progress and log messages.
+// simplest_within_se: candidates are ordered from the simplest (fewest
+// clusters) up, and the first whose mean is within one standard error (over
+// the folds) of the best mean is chosen (the one-standard-error rule: a
+// more complex model must predict clearly better).
 int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
                           const std::function<std::vector<int32_t>(const FitContext &, int64_t)> &fit,
-                          const std::function<std::string(int64_t)> &describe, const char *what);
+                          const std::function<std::string(int64_t)> &describe, const char *what,
+                          bool simplest_within_se = false);
+
+// A fit of dpmeans / rdpmeans whose lambda and k the user left unset:
+// lambda chosen by choose_by_pair_cv (one-standard-error rule, fewest
+// clusters first) among lambda_j = reach x 2^(-j/2), j = 0 .. 11, where
+// reach is the largest divergence of a point from the global mean (with
+// lambda = reach, one cluster holds every point; the grid goes down to 1/45
+// of it); then the final fit; result "chosen_lambda". Fewer than
+// kMinPairsToTune pairs: an error that says what to set.
+constexpr int kLambdaCandidates = 12;
+FitResult fit_choosing_lambda(const FitContext &ctx, FitResult (*fit)(const FitContext &), double reach,
+                              const char *what);
 
 }  // namespace kindred
 

@@ -40,8 +40,8 @@ OptionTable pckmeans_options() {
         OptionSpec::integer("k", 8, 1, INT32_MAX, "number of clusters"),
         OptionSpec::real("penalty", 1.0, 0, kInf,
                          "global multiplier of the pair weights: a violated pair costs penalty x |value| (in the unit "
-                         "of weight_unit); unset = chosen by cross-validation over the pairs from 0.1, 1, 10 (1 "
-                         "with fewer than 10 pairs)").open_high().unset(),
+                         "of weight_unit); unset = chosen by cross-validation over the pairs (see weight_unit "
+                         "and propagation; 1 with fewer than 10 pairs)").open_high().unset(),
         OptionSpec::choice("init", "kmeans++", "kmeans++|perturb",
                            "centres not given by must-link neighbourhoods: k-means++ sampling or perturbed global mean"),
         OptionSpec::integer("max_iter", 100, 1, 100000000, "maximum E/M iterations"),

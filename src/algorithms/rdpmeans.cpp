@@ -26,6 +26,7 @@
 #include "algorithms/centroid_steps.hpp"
 #include "algorithms/link_count_cache.hpp"
 #include "algorithms/link_counts.hpp"
+#include "algorithms/pair_cross_validation.hpp"
 #include "algorithms/link_term_bytes.hpp"
 #include "algorithms/rdpmeans_center_bounds.hpp"
 #include "algorithms/rdpmeans_rows.hpp"
@@ -710,7 +711,7 @@ int64_t update_centers(divergence::Bregman &div, int threads, PassState &st, Lin
     return kept;
 }
 
-FitResult fit_rdpmeans(const FitContext &ctx) {
+FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
     const DataView &data = ctx.data;
     const int64_t n = data.n(), d = data.d();
     std::unique_ptr<divergence::Bregman> div =
@@ -914,9 +915,27 @@ void predict_rdpmeans(const PredictContext &ctx, int32_t *labels) {
     }
 }
 
+// Neither lambda nor k: lambda chosen by cross-validation over the pairs
+// (the paper tunes it by hand per data set).
+FitResult fit_rdpmeans(const FitContext &ctx) {
+    if (ctx.options.is_set("lambda") || ctx.options.is_set("k")) return fit_rdpmeans_lambda(ctx);
+    std::unique_ptr<divergence::Bregman> div =
+        divergence::make_bregman(ctx.options.get_choice("divergence"), ctx.data, ctx.options.get_double("smoothing"));
+    // The reach: the largest divergence of a point from the mean of all points.
+    const int64_t n = ctx.data.n();
+    std::vector<int32_t> one(static_cast<size_t>(n), 0);
+    std::vector<double> mean;
+    std::vector<int64_t> count;
+    div->cluster_means(one.data(), 1, ctx.threads, mean, count);
+    double reach = 0.0;
+    for (int64_t i = 0; i < n; ++i) reach = std::max(reach, div->distance(i, mean.data()));
+    return fit_choosing_lambda(ctx, fit_rdpmeans_lambda, reach, "rdpmeans");
+}
+
 OptionTable rdpmeans_options() {
     OptionTable t = {
-        OptionSpec::real("lambda", 0, 0, kInf, "cost of a new cluster, in units of the divergence; unset: derived from k").open_low().open_high().unset(),
+        OptionSpec::real("lambda", 0, 0, kInf, "cost of a new cluster, in units of the divergence; unset: derived from k, or (neither set) chosen by "
+                         "cross-validation over the pairs").open_low().open_high().unset(),
         OptionSpec::integer("k", 0, 1, INT32_MAX, "hint: lambda by the k-th farthest-first heuristic when lambda is unset").unset(),
         OptionSpec::real("xi_0", 0.001, 0, kInf, "initial constraint weight xi (section 4.5)").open_high(),
         OptionSpec::real("xi_rate", 2, 1, kInf, "xi is multiplied by this after every iteration (1 = fixed xi)").open_high(),

@@ -64,7 +64,7 @@ std::optional<std::string> Arguments::take(const std::string &name) {
         if (flags_[k].name == name) {
             std::string value = flags_[k].value;
             flags_.erase(flags_.begin() + static_cast<long>(k));
-            if (value.empty()) usage_error("flag --", name, " needs a non-empty value");
+            if (value.empty()) usage_error("flag --", name, " needs a value");
             return value;
         }
     return std::nullopt;

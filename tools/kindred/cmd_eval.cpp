@@ -124,7 +124,9 @@ const Command &cmd_eval() {
         "  --repeats S            repeat S times with seeds seed, seed+1, ... (sampling and fit; default 1)\n"
         "  --seed N               the first seed (default: the algorithm's default seed)\n"
         "  --OPTION VALUE         any option of the algorithm. If it has an option k and --k is not given,\n"
-        "                         k is set to the number of classes in the label column (minus revealed ones).\n"
+        "                         k is set to the number of classes in the label column (minus revealed ones),\n"
+        "                         except for the algorithms that find the number of clusters themselves.\n"
+        "  --standardize          z-score each feature before the fit (the common option standardize)\n"
         "  --json                 print {\"algorithm\", \"data\", \"n\", \"repeats\", \"nmi\": {\"mean\", \"std\", \"values\"},\n"
         "                         \"ari\", \"f_measure\", \"seconds\", \"clusters\", ...}\n"
         "std is the sample standard deviation over repeats (n - 1 denominator; 0 for one repeat).\n";

@@ -93,7 +93,11 @@ EvalReport run_eval(const Dataset &data, const EvalSettings &settings, ProgressL
     const std::set<std::string> given = apply_option_flags(probe.get(), settings.option_flags);
     report.seed = parse_seed(current_option(probe.get(), "seed"));
     const bool has_k = has_option(settings.algorithm, "k");
-    report.k_from_classes = has_k && given.count("k") == 0;
+    // An algorithm that finds the number of clusters itself (dpmeans,
+    // rdpmeans) is not told it: with neither lambda nor k it chooses lambda
+    // from the pairs.
+    const bool finds_k = (algorithm_uses(settings.algorithm) & KINDRED_USES_NO_K) != 0;
+    report.k_from_classes = has_k && given.count("k") == 0 && !finds_k;
     const int64_t k_auto = classes - settings.reveal_classes;
     if (report.k_from_classes) check(kindred_model_set_int(probe.get(), "k", k_auto), "setting k from the classes");
     report.k = has_k ? current_option(probe.get(), "k") : "";

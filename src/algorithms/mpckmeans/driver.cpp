@@ -47,19 +47,24 @@ void initialise_metric(divergence::WeightedDistortion &dist, const Config &cfg) 
     if (dist.closed_form(in, cfg.eig_floor, a)) dist.set_params(a);
 }
 
-FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
-    if (cfg.propagate) return fit_hmrf_units(ctx, cfg);
+namespace {
+
+// One point-wise fit. restart 0 is the paper's (must-link neighbourhoods,
+// the generator streams 1 and 2 of the seed); a later restart starts from
+// k-means++ on streams of its own.
+FitResult fit_pointwise(const FitContext &ctx, const Config &cfg, int64_t restart) {
     const DataView &data = ctx.data;
     const int64_t n = data.n(), d = data.d(), k = cfg.k;
     if (k > n) fail(KINDRED_E_DIMENSION, cfg.name, ": k = ", k, " is larger than the number of points n = ", n);
     std::unique_ptr<divergence::WeightedDistortion> dist =
         divergence::make_distortion(cfg.kind, data, ctx.threads, cfg.phi_max, cfg.smoothing, cfg.name);
     Rng rng(static_cast<uint64_t>(ctx.options.get_int("seed")));
+    if (restart > 0) rng = rng.derive(static_cast<uint64_t>(10 + restart));
     Rng init_rng = rng.derive(1), icm_rng = rng.derive(2);
     if (cfg.learn_metric && cfg.metric_init_global) initialise_metric(*dist, cfg);
     const double weight = cfg.relative_weight ? cfg.constraint_weight * mean_spread(*dist) : cfg.constraint_weight;
     const Constraints cons(ctx.side, n, cfg.use_constraints, weight), no_pairs(nullptr, n, false, 1.0);
-    std::vector<double> centers = initial_centers(ctx, *dist, cfg, init_rng);
+    std::vector<double> centers = initial_centers(ctx, *dist, cfg, init_rng, nullptr, 0, restart == 0);
 
     std::vector<double> dmat(static_cast<size_t>(n * k));
     std::vector<int32_t> labels(static_cast<size_t>(n), 0);
@@ -193,6 +198,19 @@ FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
         result.set_array("metric", 1, d, dist->params());
     result.set_array("objective_trace", static_cast<int64_t>(trace.size()), 1, trace);
     return result;
+}
+
+}  // namespace
+
+FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
+    if (cfg.propagate) return fit_hmrf_units(ctx, cfg);
+    // n_init restarts, the lowest J_obj kept (n_init = 1: the paper's single start).
+    FitResult best = fit_pointwise(ctx, cfg, 0);
+    for (int64_t r = 1; r < cfg.n_init; ++r) {
+        FitResult next = fit_pointwise(ctx, cfg, r);
+        if (next.objective < best.objective) best = std::move(next);
+    }
+    return best;
 }
 
 void predict_hmrf(const PredictContext &ctx, int32_t *labels) {

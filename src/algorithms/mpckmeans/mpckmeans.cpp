@@ -73,7 +73,7 @@ OptionTable mpckmeans_options() {
         OptionSpec::real("eig_floor", 1e-6, 0, 1, "floor on the eigenvalues of A (weights) relative to their mean").open_low(),
         OptionSpec::real("constraint_weight", 1.0, 0, kInf,
                          "multiplies every pair weight |value| (in the unit of weight_unit); unset = chosen by "
-                         "cross-validation over the pairs from 0.1, 1, 10 (1 with fewer than 10 pairs)").open_high().unset(),
+                         "cross-validation over the pairs (1 with fewer than 10 pairs)").open_high().unset(),
         OptionSpec::choice("init", "kmeans++", "kmeans++|perturb",
                            "the centres not given by must-link neighbourhoods: k-means++ (D^2) sampling, or random "
                            "perturbations of the global centroid (section 3.3.5)"),

@@ -13,8 +13,8 @@ void append_propagation_options(OptionTable &t) {
         "pairs as given), or auto (robust or off, chosen by cross-validation over the pairs; robust below 10 "
         "pairs)"));
     t.push_back(OptionSpec::integer("n_init", 10, 1, 100000,
-                                    "with propagation: restarts (the first from the must-link neighbourhoods, the "
-                                    "others k-means++ over the groups); the lowest objective is kept"));
+                                    "restarts (the first from the must-link neighbourhoods as in the paper, the "
+                                    "others k-means++); the lowest objective is kept; 1 = the paper's single start"));
     t.push_back(OptionSpec::choice("weight_unit", "spread", "spread|absolute",
                                    "unit of the constraint weight: the mean distortion of a point to the global "
                                    "centroid (the same default fits raw and standardised data), or absolute (the "

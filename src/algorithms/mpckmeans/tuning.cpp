@@ -1,8 +1,9 @@
 // pckmeans / mpckmeans with the hyperparameters the user left unset chosen
 // by cross-validation over the pairs (algorithms/pair_cross_validation.hpp):
-// the constraint weight from {0.1, 1, 10} (in units of the data's spread)
-// and, for propagation = auto, whether to propagate (robust units) or to
-// keep the pairs point-wise (the paper's HMRF). Clean answers are best used
+// the constraint weight (in units of the data's spread) from {0.1, 1, 10}
+// propagated or {0, 0.3, 3} point-wise and, for propagation = auto, whether
+// to propagate (robust units) or to keep the pairs point-wise (the paper's
+// HMRF). Clean answers are best used
 // propagated; when many answers are wrong, the point-wise model, in which
 // one answer moves one point, predicts the held-out pairs better, and the
 // cross-validation sees it. The inner fits use at most 3 restarts.
@@ -28,9 +29,17 @@ FitResult fit_hmrf_tuned(const FitContext &ctx, Config cfg, bool tune_weight, bo
         double weight;
     };
     std::vector<Candidate> candidates;
-    for (bool propagate : tune_propagation ? std::vector<bool>{true, false} : std::vector<bool>{cfg.propagate})
-        for (double w : tune_weight ? std::vector<double>{0.1, 1.0, 10.0} : std::vector<double>{cfg.constraint_weight})
-            candidates.push_back({propagate, w});
+    // Propagated, the weight prices the cannot-links between units (the
+    // must-links inside them are kept); point-wise it prices every pair, and
+    // 0 (the pairs ignored: k-means, or k-means with a learned metric) is a
+    // candidate, so that answers that predict nothing cannot make the fit
+    // worse than no answers.
+    for (bool propagate : tune_propagation ? std::vector<bool>{true, false} : std::vector<bool>{cfg.propagate}) {
+        const std::vector<double> weights = !tune_weight ? std::vector<double>{cfg.constraint_weight}
+                                            : propagate  ? std::vector<double>{0.1, 1.0, 10.0}
+                                                         : std::vector<double>{0.0, 0.3, 3.0};
+        for (double w : weights) candidates.push_back({propagate, w});
+    }
     auto configured = [&](const Candidate &c) {
         Config t = cfg;
         t.propagate = c.propagate;
