@@ -66,11 +66,17 @@ int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
     if (simplest_within_se) {
         const double var = std::max(0.0, square[best] - score[best] * score[best]) * kPairFolds / (kPairFolds - 1);
         const double se = std::sqrt(var / kPairFolds);
-        for (int64_t c = 0; c < best; ++c)
+        // A flat top (every candidate within the error scores the same,
+        // e.g. links that decide every held-out pair whatever lambda): the
+        // middle of it, the value the fit is least sensitive to.
+        std::vector<int64_t> near;
+        bool flat = true;
+        for (int64_t c = 0; c < candidates; ++c)
             if (score[c] >= score[best] - se) {
-                best = c;
-                break;
+                near.push_back(c);
+                flat = flat && score[c] == score[best];
             }
+        best = flat ? near[near.size() / 2] : near.front();
     }
     std::string table;
     for (int64_t c = 0; c < candidates; ++c) table += cat(c ? ", " : "", describe(c), ": ", score[c]);

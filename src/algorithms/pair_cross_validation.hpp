@@ -38,7 +38,8 @@ double pair_agreement(const std::vector<Pair> &pairs, const std::vector<int32_t>
 // simplest_within_se: candidates are ordered from the simplest (fewest
 // clusters) up, and the first whose mean is within one standard error (over
 // the folds) of the best mean is chosen (the one-standard-error rule: a
-// more complex model must predict clearly better).
+// more complex model must predict clearly better); when those candidates
+// all score exactly the best, the middle one of them.
 int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
                           const std::function<std::vector<int32_t>(const FitContext &, int64_t)> &fit,
                           const std::function<std::string(int64_t)> &describe, const char *what,

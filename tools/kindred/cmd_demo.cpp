@@ -64,7 +64,7 @@ int run_demo(Arguments &args) {
     const std::string path = args.take("data").value_or("");
     SideSampling sampling;
     sampling.pairs_count = args.take_int("pairs-count", 0, INT64_MAX).value_or(100);
-    sampling.noise = args.take_double("noise", 0.0, 1.0).value_or(0.0);
+    const double noise = args.take_double("noise", 0.0, 1.0).value_or(0.1);
     const int64_t repeats = args.take_int("repeats", 1, 100000).value_or(5);
     std::vector<Flag> seed_flags;
     if (auto seed = args.take("seed")) seed_flags.push_back(Flag{"seed", *seed});
@@ -80,7 +80,8 @@ int run_demo(Arguments &args) {
               << " classes\n"
               << "Scores against the true classes, mean +- std over " << repeats << " repeats (seeds "
               << (seed_flags.empty() ? "from 0" : "from " + seed_flags.front().value) << "); k = number of classes.\n"
-              << "Pairs are sampled from the true classes (must-link if same class, cannot-link otherwise).\n\n";
+              << "Pairs are sampled from the true classes (must-link if same class, cannot-link otherwise);\n"
+              << "the last row flips a share of the answers, as a person sometimes answers wrongly.\n\n";
     std::printf("%-11s %-20s %-16s %-16s %-16s %s\n", "method", "side information", "NMI", "ARI", "F-measure", "clusters");
     std::fflush(stdout);
 
@@ -90,6 +91,10 @@ int run_demo(Arguments &args) {
     if (!constrained.empty()) {
         print_row(data, constrained, none, repeats, seed_flags, progress);
         print_row(data, constrained, sampling, repeats, seed_flags, progress);
+        // The same number of pairs with a share of wrong answers, as people give them.
+        SideSampling noisy = sampling;
+        noisy.noise = noise;
+        if (noise > 0) print_row(data, constrained, noisy, repeats, seed_flags, progress);
         std::cout << "\nTry it on your data: kindred eval " << constrained << " --data X.csv --pairs-count "
                   << sampling.pairs_count << " --repeats " << repeats << "\n";
     } else {
@@ -107,7 +112,7 @@ const Command &cmd_demo() {
     static const Command c{"demo", "kindred demo [--pairs-count N] [--noise P] [--repeats S] [--seed N] [--data X.csv]",
                            "a bundled data set (iris), clustered with and without sampled side information",
                            "  --pairs-count N        pairs sampled for the constrained method (default 100)\n"
-                           "  --noise P              flip each sampled answer with probability P (default 0)\n"
+                           "  --noise P              the last row flips each answer with probability P (default 0.1; 0: no such row)\n"
                            "  --repeats S            repeats with seeds seed, seed+1, ... (default 5)\n"
                            "  --seed N               first seed (default: the algorithms' default)\n"
                            "  --data FILE            another CSV with a `label` column instead of the bundled iris\n",

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Quality regression: the defaults' NMI on small bundled data sets, fixed
+seeds, clean and noisy pairs, must not drop below the values recorded here
+(measured when the defaults were set; docs/quality.md has the full tables).
+The protocol is that of docs/quality.md: --standardize, m = min(1% of all
+pairs, 2n) random pairs, k = number of classes (not given to dpmeans /
+rdpmeans, which choose lambda from the pairs).
+
+usage: quality_regression.py KINDRED DATA_DIR [--record]
+"""
+import json
+import subprocess
+import sys
+
+# (data set, algorithm, noise) -> recorded mean NMI over 3 repeats, seed 1.
+RECORDED = {
+    ("iris", "kmeans", 0.0): 0.659,
+    ("iris", "pckmeans", 0.0): 0.803,
+    ("iris", "mpckmeans", 0.0): 0.912,
+    ("iris", "copkmeans", 0.0): 0.784,
+    ("iris", "mpckmeans", 0.1): 0.803,
+    ("iris", "rdpmeans", 0.0): 0.651,
+    ("wine", "pckmeans", 0.0): 0.974,
+    ("wine", "mpckmeans", 0.1): 0.838,
+    ("ionosphere", "pckmeans", 0.0): 0.957,
+    ("ionosphere", "mpckmeans", 0.0): 0.957,
+    ("ionosphere", "pckmeans", 0.1): 0.646,
+    ("ecoli", "mpckmeans", 0.0): 0.774,
+    ("ecoli", "dpmeans", 0.0): 0.696,
+}
+TOLERANCE = 0.01  # rounding of the recorded values and BLAS differences between machines
+
+
+def pairs_for(n):
+    return min(n * (n - 1) // 200, 2 * n)
+
+
+def nmi(kindred, data_dir, name, algorithm, noise):
+    path = "%s/%s.csv" % (data_dir, name)
+    with open(path) as f:
+        n = sum(1 for _ in f) - 1
+    cmd = [kindred, "eval", algorithm, "--data", path, "--standardize", "--repeats", "3", "--seed", "1", "--json"]
+    if algorithm != "kmeans":
+        cmd += ["--pairs-count", str(pairs_for(n)), "--noise", str(noise)]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit("FAIL: %s: %s" % (" ".join(cmd), out.stderr.strip()))
+    return json.loads(out.stdout)["nmi"]["mean"]
+
+
+def main():
+    kindred, data_dir = sys.argv[1], sys.argv[2]
+    record = "--record" in sys.argv
+    failed = 0
+    for (name, algorithm, noise), floor in RECORDED.items():
+        got = nmi(kindred, data_dir, name, algorithm, noise)
+        if record:
+            print('    ("%s", "%s", %s): %.3f,' % (name, algorithm, noise, got))
+            continue
+        ok = got >= floor - TOLERANCE
+        failed += not ok
+        print("%s %-10s %-10s noise %.1f: NMI %.4f, recorded %.3f" % ("ok  " if ok else "FAIL", name, algorithm, noise,
+                                                                      got, floor))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,285 @@
+/* Constraint propagation and tuning through the public header: the
+ * five-point example whose unit penalties can be checked by hand, noisy
+ * answers outvoted, contradictions that are not errors for the soft
+ * methods, and hyperparameters chosen from the pairs. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "kindred.h"
+#include "testing.h"
+
+static kindred_model *pck(int64_t k) {
+    kindred_model *m = NULL;
+    assert_ok(kindred_model_new(&m, "pckmeans"));
+    assert_ok(kindred_model_set_int(m, "k", k));
+    return m;
+}
+
+static double objective_of(const kindred_model *m) {
+    int64_t n, d, clusters, iterations;
+    int converged;
+    double objective;
+    assert_ok(kindred_model_summary(m, &n, &d, &clusters, &iterations, &converged, &objective));
+    return objective;
+}
+
+/* Five points on a line, units {0, 1, 2} (must-links 0-1, 1-2) and {3, 4}
+ * (must-link 3-4), one cannot-link 0-3 between them. With k = 1 both units
+ * share the one cluster: the closure counts every point of one unit as
+ * cannot-linked to every point of the other, 3 x 2 = 6 pairs, each at the
+ * penalty 2 (absolute units): J = sum (x - 4.08)^2 + 12 = 118.828 + 12. */
+static void five_points_pay_the_closure(void **state) {
+    (void)state;
+    const double x[5] = {0, 0.1, 0.2, 10, 10.1};
+    const int64_t i[] = {0, 1, 3, 0}, j[] = {1, 2, 4, 3};
+    const double v[] = {1, 1, 1, -1};
+    kindred_side *s = NULL;
+    assert_ok(kindred_side_new(&s, 5));
+    assert_ok(kindred_side_add_pairs(s, i, j, v, 4));
+    kindred_model *m = pck(1);
+    assert_ok(kindred_model_set_string(m, "propagation", "robust"));
+    assert_ok(kindred_model_set_string(m, "weight_unit", "absolute"));
+    assert_ok(kindred_model_set_double(m, "penalty", 2.0));
+    assert_ok(kindred_model_fit_dense(m, x, 5, 1, KINDRED_ROW_MAJOR, 1, s));
+    assert_true(fabs(objective_of(m) - (118.828 + 12.0)) < 1e-9);
+    /* k = 2: the units go to different clusters, no penalty, and each unit
+     * is whole: J = the within-unit scatter 0.02 + 0.005. */
+    assert_ok(kindred_model_set_int(m, "k", 2));
+    assert_ok(kindred_model_fit_dense(m, x, 5, 1, KINDRED_ROW_MAJOR, 1, s));
+    int32_t labels[5];
+    assert_ok(kindred_model_labels(m, labels, 5));
+    assert_int_equal(labels[0], labels[1]);
+    assert_int_equal(labels[1], labels[2]);
+    assert_int_equal(labels[3], labels[4]);
+    assert_true(labels[0] != labels[3]);
+    assert_true(fabs(objective_of(m) - 0.025) < 1e-9);
+    kindred_model_free(m);
+    kindred_side_free(s);
+}
+
+/* The unit penalty moves a whole unit: points 0-2 sit at 0 and point 3 at
+ * 1, must-linked to 2 (unit {2, 3}) and cannot-linked to 0. With k = 2 and
+ * centres free, the best split keeps {2, 3} together away from 0: 2 leaves
+ * its neighbours at 0 because its unit must follow the cannot-link. */
+static void a_cannot_link_separates_whole_units(void **state) {
+    (void)state;
+    const double x[6] = {0, 0, 0, 1, 5, 5};
+    const int64_t i[] = {2, 0}, j[] = {3, 3};
+    const double v[] = {1, -1};
+    kindred_side *s = NULL;
+    assert_ok(kindred_side_new(&s, 6));
+    assert_ok(kindred_side_add_pairs(s, i, j, v, 2));
+    kindred_model *m = pck(2);
+    assert_ok(kindred_model_set_string(m, "propagation", "robust"));
+    assert_ok(kindred_model_set_double(m, "penalty", 1000.0));
+    assert_ok(kindred_model_fit_dense(m, x, 6, 1, KINDRED_ROW_MAJOR, 1, s));
+    int32_t labels[6];
+    assert_ok(kindred_model_labels(m, labels, 6));
+    assert_int_equal(labels[2], labels[3]);
+    assert_true(labels[0] != labels[3]);
+    assert_true(labels[0] != labels[2]);
+    kindred_model_free(m);
+    kindred_side_free(s);
+}
+
+/* Robust units: points 0, 1, 2 are must-linked in a triangle, point 3 is
+ * must-linked to 2 (a wrong answer) but cannot-linked to 0 and 1. The
+ * closure glues 3 to the triangle; the robust units outvote the one
+ * must-link (3 agrees with the triangle by 1 - 2 < 0), so 3 can join the
+ * far points 4, 5 while the must-link closure keeps it at 0. */
+static void one_wrong_must_link_is_outvoted(void **state) {
+    (void)state;
+    const double x[6] = {0, 0.1, 0.2, 5, 5.1, 5.2};
+    const int64_t i[] = {0, 0, 1, 2, 0, 1}, j[] = {1, 2, 2, 3, 3, 3};
+    const double v[] = {1, 1, 1, 1, -1, -1};
+    kindred_side *s = NULL;
+    assert_ok(kindred_side_new(&s, 6));
+    assert_ok(kindred_side_add_pairs(s, i, j, v, 6));
+    int32_t labels[6];
+    kindred_model *m = pck(2);
+    assert_ok(kindred_model_set_string(m, "propagation", "robust"));
+    assert_ok(kindred_model_fit_dense(m, x, 6, 1, KINDRED_ROW_MAJOR, 1, s));
+    assert_ok(kindred_model_labels(m, labels, 6));
+    assert_int_equal(labels[3], labels[4]);
+    assert_true(labels[3] != labels[0]);
+    assert_ok(kindred_model_set_string(m, "propagation", "transitive"));
+    assert_ok(kindred_model_fit_dense(m, x, 6, 1, KINDRED_ROW_MAJOR, 1, s));
+    assert_ok(kindred_model_labels(m, labels, 6));
+    assert_int_equal(labels[3], labels[0]);
+    /* Contradictions are never an error for the soft methods. */
+    kindred_model_free(m);
+    kindred_model *mp = NULL;
+    assert_ok(kindred_model_new(&mp, "mpckmeans"));
+    assert_ok(kindred_model_set_int(mp, "k", 2));
+    assert_ok(kindred_model_fit_dense(mp, x, 6, 1, KINDRED_ROW_MAJOR, 1, s));
+    kindred_model_free(mp);
+    /* The hard method keeps its error, naming the contradiction. */
+    kindred_model *cop = NULL;
+    assert_ok(kindred_model_new(&cop, "copkmeans"));
+    assert_ok(kindred_model_set_int(cop, "k", 2));
+    assert_fails_with(kindred_model_fit_dense(cop, x, 6, 1, KINDRED_ROW_MAJOR, 1, s), KINDRED_E_INFEASIBLE,
+                      "cannot-link");
+    kindred_model_free(cop);
+    kindred_side_free(s);
+}
+
+/* Only must-links, or only cannot-links: both fit. */
+static void one_kind_of_pair_only(void **state) {
+    (void)state;
+    double x[40];
+    for (int p = 0; p < 40; ++p) x[p] = (p < 20 ? 0.0 : 10.0) + 0.01 * p;
+    for (int kind = 0; kind < 2; ++kind) {
+        int64_t i[15], j[15];
+        double v[15];
+        for (int e = 0; e < 15; ++e) {
+            i[e] = e;
+            j[e] = kind == 0 ? e + 1 : e + 20;
+            v[e] = kind == 0 ? 1.0 : -1.0;
+        }
+        kindred_side *s = NULL;
+        assert_ok(kindred_side_new(&s, 40));
+        assert_ok(kindred_side_add_pairs(s, i, j, v, 15));
+        const char *names[] = {"pckmeans", "mpckmeans", "copkmeans", "rdpmeans", "dpmeans"};
+        for (int a = 0; a < 5; ++a) {
+            kindred_model *m = NULL;
+            assert_ok(kindred_model_new(&m, names[a]));
+            if (a < 3) assert_ok(kindred_model_set_int(m, "k", 2));
+            int32_t labels[40];
+            assert_ok(kindred_model_fit_dense(m, x, 40, 1, KINDRED_ROW_MAJOR, 1, s));
+            assert_ok(kindred_model_labels(m, labels, 40));
+            /* With one kind of answer only, the methods with k must still
+             * separate the far blobs; dpmeans / rdpmeans may find one
+             * cluster from must-links alone (nothing says to split). */
+            if (a < 3 || kind == 1) assert_true(labels[0] != labels[39]);
+            kindred_model_free(m);
+        }
+        kindred_side_free(s);
+    }
+}
+
+static char last_log[1024];
+static void keep_log(void *user, int level, const char *message) {
+    (void)user;
+    (void)level;
+    if (strstr(message, "too few") || strstr(message, "chose")) snprintf(last_log, sizeof last_log, "%s", message);
+}
+
+/* Tuning: three far blobs and clean pairs; the lambda of dpmeans and
+ * rdpmeans (neither lambda nor k set) is chosen from the pairs and finds
+ * the three blobs; the choice is a result and is logged. Fewer than 10
+ * pairs: dpmeans says what to set; pckmeans uses its defaults and says so. */
+static void lambda_chosen_from_pairs(void **state) {
+    (void)state;
+    enum { n = 90 };
+    double x[n * 2];
+    int32_t truth[n];
+    for (int p = 0; p < n; ++p) {
+        truth[p] = p % 3;
+        x[2 * p] = 20.0 * truth[p] + 0.3 * sin(p * 1.7);
+        x[2 * p + 1] = 0.3 * cos(p * 2.3);
+    }
+    int64_t i[40], j[40];
+    double v[40];
+    for (int e = 0; e < 40; ++e) {
+        i[e] = (e * 7) % n;
+        j[e] = (e * 13 + 5) % n;
+        if (i[e] == j[e]) j[e] = (j[e] + 1) % n;
+        v[e] = truth[i[e]] == truth[j[e]] ? 1.0 : -1.0;
+    }
+    kindred_side *s = NULL;
+    assert_ok(kindred_side_new(&s, n));
+    assert_ok(kindred_side_add_pairs(s, i, j, v, 40));
+    const char *names[] = {"dpmeans", "rdpmeans"};
+    for (int a = 0; a < 2; ++a) {
+        kindred_model *m = NULL;
+        assert_ok(kindred_model_new(&m, names[a]));
+        last_log[0] = 0;
+        assert_ok(kindred_model_set_log(m, keep_log, NULL));
+        assert_ok(kindred_model_fit_dense(m, x, n, 2, KINDRED_ROW_MAJOR, 2, s));
+        int32_t labels[n];
+        assert_ok(kindred_model_labels(m, labels, n));
+        if (!same_partition(labels, truth, n)) fail_msg("%s: %s", names[a], last_log);
+        double lambda = 0;
+        assert_ok(kindred_model_get_array(m, "chosen_lambda", &lambda, 1));
+        assert_true(lambda > 0);
+        assert_non_null(strstr(last_log, "chose lambda"));
+        kindred_model_free(m);
+    }
+    kindred_side *few = NULL;
+    assert_ok(kindred_side_new(&few, n));
+    assert_ok(kindred_side_add_pairs(few, i, j, v, 5));
+    kindred_model *m = NULL;
+    assert_ok(kindred_model_new(&m, "dpmeans"));
+    assert_fails_with(kindred_model_fit_dense(m, x, n, 2, KINDRED_ROW_MAJOR, 2, few), KINDRED_E_INVALID,
+                      "at least 10 pairs");
+    kindred_model_free(m);
+    m = pck(3);
+    last_log[0] = 0;
+    assert_ok(kindred_model_set_log(m, keep_log, NULL));
+    assert_ok(kindred_model_fit_dense(m, x, n, 2, KINDRED_ROW_MAJOR, 2, few));
+    assert_non_null(strstr(last_log, "too few"));
+    kindred_model_free(m);
+    kindred_side_free(few);
+    kindred_side_free(s);
+}
+
+/* Side information about another n is an error naming both sizes. */
+static void side_for_another_n(void **state) {
+    (void)state;
+    const double x[4] = {0, 1, 2, 3};
+    kindred_side *s = NULL;
+    assert_ok(kindred_side_new(&s, 5));
+    kindred_model *m = pck(2);
+    assert_fails_with(kindred_model_fit_dense(m, x, 4, 1, KINDRED_ROW_MAJOR, 1, s), KINDRED_E_DIMENSION, "5 points");
+    kindred_model_free(m);
+    kindred_side_free(s);
+}
+
+/* standardize: the model keeps the scaling, predict applies it; a feature
+ * in other units does not change the labels. */
+static void standardize_is_kept_for_predict(void **state) {
+    (void)state;
+    double x[40 * 2], y[40 * 2];
+    for (int p = 0; p < 40; ++p) {
+        x[2 * p] = (p < 20 ? 0.0 : 1.0) + 0.01 * (p % 7);
+        x[2 * p + 1] = 1000.0 * ((p % 5) - 2);
+        y[2 * p] = x[2 * p];
+        y[2 * p + 1] = x[2 * p + 1] / 1000.0;
+    }
+    kindred_model *m = NULL;
+    assert_ok(kindred_model_new(&m, "kmeans"));
+    assert_ok(kindred_model_set_int(m, "k", 2));
+    assert_ok(kindred_model_set_string(m, "standardize", "true"));
+    int32_t a[40], b[40], c[40];
+    assert_ok(kindred_model_fit_dense(m, x, 40, 2, KINDRED_ROW_MAJOR, 2, NULL));
+    assert_ok(kindred_model_labels(m, a, 40));
+    assert_ok(kindred_model_predict_dense(m, x, 40, 2, KINDRED_ROW_MAJOR, 2, b, 40));
+    assert_memory_equal(a, b, sizeof a);
+    assert_ok(kindred_model_fit_dense(m, y, 40, 2, KINDRED_ROW_MAJOR, 2, NULL));
+    assert_ok(kindred_model_labels(m, c, 40));
+    assert_true(same_partition(a, c, 40));
+    double scale[2];
+    assert_ok(kindred_model_get_array(m, "standardize_scale", scale, 2));
+    assert_true(scale[0] > 0 && scale[1] > 0);
+    kindred_model_free(m);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(five_points_pay_the_closure),
+        cmocka_unit_test(a_cannot_link_separates_whole_units),
+        cmocka_unit_test(one_wrong_must_link_is_outvoted),
+        cmocka_unit_test(one_kind_of_pair_only),
+        cmocka_unit_test(lambda_chosen_from_pairs),
+        cmocka_unit_test(side_for_another_n),
+        cmocka_unit_test(standardize_is_kept_for_predict),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
