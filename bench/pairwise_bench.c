@@ -172,6 +172,18 @@ int main(int argc, char **argv) {
             if (m == 2) kindred_model_set_string(model, "distortion", "euclidean-diag");
             if (m == 3) kindred_model_set_string(model, "distortion", "euclidean-full");
             if (m >= 2 && m <= 3) kindred_model_set_double(model, "tol", 0.0);
+            /* One fit per measurement: one start, a weight given (no
+             * cross-validation); the propagation of the defaults (robust
+             * units) for pckmeans / mpckmeans. */
+            if (m >= 1) kindred_model_set_int(model, "n_init", 1);
+            if (m == 1) {
+                kindred_model_set_double(model, "penalty", 1.0);
+                kindred_model_set_string(model, "propagation", "robust");
+            }
+            if (m == 2 || m == 3) {
+                kindred_model_set_double(model, "constraint_weight", 1.0);
+                kindred_model_set_string(model, "propagation", "robust");
+            }
             t[m].last_iter = -1;
             kindred_model_set_progress(model, on_progress, &t[m]);
             const double start = now_seconds();

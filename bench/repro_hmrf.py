@@ -77,6 +77,11 @@ class Kindred:
         return s
 
     def fit(self, data, algorithm, options, pairs):
+        # The papers' procedures, not the library's defaults: pairs point-wise
+        # (no propagation), one start, unit weights in absolute units, and the
+        # violated pairs in the metric update.
+        if algorithm in PAPER_SETTINGS:
+            options = dict(PAPER_SETTINGS[algorithm], **options)
         L = self.lib
         m = ctypes.c_void_p()
         self.check(L.kindred_model_new(ctypes.byref(m), algorithm.encode()))
@@ -227,6 +232,13 @@ def with_inferred(pairs):
                 out[(min(a, b), max(a, b))] = -1.0
     return np.array([(i, j, v) for (i, j), v in sorted(out.items())], dtype=np.float64).reshape(-1, 3)
 
+
+PAPER_SETTINGS = {
+    "pckmeans": dict(propagation="off", n_init=1, weight_unit="absolute", penalty=1.0),
+    "mpckmeans": dict(propagation="off", n_init=1, weight_unit="absolute", constraint_weight=1.0,
+                      metric_constraints="true"),
+    "copkmeans": dict(order="index", n_init=1),
+}
 
 # The ablations of section 3.5.3 as option sets of mpckmeans.
 ABLATIONS = [

@@ -14,6 +14,7 @@
 // The kindred headers come before cmocka.h, whose fail() macro would clash.
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "algorithms/mpckmeans/hmrf.hpp"
@@ -248,6 +249,14 @@ std::vector<int32_t> fit_labels(const char *algorithm, const std::vector<double>
     assert_int_equal(kindred_model_set_int(m, "seed", 11), KINDRED_OK);
     assert_int_equal(kindred_model_set_int(m, "threads", threads), KINDRED_OK);
     assert_int_equal(kindred_model_set_int(m, "max_iter", 15), KINDRED_OK);
+    // The point-wise engine (the paper's HMRF) whose ICM schedules this file tests, one start, a given weight.
+    assert_int_equal(kindred_model_set_string(m, "propagation", "off"), KINDRED_OK);
+    assert_int_equal(kindred_model_set_int(m, "n_init", 1), KINDRED_OK);
+    assert_int_equal(kindred_model_set_string(m, "weight_unit", "absolute"), KINDRED_OK);
+    assert_int_equal(kindred_model_set_double(m, std::string(algorithm) == "pckmeans" ? "penalty" : "constraint_weight", 1.0),
+                     KINDRED_OK);
+    if (std::string(algorithm) == "mpckmeans")
+        assert_int_equal(kindred_model_set_string(m, "metric_constraints", "true"), KINDRED_OK);
     assert_int_equal(kindred_model_fit_dense(m, x.data(), n, d, KINDRED_ROW_MAJOR, d, side), KINDRED_OK);
     std::vector<int32_t> labels(static_cast<size_t>(n));
     assert_int_equal(kindred_model_labels(m, labels.data(), n), KINDRED_OK);
