@@ -28,6 +28,7 @@ extern "C" {
 }
 
 #include "kindred.h"
+#include "replaced_operator_new.hpp"
 
 namespace {
 
@@ -35,27 +36,18 @@ namespace {
 std::atomic<long> countdown{0};
 std::atomic<bool> injected{false};
 
-void *allocate(std::size_t size) {
+}  // namespace
+
+void *test_allocate(std::size_t size) {
     if (countdown.load(std::memory_order_relaxed) > 0 && countdown.fetch_sub(1) == 1) {
         injected = true;
         return nullptr;
     }
     return std::malloc(size ? size : 1);
 }
-
-}  // namespace
-
-void *operator new(std::size_t size) {
-    if (void *p = allocate(size)) return p;
-    throw std::bad_alloc();
-}
-void *operator new[](std::size_t size) { return operator new(size); }
-void *operator new(std::size_t size, const std::nothrow_t &) noexcept { return allocate(size); }
-void *operator new[](std::size_t size, const std::nothrow_t &) noexcept { return allocate(size); }
-void operator delete(void *p) noexcept { std::free(p); }
-void operator delete[](void *p) noexcept { std::free(p); }
-void operator delete(void *p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void *p, std::size_t) noexcept { std::free(p); }
+// Not inlined into operator delete, where GCC would take the free() for a
+// mismatch with operator new (it cannot see that new comes from malloc here).
+__attribute__((noinline)) void test_release(void *p) { std::free(p); }
 
 namespace {
 

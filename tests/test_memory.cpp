@@ -29,12 +29,15 @@ extern "C" {
 }
 
 #include "kindred.h"
+#include "replaced_operator_new.hpp"
 
 namespace {
 
 std::atomic<long long> live{0}, peak{0};
 
-void *allocate(std::size_t size) {
+}  // namespace
+
+void *test_allocate(std::size_t size) {
     void *p = std::malloc(size ? size : 1);
     if (!p) return nullptr;
     const long long now = live += static_cast<long long>(malloc_usable_size(p));
@@ -46,25 +49,11 @@ void *allocate(std::size_t size) {
 
 // Not inlined into operator delete, where GCC would take the free() for a
 // mismatch with operator new (it cannot see that new comes from malloc here).
-__attribute__((noinline)) void release(void *p) {
+__attribute__((noinline)) void test_release(void *p) {
     if (!p) return;
     live -= static_cast<long long>(malloc_usable_size(p));
     std::free(p);
 }
-
-}  // namespace
-
-void *operator new(std::size_t size) {
-    if (void *p = allocate(size)) return p;
-    throw std::bad_alloc();
-}
-void *operator new[](std::size_t size) { return operator new(size); }
-void *operator new(std::size_t size, const std::nothrow_t &) noexcept { return allocate(size); }
-void *operator new[](std::size_t size, const std::nothrow_t &) noexcept { return allocate(size); }
-void operator delete(void *p) noexcept { release(p); }
-void operator delete[](void *p) noexcept { release(p); }
-void operator delete(void *p, std::size_t) noexcept { release(p); }
-void operator delete[](void *p, std::size_t) noexcept { release(p); }
 
 namespace {
 

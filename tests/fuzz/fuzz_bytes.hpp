@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "kindred.h"
 
@@ -89,6 +90,21 @@ inline void check_status(kindred_status status) {
     if (status == KINDRED_OK) return;
     if (status < KINDRED_E_INVALID || status >= KINDRED_E_INTERNAL) std::abort();
     if (kindred_last_error()[0] == '\0') std::abort();
+}
+
+// Copies out every result array of a fitted model whose size is at most
+// `max_values` (a loaded file may describe larger ones, already checked).
+inline void read_arrays(const kindred_model *m, int64_t max_values) {
+    int64_t arrays = 0;
+    check_status(kindred_model_array_count(m, &arrays));
+    for (int64_t a = 0; a < arrays; ++a) {
+        const char *name = nullptr;
+        int64_t rows = 0, cols = 0;
+        check_status(kindred_model_array_info(m, a, &name, &rows, &cols));
+        if (rows * cols > max_values) continue;
+        std::vector<double> values(static_cast<size_t>(rows * cols));
+        check_status(kindred_model_get_array(m, name, values.data(), rows * cols));
+    }
 }
 
 }  // namespace kindred_fuzz

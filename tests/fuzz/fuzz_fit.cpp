@@ -57,15 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (fitted == KINDRED_OK) {
         std::vector<int32_t> labels(static_cast<size_t>(n));
         check_status(kindred_model_labels(m, labels.data(), n));
-        int64_t arrays = 0;
-        check_status(kindred_model_array_count(m, &arrays));
-        for (int64_t k = 0; k < arrays; ++k) {
-            const char *name = nullptr;
-            int64_t rows = 0, cols = 0;
-            check_status(kindred_model_array_info(m, k, &name, &rows, &cols));
-            std::vector<double> values(static_cast<size_t>(rows * cols));
-            check_status(kindred_model_get_array(m, name, values.data(), rows * cols));
-        }
+        kindred_fuzz::read_arrays(m, INT64_MAX);
         check_status(kindred_model_predict_dense(m, x.data(), n, d, layout, ld, labels.data(), n));
         int64_t dim = 0;
         if (kindred_model_transform_dim(m, &dim) == KINDRED_OK) {

@@ -25,16 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check_status(kindred_model_summary(m, &n, &d, &clusters, &iterations, &converged, &objective));
     std::vector<int32_t> labels(static_cast<size_t>(n));
     check_status(kindred_model_labels(m, labels.data(), n));
-    int64_t arrays = 0;
-    check_status(kindred_model_array_count(m, &arrays));
-    for (int64_t a = 0; a < arrays; ++a) {
-        const char *name = nullptr;
-        int64_t rows = 0, cols = 0;
-        check_status(kindred_model_array_info(m, a, &name, &rows, &cols));
-        if (rows * cols > (1 << 20)) continue;  // the loader checked the shape; do not copy huge arrays
-        std::vector<double> values(static_cast<size_t>(rows * cols));
-        check_status(kindred_model_get_array(m, name, values.data(), rows * cols));
-    }
+    kindred_fuzz::read_arrays(m, 1 << 20);  // the loader checked the shapes; huge ones are not copied
     // New points of the model's dimension, when that is small: predict and
     // transform must cope with whatever state the file described.
     if (d <= 64) {
