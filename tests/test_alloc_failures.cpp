@@ -16,6 +16,7 @@
 #include <functional>
 #include <new>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <unistd.h>
@@ -32,16 +33,22 @@ extern "C" {
 
 namespace {
 
-// Allocations left before the one that fails; 0 = injection off.
+// Allocations left before the one that fails; 0 = injection off. In
+// persistent mode (SQLite's) every allocation after that one fails as well,
+// until the countdown is reset.
 std::atomic<long> countdown{0};
-std::atomic<bool> injected{false};
+std::atomic<bool> injected{false}, persistent{false}, failing{false};
 
 }  // namespace
 
 void *test_allocate(std::size_t size) {
-    if (countdown.load(std::memory_order_relaxed) > 0 && countdown.fetch_sub(1) == 1) {
-        injected = true;
-        return nullptr;
+    if (countdown.load(std::memory_order_relaxed) > 0) {
+        if (failing) return nullptr;
+        if (countdown.fetch_sub(1) == 1) {
+            injected = true;
+            failing = persistent.load();
+            return nullptr;
+        }
     }
     return std::malloc(size ? size : 1);
 }
@@ -67,9 +74,11 @@ long inject_loop(const char *what, const std::function<void()> &setup, const std
     for (long n = 1;; ++n) {
         setup();
         injected = false;
+        failing = false;
         countdown = n;
         const kindred_status status = call();
         countdown = 0;
+        failing = false;
         if (!injected) {
             if (status != KINDRED_OK) fail_msg("%s: failed without an injected failure: %s", what, kindred_last_error());
             return n - 1;
@@ -308,6 +317,44 @@ void options(void **) {
     kindred_model_free(m);
 }
 
+// A refused call whose message cannot be stored (the copy into the
+// thread-local message is the allocation that fails) still gives a message.
+void refusal_without_memory_for_its_message(void **) {
+    long points = 0;
+    bool done = false;
+    for (long n = 1; !done; ++n, ++points) {
+        // A new thread each time: its message starts empty, with no capacity
+        // left by an earlier message, so that storing this one allocates.
+        kindred_status status = KINDRED_OK;
+        std::string message;
+        std::thread caller([&] {
+            kindred_side *s = nullptr;
+            injected = false;
+            failing = false;
+            countdown = n;
+            status = kindred_side_new(&s, 0);  // "side information: n must be > 0, got 0"
+            countdown = 0;
+            done = !injected;
+            message = kindred_last_error();
+        });
+        caller.join();
+        if (status != KINDRED_E_INVALID && status != KINDRED_E_NOMEM) fail_msg("status %d", status);
+        if (message.empty()) fail_msg("allocation %ld failed: status %d with no message", n, status);
+    }
+    report("refused side_new (message)", points);
+}
+
+// The same loops with every allocation after the Nth failing too: the
+// message itself then cannot be allocated, and must still not be empty.
+void persistent_failures(void **state) {
+    persistent = true;
+    print_message("-- persistent mode: every allocation from the Nth on fails --\n");
+    side_information(state);
+    evaluation_sampling_active(state);
+    fit_every_algorithm(state);
+    persistent = false;
+}
+
 void totals(void **) {
     print_message("allocation failure points exercised in all: %ld (of which %ld tolerated: the call succeeded)\n",
                   total_points, tolerated_points);
@@ -321,6 +368,8 @@ int main() {
         cmocka_unit_test(options),
         cmocka_unit_test(evaluation_sampling_active),
         cmocka_unit_test(fit_every_algorithm),
+        cmocka_unit_test(refusal_without_memory_for_its_message),
+        cmocka_unit_test(persistent_failures),
         cmocka_unit_test(totals),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
