@@ -182,7 +182,7 @@ static void indexes(void **state) {
         assert_null(kindred_metric_name(kSizes[k]));
         const char *name, *def, *range, *doc;
         int type;
-        assert_refused(kindred_option_info("kmeans", kSizes[k], &name, &type, &def, &range, &doc), "");
+        assert_refused(kindred_option_info("kmeans", kSizes[k], &name, &type, &def, &range, &doc), "option index");
     }
 }
 
@@ -193,6 +193,13 @@ static kindred_model *model_of(const char *algorithm) {
     assert_ok(kindred_model_new(&m, algorithm));
     assert_ok(kindred_model_set_int(m, "threads", 1));
     return m;
+}
+
+static int yes(void *user, int64_t i, int64_t j) {
+    (void)user;
+    (void)i;
+    (void)j;
+    return 1;
 }
 
 /* n, d and ld at INT64_MAX describe more values than any buffer holds: refused
@@ -206,19 +213,16 @@ static void dense_sizes_at_int64_max(void **state) {
     assert_refused(kindred_model_fit_dense(m, x, 2, 1, KINDRED_ROW_MAJOR, BIG_MAX, NULL), "leading dimension");
     assert_refused(kindred_model_fit_dense(m, x, 2, 2, KINDRED_COL_MAJOR, BIG_MAX, NULL), "leading dimension");
     assert_refused(kindred_model_fit_csr(m, BIG_MAX, 1, (const int64_t[]){0, 0}, NULL, NULL, NULL), "CSR data: n = ");
-    int32_t labels[2];
-    assert_refused(kindred_active_select("explore-consolidate", x, BIG_MAX, 1, KINDRED_ROW_MAJOR, 1, 2, 2, 1, NULL,
-                                         NULL, NULL),
-                   "");
+    kindred_side *s = NULL;
+    assert_ok(kindred_side_new(&s, 2));
+    assert_refused(kindred_active_select("explore-consolidate", x, BIG_MAX, 1, KINDRED_ROW_MAJOR, 1, 2, 2, 1, yes,
+                                         NULL, s),
+                   "n = ");
+    assert_refused(kindred_active_select("explore-consolidate", x, 2, BIG_MAX, KINDRED_ROW_MAJOR, BIG_MAX, 2, 2, 1, yes,
+                                         NULL, s),
+                   "d = ");
+    kindred_side_free(s);
     kindred_model_free(m);
-    (void)labels;
-}
-
-static int yes(void *user, int64_t i, int64_t j) {
-    (void)user;
-    (void)i;
-    (void)j;
-    return 1;
 }
 
 /* A leading dimension beyond 32 bits with two points: the second point is
@@ -333,9 +337,12 @@ static void capacities(void **state) {
         assert_ok(kindred_model_predict_dense(m, x, 6, 2, KINDRED_ROW_MAJOR, 2, labels, kSizes[k]));
         const char *name;
         int64_t rows, cols;
-        assert_refused(kindred_model_array_info(m, kSizes[k], &name, &rows, &cols), "");
-        /* Predicting more points than the buffer of 6 values holds. */
-        assert_refused(kindred_model_predict_dense(m, x, kSizes[k], 2, KINDRED_ROW_MAJOR, 2, labels, 6), "");
+        assert_refused(kindred_model_array_info(m, kSizes[k], &name, &rows, &cols), "array index");
+        /* Predicting more points than the buffer of 6 labels holds: refused
+         * before the 12 values of x are read past (ASan checks that). */
+        assert_refused(kindred_model_predict_dense(m, x, kSizes[k], 2, KINDRED_ROW_MAJOR, 2, labels, 6),
+                       "labels: buffer of 6 entries is too small");
+        assert_refused(kindred_model_predict_csr(m, kSizes[k], 2, (const int64_t[]){0, 0}, NULL, NULL, labels, 6), "");
     }
     kindred_model_free(m);
 }
@@ -355,11 +362,13 @@ static void transform_sizes(void **state) {
     assert_ok(kindred_model_fit_dense(m, x, 20, 2, KINDRED_ROW_MAJOR, 2, s));
     double out[40];
     for (int k = 0; k < 3; ++k) {
-        assert_refused(kindred_model_transform_dense(m, x, kSizes[k], 2, KINDRED_ROW_MAJOR, 2, out, 40), "");
+        assert_refused(kindred_model_transform_dense(m, x, kSizes[k], 2, KINDRED_ROW_MAJOR, 2, out, 40),
+                       "transform output: buffer of 40 entries is too small");
         assert_ok(kindred_model_transform_dense(m, x, 20, 2, KINDRED_ROW_MAJOR, 2, out, kSizes[k]));
     }
-    /* n * dim overflows int64 but n * d does not reach 2^60 values. */
-    assert_refused(kindred_model_transform_dense(m, x, INT64_MAX / 3, 2, KINDRED_COL_MAJOR, INT64_MAX / 3, out, 40), "");
+    /* n * dim would overflow int64: refused without forming it. */
+    assert_refused(kindred_model_transform_dense(m, x, INT64_MAX / 3, 2, KINDRED_COL_MAJOR, INT64_MAX / 3, out, 40),
+                   "transform output: buffer of 40 entries is too small");
     kindred_model_free(m);
     kindred_side_free(s);
 }
