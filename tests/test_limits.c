@@ -56,14 +56,23 @@ static void assert_refused(int status, const char *needle) {
 }
 
 /* `bytes` of zeros that cost no memory until written: the kernel's zero page
- * backs every read. Also called in the children below, which must not use
- * cmocka's checks: they exit instead. */
-static void *zeros(size_t bytes) {
+ * backs every read (and, after MADV_HUGEPAGE, its huge zero page: 512 times
+ * fewer faults for the cases that read 16 GiB). NULL where the kernel does not
+ * overcommit (vm.overcommit_memory = 2) and refuses the mapping. */
+static void *try_zeros(size_t bytes) {
     void *p = mmap(NULL, bytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) _exit(4);
-    /* Read faults then map the huge zero page where the kernel has one: 512
-     * times fewer faults for the cases that read 16 GiB. */
+    if (p == MAP_FAILED) return NULL;
     madvise(p, bytes, MADV_HUGEPAGE);
+    return p;
+}
+
+enum { NO_MAPPING = 5 }; /* a child's exit code: the kernel refused the mapping */
+
+/* The same in the children below, which must not use cmocka's checks: they
+ * exit instead, and the case is reported as skipped. */
+static void *zeros(size_t bytes) {
+    void *p = try_zeros(bytes);
+    if (!p) _exit(NO_MAPPING);
     return p;
 }
 
@@ -103,9 +112,13 @@ static void run_limited(const char *name, limited_case body) {
     clock_gettime(CLOCK_MONOTONIC, &t0);
     assert_int_equal(waitpid(child, &status, 0), child);
     clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == NO_MAPPING) {
+        print_message("SKIPPED %s: the kernel refused a mapping of untouched pages (no overcommit)\n", name);
+        return;
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("%s: child ended with status %d", name, status);
     print_message("%s: as expected under the limit after %.1f s\n", name,
                   (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fail_msg("%s: child ended with status %d", name, status);
 }
 
 /* ---- side information ---------------------------------------------- */
@@ -232,7 +245,11 @@ static void leading_dimension_beyond_32_bits(void **state) {
     for (int k = 1; k < 3; ++k) {
         const int64_t ld = kSizes[k];
         const size_t bytes = (size_t)(ld + 1) * sizeof(double);
-        double *x = zeros(bytes);
+        double *x = try_zeros(bytes);
+        if (!x) {
+            print_message("SKIPPED leading dimension %ld: the kernel refused a mapping of untouched pages\n", (long)ld);
+            continue;
+        }
         /* The points are 0 and 0: one cluster whatever the method. */
         kindred_model *m = model_of("kmeans");
         assert_ok(kindred_model_set_int(m, "k", 1));
