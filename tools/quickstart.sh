@@ -13,6 +13,8 @@ case "$mode" in demo|test) ;; *) echo "usage: bash tools/quickstart.sh demo|test
 build_pkgs=(meson ninja-build pkg-config g++ python3 libopenblas-dev liblapacke-dev liblbfgs-dev)
 test_pkgs=(libcmocka-dev doxygen python3-numpy python3-sklearn python3-pytest python3-cffi
            r-base-dev r-cran-testthat)
+# clang and its runtimes (libFuzzer, sanitizers): the fuzzing build of .ci/run (tests/fuzz).
+test_pkgs+=(clang libclang-rt-14-dev)
 pkgs=("${build_pkgs[@]}")
 [ "$mode" = test ] && pkgs+=("${test_pkgs[@]}")
 # cargo for the Rust binding: Debian's, unless a Rust toolchain is already there.

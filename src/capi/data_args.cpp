@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "capi/guard.hpp"
@@ -68,6 +70,8 @@ DataView csr_arg(int64_t n, int64_t d, const int64_t *indptr, const int64_t *ind
     require_pointer(indptr, "CSR indptr");
     if (n <= 0) fail(KINDRED_E_INVALID, "data: n must be > 0, got ", n);
     if (d <= 0) fail(KINDRED_E_INVALID, "data: d must be > 0, got ", d);
+    // indptr has n + 1 entries: refused before n + 1 or a read past it.
+    require_array_count(n, 2 * sizeof(int64_t), "CSR data: n");
     if (indptr[0] != 0) fail(KINDRED_E_INVALID, "CSR indptr[0] must be 0, got ", indptr[0]);
     for (int64_t i = 0; i < n; ++i)
         if (indptr[i + 1] < indptr[i])
@@ -106,6 +110,18 @@ DataView csr_arg(int64_t n, int64_t d, const int64_t *indptr, const int64_t *ind
 void require_capacity(int64_t capacity, int64_t needed, const char *what) {
     if (capacity < needed)
         fail(KINDRED_E_DIMENSION, what, ": buffer of ", capacity, " entries is too small; ", needed, " needed");
+}
+
+void require_allocatable(int64_t count, int64_t bytes_each, const char *what) {
+    if (count > PTRDIFF_MAX / bytes_each)
+        fail(KINDRED_E_NOMEM, "out of memory: ", what, " = ", count, " needs more than ", PTRDIFF_MAX / bytes_each * bytes_each,
+             " bytes (", bytes_each, " per item); no allocation can be that large");
+}
+
+void require_array_count(int64_t count, int64_t bytes_each, const char *what) {
+    if (count > PTRDIFF_MAX / bytes_each)
+        fail(KINDRED_E_INVALID, what, " = ", count, " describes arrays of more than ", PTRDIFF_MAX / bytes_each * bytes_each,
+             " bytes (", bytes_each, " per entry); no address space holds them");
 }
 
 }  // namespace capi

@@ -18,6 +18,16 @@ DataView csr_arg(int64_t n, int64_t d, const int64_t *indptr, const int64_t *ind
 
 void require_capacity(int64_t capacity, int64_t needed, const char *what);
 
+// A count the library must hold `bytes_each` bytes for: refused with
+// KINDRED_E_NOMEM when count * bytes_each would exceed the largest object
+// (PTRDIFF_MAX), before any arithmetic on it (count + 1, count * d) overflows.
+void require_allocatable(int64_t count, int64_t bytes_each, const char *what);
+
+// A count of entries of caller arrays that together take `bytes_each` bytes
+// per entry: refused with KINDRED_E_INVALID when no address space holds them
+// (more than PTRDIFF_MAX bytes), before any of them is read.
+void require_array_count(int64_t count, int64_t bytes_each, const char *what);
+
 }  // namespace capi
 }  // namespace kindred
 

@@ -9,17 +9,29 @@ namespace capi {
 namespace {
 // The only mutable state outside handles: the per-thread message.
 thread_local std::string last_message;
+// Part of the message: set when a failure's message could not be stored (no
+// memory left for it), so that the caller still reads a message, not "".
+thread_local bool message_lost = false;
 }  // namespace
 
-void clear_error() noexcept { last_message.clear(); }
+const char *last_error() noexcept;
+
+void clear_error() noexcept {
+    last_message.clear();
+    message_lost = false;
+}
 
 kindred_status set_error(kindred_status code, const char *message) noexcept {
     try {
         last_message = message;
     } catch (...) {
-        // Could not allocate the message: keep the code, leave the message empty.
+        message_lost = true;
     }
     return code;
+}
+
+const char *last_error() noexcept {
+    return message_lost ? "out of memory: the message of this failure could not be stored" : last_message.c_str();
 }
 
 }  // namespace capi
@@ -30,7 +42,7 @@ kindred_status set_error(kindred_status code, const char *message) noexcept {
 
 extern "C" {
 
-const char *kindred_last_error(void) { return kindred::capi::last_message.c_str(); }
+const char *kindred_last_error(void) { return kindred::capi::last_error(); }
 
 const char *kindred_status_string(int status) {
     switch (status) {

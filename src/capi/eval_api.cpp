@@ -1,4 +1,5 @@
 // Metrics and sampling of side information from labels.
+#include "capi/data_args.hpp"
 #include "capi/guard.hpp"
 #include "eval/metrics.hpp"
 #include "eval/sampling.hpp"
@@ -21,6 +22,7 @@ kindred_status kindred_metric(const char *metric, const int32_t *truth, const in
         capi::require_pointer(predicted, "predicted");
         capi::require_pointer(value, "value");
         if (n <= 0) fail(KINDRED_E_INVALID, "metric: n must be > 0, got ", n);
+        capi::require_array_count(n, 2 * sizeof(int32_t), "metric: n");
         eval::require_metric(metric);  // an unknown name fails before the O(n) work
         *value = eval::metric_by_name(metric, eval::contingency(truth, predicted, n));
     });

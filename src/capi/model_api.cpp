@@ -251,6 +251,9 @@ kindred_status kindred_model_predict_dense(const kindred_model *model, const dou
                                            int layout, int64_t ld, int32_t *labels, int64_t capacity) {
     return capi::guarded([&] {
         fitted_result(model);
+        // Before the points are read: a buffer too small for n labels says
+        // that n is not what the caller has, and x may be shorter too.
+        capi::require_capacity(capacity, n, "labels");
         predict(model, capi::dense_arg(x, n, d, layout, ld), labels, capacity);
     });
 }
@@ -262,6 +265,7 @@ kindred_status kindred_model_predict_csr(const kindred_model *model, int64_t n, 
         fitted_result(model);
         if (!(model->spec->uses & KINDRED_USES_SPARSE))
             fail(KINDRED_E_INVALID, model->spec->name, " does not accept sparse (CSR) data; pass dense data");
+        capi::require_capacity(capacity, n, "labels");  // before indptr is read, as for dense points
         predict(model, capi::csr_arg(n, d, indptr, indices, values), labels, capacity);
     });
 }
@@ -280,10 +284,15 @@ kindred_status kindred_model_transform_dense(const kindred_model *model, const d
     return capi::guarded([&] {
         const FitResult &r = fitted_result(model);
         if (!model->spec->transform) fail(KINDRED_E_STATE, model->spec->name, " learns no transformation");
+        // The output's size is checked before the points are read (as for
+        // predict), and without forming n * dim, which may overflow.
+        const int64_t dim = model->spec->transform_dim(r);
+        if (n > 0 && dim > 0 && n > capacity / dim)
+            fail(KINDRED_E_DIMENSION, "transform output: buffer of ", capacity, " entries is too small; ", n, " x ", dim,
+                 " needed");
         const DataView data = capi::dense_arg(x, n, d, layout, ld);
         if (d != r.d) fail(KINDRED_E_DIMENSION, "transform: the model was fitted on d = ", r.d, ", the new points have d = ", d);
         capi::require_pointer(out, "out");
-        capi::require_capacity(capacity, n * model->spec->transform_dim(r), "transform output");
         ScaledData scaled;
         const bool standardize = model->fitted_options.get_bool("standardize");
         if (standardize) scaled = apply_scaling(stored_scaling(r, r.d), data, "transform");

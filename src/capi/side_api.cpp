@@ -12,12 +12,22 @@ struct kindred_side {
 
 using namespace kindred;
 
+namespace {
+// What the store keeps per point at the least: adjacency offsets, component
+// ids, the union-find's parents and sizes, a root table and fill cursors
+// (8 bytes each).
+constexpr int64_t kSideBytesPerPoint = 48;
+}  // namespace
+
 extern "C" {
 
 kindred_status kindred_side_new(kindred_side **out, int64_t n) {
     return capi::guarded([&] {
         capi::require_pointer(out, "out");
         *out = nullptr;
+        // Refused before SideInfo computes n + 1 (the adjacency offsets) or
+        // sizes any array: near INT64_MAX that arithmetic overflows.
+        capi::require_allocatable(n, kSideBytesPerPoint, "side information: n");
         *out = new kindred_side(n);
     });
 }
@@ -28,6 +38,7 @@ kindred_status kindred_side_add_pairs(kindred_side *side, const int64_t *i, cons
                                       int64_t count) {
     return capi::guarded([&] {
         capi::require_pointer(side, "side");
+        capi::require_array_count(count, 2 * sizeof(int64_t) + sizeof(double), "pairs: count");
         side->info.add_pairs(i, j, value, count);
     });
 }
@@ -36,6 +47,7 @@ kindred_status kindred_side_add_triplets(kindred_side *side, const int64_t *a, c
                                          const int32_t *answer, int64_t count) {
     return capi::guarded([&] {
         capi::require_pointer(side, "side");
+        capi::require_array_count(count, 3 * sizeof(int64_t) + sizeof(int32_t), "triplets: count");
         side->info.add_triplets(a, b, c, answer, count);
     });
 }

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 
 namespace kindred {
@@ -106,11 +107,10 @@ void write_model_file(const std::string &path, const ModelRecord &record) {
     file.bytes.insert(file.bytes.end(), payload.bytes.begin(), payload.bytes.end());
     file.put<uint64_t>(checksum64(payload.bytes.data(), payload.bytes.size()));
 
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) fail(KINDRED_E_IO, "cannot open '", path, "' for writing");
-    out.write(reinterpret_cast<const char *>(file.bytes.data()), static_cast<std::streamsize>(file.bytes.size()));
-    out.close();
-    if (!out) fail(KINDRED_E_IO, "cannot write '", path, "'");
+    // Never truncated in place: a crash or a full disk during the save would
+    // destroy the caller's previous model.
+    const std::string failed = write_file_atomically(path, file.bytes.data(), file.bytes.size());
+    if (!failed.empty()) fail(KINDRED_E_IO, failed);
 }
 
 ModelRecord read_model_file(const std::string &path) {

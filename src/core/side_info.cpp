@@ -64,8 +64,12 @@ void SideInfo::add_pairs(const int64_t *i, const int64_t *j, const double *value
             fail(KINDRED_E_INVALID, "pairs: the values given for the pair (", p.i, ", ", p.j,
                  ") sum to an infinite weight; nothing was added");
     merged.erase(std::remove_if(merged.begin(), merged.end(), [](const Pair &p) { return p.value == 0.0; }), merged.end());
-    pairs_.swap(merged);
-    rebuild();
+    // Rebuilt on a copy and moved in: an allocation failing inside rebuild()
+    // must leave this store as it was, not new pairs with old derived views.
+    SideInfo updated(*this);
+    updated.pairs_.swap(merged);
+    updated.rebuild();
+    *this = std::move(updated);
 }
 
 void SideInfo::add_triplets(const int64_t *a, const int64_t *b, const int64_t *c, const int32_t *answer, int64_t count) {
@@ -82,7 +86,11 @@ void SideInfo::add_triplets(const int64_t *a, const int64_t *b, const int64_t *c
         if (answer[e] < -1 || answer[e] > 1)
             fail(KINDRED_E_INVALID, "triplets: answer at entry ", e, " is ", answer[e], "; must be 1 (yes), -1 (no) or 0 (don't know)");
     }
-    for (int64_t e = 0; e < count; ++e) triplets_.push_back({a[e], b[e], c[e], answer[e]});
+    // Appended to a copy: a failed allocation part way leaves no triplet added.
+    std::vector<Triplet> all = triplets_;
+    all.reserve(all.size() + static_cast<size_t>(count));
+    for (int64_t e = 0; e < count; ++e) all.push_back({a[e], b[e], c[e], answer[e]});
+    triplets_.swap(all);
 }
 
 void SideInfo::set_partial_labels(const int32_t *labels, int64_t n) {

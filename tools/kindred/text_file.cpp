@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli_error.hpp"
+#include "core/atomic_file.hpp"
 
 namespace kindred_cli {
 
@@ -37,11 +38,10 @@ void write_text_file(const std::string &path, const std::string &content) {
         std::cout << content << std::flush;
         return;
     }
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) runtime_error("cannot write ", path, ": ", std::strerror(errno));
-    out << content;
-    out.close();
-    if (!out) runtime_error("cannot write ", path, ": ", std::strerror(errno));
+    // The library's writer (compiled into this program too): an existing
+    // output file is replaced whole or not at all.
+    const std::string failed = kindred::write_file_atomically(path, content.data(), content.size());
+    if (!failed.empty()) runtime_error(failed);
 }
 
 bool LineCursor::next(std::string &line) {
