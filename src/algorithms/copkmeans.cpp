@@ -54,7 +54,12 @@ public:
         for (int64_t c = 0; c < m; ++c)
             if ((*c_ptr_)[c + 1] > (*c_ptr_)[c]) slot_[c] = slots++;
         forbidden_.assign(static_cast<size_t>(slots * k), 0);
-        for (int64_t c = 0; c < m; ++c) heap_.push(entry(c));
+        // The heap's storage reserved once (a vector left to grow would
+        // double past m entries).
+        std::vector<Entry> storage;
+        storage.reserve(static_cast<size_t>(m));
+        for (int64_t c = 0; c < m; ++c) storage.push_back(entry(c));
+        heap_ = std::priority_queue<Entry>(std::less<Entry>(), std::move(storage));
     }
     int64_t first() { return c_ptr_ ? pop() : (fixed_.empty() ? -1 : fixed_[0]); }
     // The component after c, which was placed in cluster h.
@@ -77,19 +82,21 @@ public:
 
 private:
     struct Entry {
-        int64_t saturation, size, rank, c;
+        int64_t size, rank;  // the component is fixed_[rank]
+        int32_t saturation;
         bool operator<(const Entry &o) const {
             if (saturation != o.saturation) return saturation < o.saturation;
             if (size != o.size) return size < o.size;
             return rank > o.rank;
         }
     };
-    Entry entry(int64_t c) const { return {saturation_[c], m_ptr_[c + 1] - m_ptr_[c], rank_[c], c}; }
+    Entry entry(int64_t c) const { return {m_ptr_[c + 1] - m_ptr_[c], rank_[c], saturation_[c]}; }
     int64_t pop() {
         while (!heap_.empty()) {
             const Entry top = heap_.top();
             heap_.pop();
-            if (!placed_[top.c] && top.saturation == saturation_[top.c]) return top.c;
+            const int64_t c = fixed_[top.rank];
+            if (!placed_[c] && top.saturation == saturation_[c]) return c;
         }
         return -1;
     }
@@ -97,7 +104,8 @@ private:
     const std::vector<int64_t> *c_ptr_;
     const std::vector<int64_t> &c_other_, &m_ptr_;
     int64_t k_, step_ = 0;
-    std::vector<int64_t> rank_, saturation_, slot_;
+    std::vector<int64_t> rank_, slot_;
+    std::vector<int32_t> saturation_;
     std::vector<uint8_t> placed_, forbidden_;
     std::priority_queue<Entry> heap_;
 };

@@ -169,11 +169,6 @@ PropagatedConstraints propagate_constraints(int64_t n, const std::vector<Pair> &
         ++out.unit_size[id];
     }
     const int64_t units = out.unit_count();
-    out.member_ptr.assign(static_cast<size_t>(units + 1), 0);
-    for (int64_t u = 0; u < units; ++u) out.member_ptr[u + 1] = out.member_ptr[u] + out.unit_size[u];
-    out.member.resize(static_cast<size_t>(n));
-    std::vector<int64_t> fill(out.member_ptr.begin(), out.member_ptr.end() - 1);
-    for (int64_t i = 0; i < n; ++i) out.member[fill[out.unit[i]]++] = i;
 
     // Net evidence between units, from the pairs that cross them.
     std::vector<std::tuple<int64_t, int64_t, double>> cross;

@@ -39,8 +39,6 @@ struct PropagatedConstraints {
     // unit[i]: the unit of point i, numbered 0, 1, ... in order of smallest member.
     std::vector<int64_t> unit;
     std::vector<int64_t> unit_size;
-    // Members of each unit (CSR, members ascending).
-    std::vector<int64_t> member_ptr, member;
     // Net cannot-link weight between units (CSR over units, symmetric; each
     // row sorted by neighbour unit).
     std::vector<int64_t> cl_ptr, cl_unit;

@@ -140,7 +140,6 @@ void SideInfo::rebuild() {
     inconsistent_.clear();
     for (const Pair &p : pairs_)
         if (p.value < 0 && component_[p.i] == component_[p.j]) inconsistent_.push_back(p);
-    transitive_ = propagate_constraints(n_, pairs_, Propagation::Transitive);
     robust_ = propagate_constraints(n_, pairs_, Propagation::Robust);
 }
 

@@ -55,11 +55,11 @@ public:
     int64_t component_count() const { return component_count_; }
     // Cannot-links whose ends share a must-link component.
     const std::vector<Pair> &inconsistent() const { return inconsistent_; }
-    // The propagated constraints (core/constraint_propagation.hpp), derived
-    // once per change of the pairs so that every fit reads the same units.
-    const PropagatedConstraints &propagated(Propagation mode) const {
-        return mode == Propagation::Robust ? robust_ : transitive_;
-    }
+    // The robust units of the propagated constraints
+    // (core/constraint_propagation.hpp), derived once per change of the
+    // pairs so that every fit reads the same units (the transitive ones are
+    // the components above, turned into units by a fit that asks for them).
+    const PropagatedConstraints &robust_units() const { return robust_; }
 
 private:
     void rebuild();
@@ -72,7 +72,7 @@ private:
     std::vector<int64_t> component_;
     int64_t component_count_ = 0;
     std::vector<Pair> inconsistent_;
-    PropagatedConstraints transitive_, robust_;
+    PropagatedConstraints robust_;
 };
 
 // Union-find over n elements with path halving and union by size.

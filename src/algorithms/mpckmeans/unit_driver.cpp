@@ -167,8 +167,13 @@ FitResult fit_hmrf_units(const FitContext &ctx, const Config &cfg) {
     const int64_t n = data.n(), d = data.d(), k = cfg.k;
     if (k > n) fail(KINDRED_E_DIMENSION, cfg.name, ": k = ", k, " is larger than the number of points n = ", n);
     const bool constrained = cfg.use_constraints && ctx.side;
-    const PropagatedConstraints singletons = constrained ? PropagatedConstraints() : propagate_constraints(n, {}, Propagation::Transitive);
-    const PropagatedConstraints &units = constrained ? ctx.side->propagated(cfg.propagation) : singletons;
+    // The robust units are kept by the store; the transitive ones (and the
+    // singletons of a fit without constraints) are derived here.
+    const bool stored = constrained && cfg.propagation == Propagation::Robust;
+    const PropagatedConstraints derived =
+        stored ? PropagatedConstraints()
+               : propagate_constraints(n, constrained ? ctx.side->pairs() : std::vector<Pair>(), Propagation::Transitive);
+    const PropagatedConstraints &units = stored ? ctx.side->robust_units() : derived;
     if (constrained)
         ctx.log.info(cat(cfg.name, ": ", ctx.side->pairs().size(), " pairs propagated (",
                          cfg.propagation == Propagation::Robust ? "robust" : "transitive", ") into ", units.unit_count(),
