@@ -9,8 +9,11 @@
 
 namespace kindred_cli {
 
-// Reads a whole file; a runtime error naming the file when it cannot be read.
+// Reads a whole file ("-" = standard input); a runtime error naming the file
+// when it cannot be read.
 std::string read_text_file(const std::string &path);
+// How messages name a path: "standard input" for "-".
+std::string input_name(const std::string &path);
 
 // Writes `content` to `path`, or to standard output when path is "-".
 void write_text_file(const std::string &path, const std::string &content);
