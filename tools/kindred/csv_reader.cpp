@@ -183,6 +183,13 @@ Dataset parse_csv_data(const std::string &csv, const CsvRequest &r) {
     data.d = static_cast<int64_t>(data.columns.size());
     if (data.d == 0) runtime_error(r.source, ": no feature columns (every column is the label, the ID or left out)");
     if (!r.id_column.empty()) data.id_column = r.id_column;
+    std::vector<size_t> shown_at;
+    for (const std::string &name : r.show) {
+        const int64_t c = find_column(names, name);
+        if (c < 0) unknown_column(r, "--show", name, header, names);
+        shown_at.push_back(static_cast<size_t>(c));
+        data.shown_columns.push_back(name);
+    }
 
     // Reserving for every line avoids the copies of a growing vector of 1e7+ numbers.
     size_t line_count = 0;
@@ -235,6 +242,7 @@ Dataset parse_csv_data(const std::string &csv, const CsvRequest &r) {
                 break;
             }
         }
+        for (size_t c : shown_at) data.shown_cells.emplace_back(cells[c]);
         ++data.n;
         if ((data.n & 4095) == 0) progress.update(static_cast<size_t>(lines.position() - csv.data()), data.n);
     }

@@ -23,6 +23,7 @@ struct CsvRequest {
     std::string id_column;               // "" = none
     std::vector<std::string> columns;    // the features, when not empty
     std::vector<std::string> drop;       // columns that are not features
+    std::vector<std::string> show;       // columns kept as text to show the points to a person
 };
 
 Dataset parse_csv_data(const std::string &text, const CsvRequest &request);

@@ -18,8 +18,6 @@ const char *const kDataFlagsHelp =
     "  --delimiter C          comma, tab or semicolon (default: detected)\n"
     "  --no-header            the first row is a point; columns are then named 1, 2, ...\n";
 
-namespace {
-
 std::vector<std::string> column_list(const std::string &flag, const std::string &value) {
     std::vector<std::string> names;
     size_t begin = 0;
@@ -32,8 +30,6 @@ std::vector<std::string> column_list(const std::string &flag, const std::string 
         begin = comma + 1;
     }
 }
-
-}  // namespace
 
 DataRequest take_data_flags(Arguments &args, const char *command, bool labels_required) {
     DataRequest r;

@@ -49,6 +49,7 @@ Dataset load_dataset(const DataRequest &request) {
         csv.id_column = request.id_column;
         csv.columns = request.columns;
         csv.drop = request.drop;
+        csv.show = request.show;
         data = parse_csv_data(read_text_file(request.path), csv);
         if (request.labels_required && !data.has_labels())
             runtime_error(input_name(request.path), ": no label column '", request.label_column,

@@ -28,6 +28,9 @@ struct Dataset {
     std::vector<std::string> ids;
     std::unordered_map<std::string, int64_t> row_of_id;
 
+    // `kindred ask --show`: these columns' cells as written, n x shown_columns.size(), row-major.
+    std::vector<std::string> shown_columns, shown_cells;
+
     bool has_labels() const { return !labels.empty(); }
     bool has_ids() const { return !ids.empty(); }
     // How messages and output files name point `row`: its ID, or its 0-based row number.
@@ -55,6 +58,7 @@ struct DataRequest {
     bool no_header = false;           // --no-header: the first row is data; columns are named 1, 2, ...
     std::string id_column;            // --id-column NAME
     std::vector<std::string> columns, drop;  // --columns A,B / --drop A,B
+    std::vector<std::string> show;           // kindred ask --show A,B
     std::string labels_path;          // --labels FILE (one label per line), for .mtx data
     bool labels_required = false;     // eval and sample need ground truth
 };

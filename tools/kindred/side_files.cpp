@@ -63,21 +63,8 @@ int64_t point_index(const std::string &cell, const Dataset &data, const std::str
 }
 
 void add_pairs(kindred_side *side, const std::string &path, const Dataset &data) {
-    const CsvRows rows = read_rows(path, 3, "i,j,value", data);
-    std::vector<int64_t> i, j;
-    std::vector<double> value;
-    for (size_t r = 0; r < rows.cells.size(); ++r) {
-        const auto &c = rows.cells[r];
-        const int64_t line = rows.line[r];
-        i.push_back(point_index(c[0], data, path, line, 1));
-        j.push_back(point_index(c[1], data, path, line, 2));
-        if (i.back() == j.back()) runtime_error(at(path, line), ": a pair needs two different points (i = j = ", c[0], ")");
-        double v = 0;
-        if (!parse_finite_double(c[2], v))
-            runtime_error(at(path, line, 3), ": value '", c[2], "' is not a finite number (> 0 must-link, < 0 cannot-link)");
-        value.push_back(v);
-    }
-    check(kindred_side_add_pairs(side, i.data(), j.data(), value.data(), static_cast<int64_t>(i.size())), path);
+    const PairList p = read_pairs_csv(path, data);
+    check(kindred_side_add_pairs(side, p.i.data(), p.j.data(), p.value.data(), static_cast<int64_t>(p.i.size())), path);
 }
 
 int32_t triplet_answer(const std::string &cell, const std::string &path, int64_t line) {
@@ -148,6 +135,23 @@ void set_partial_labels(kindred_side *side, const std::string &path, int64_t n) 
 
 }  // namespace
 
+PairList read_pairs_csv(const std::string &path, const Dataset &data) {
+    const CsvRows rows = read_rows(path, 3, "i,j,value", data);
+    PairList p;
+    for (size_t r = 0; r < rows.cells.size(); ++r) {
+        const auto &c = rows.cells[r];
+        const int64_t line = rows.line[r];
+        p.i.push_back(point_index(c[0], data, path, line, 1));
+        p.j.push_back(point_index(c[1], data, path, line, 2));
+        if (p.i.back() == p.j.back()) runtime_error(at(path, line), ": a pair needs two different points (i = j = ", c[0], ")");
+        double v = 0;
+        if (!parse_finite_double(c[2], v))
+            runtime_error(at(path, line, 3), ": value '", c[2], "' is not a finite number (> 0 must-link, < 0 cannot-link)");
+        p.value.push_back(v);
+    }
+    return p;
+}
+
 SidePtr read_side_files(const SideFiles &files, const Dataset &data) {
     SidePtr side = new_side(data.n);
     if (!files.pairs.empty()) add_pairs(side.get(), files.pairs, data);
@@ -170,15 +174,15 @@ PairList side_pairs(const kindred_side *side) {
     return p;
 }
 
+std::string pair_row(const Dataset &data, int64_t i, int64_t j, double value) {
+    return text(csv_cell(data.point_name(i)), ",", csv_cell(data.point_name(j)), ",", value, "\n");
+}
+
 void write_pairs_csv(const std::string &path, const kindred_side *side, const Dataset *names) {
     const PairList p = side_pairs(side);
     std::string out = "i,j,value\n";
-    for (size_t k = 0; k < p.i.size(); ++k) {
-        if (names && names->has_ids())
-            out += text(csv_cell(names->ids[p.i[k]]), ",", csv_cell(names->ids[p.j[k]]), ",", p.value[k], "\n");
-        else
-            out += text(p.i[k], ",", p.j[k], ",", p.value[k], "\n");
-    }
+    for (size_t k = 0; k < p.i.size(); ++k)
+        out += names ? pair_row(*names, p.i[k], p.j[k], p.value[k]) : text(p.i[k], ",", p.j[k], ",", p.value[k], "\n");
     write_text_file(path, out);
 }
 

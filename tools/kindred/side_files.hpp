@@ -34,6 +34,12 @@ struct PairList {
 };
 PairList side_pairs(const kindred_side *side);
 
+// The rows of a pairs CSV in file order (0 values included), points checked against `data`.
+PairList read_pairs_csv(const std::string &path, const Dataset &data);
+
+// One row of a pairs CSV, the points named as write_pairs_csv names them.
+std::string pair_row(const Dataset &data, int64_t i, int64_t j, double value);
+
 // Writes the handle's pairs (sorted, i < j) as CSV with header `i,j,value`;
 // the points by their IDs when `names` has IDs.
 void write_pairs_csv(const std::string &path, const kindred_side *side, const Dataset *names = nullptr);

@@ -71,6 +71,14 @@ void write_text_file(const std::string &path, const std::string &content) {
     if (!out) runtime_error("cannot write ", path, ": ", std::strerror(errno));
 }
 
+void append_text_file(const std::string &path, const std::string &content) {
+    std::FILE *file = std::fopen(path.c_str(), "ab");
+    if (!file) runtime_error("cannot write ", path, ": ", std::strerror(errno));
+    const bool written = std::fwrite(content.data(), 1, content.size(), file) == content.size();
+    const bool closed = std::fclose(file) == 0;
+    if (!written || !closed) runtime_error("cannot write ", path, ": ", std::strerror(errno));
+}
+
 bool LineCursor::next(std::string &line) {
     if (pos_ >= text_.size()) return false;
     size_t end = text_.find('\n', pos_);

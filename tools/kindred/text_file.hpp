@@ -18,6 +18,10 @@ std::string input_name(const std::string &path);
 // Writes `content` to `path`, or to standard output when path is "-".
 void write_text_file(const std::string &path, const std::string &content);
 
+// Appends `content` to `path` (created if missing) and flushes it to the
+// system at once, so that it survives the program being interrupted.
+void append_text_file(const std::string &path, const std::string &content);
+
 // Iterates over the lines of a text (LF or CRLF), numbering them from 1.
 class LineCursor {
 public:
