@@ -8,6 +8,7 @@ for triplets; the progress line while reading a large file; and the error paths.
 Run by meson as: python3 test_cli_ask.py PATH/TO/kindred PATH/TO/data
 Needs tmux (tools/quickstart.sh installs it).
 """
+import itertools
 import os
 import shlex
 import subprocess
@@ -17,6 +18,9 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_cli  # noqa: E402
 from test_cli import run  # noqa: E402
+
+# Every terminal gets a tmux server of its own: a new session on a server still shutting down fails.
+SERVERS = itertools.count()
 
 PEOPLE = "item,x,y,note\nann,0,0,tall\nbob,0,1,short\ncid,1,0,tall\ndan,10,10,short\neve,10,11,tall\nfay,11,10,tall\n"
 
@@ -41,11 +45,12 @@ class Terminal:
     def screen(self):
         return self.tmux("capture-pane", "-p", "-t", self.name, "-S", "-200")
 
-    def wait_for(self, words, timeout=30):
+    def wait_for(self, words, timeout=30, seen=0):
+        """Waits until `words` shows on the screen more than `seen` times (the screen keeps earlier questions)."""
         deadline = time.time() + timeout
         while time.time() < deadline:
             screen = self.screen()
-            if words in screen:
+            if screen.count(words) > seen:
                 return screen
             time.sleep(0.05)
         raise AssertionError("%r did not appear on the screen:\n%s" % (words, self.screen()))
@@ -53,8 +58,11 @@ class Terminal:
     def keys(self, *keys):
         self.tmux("send-keys", "-t", self.name, *keys)
 
-    def answer(self, letter):
+    def answer(self, letter, then=None):
+        """Types an answer; with `then`, waits for that text to show once more and returns the screen."""
+        seen = self.screen().count(then) if then else 0
         self.keys(letter, "Enter")
+        return self.wait_for(then, seen=seen) if then else None
 
     def close(self):
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=30)
@@ -67,7 +75,6 @@ class Tmp(test_cli.Tmp):
         super().setUp()
         self.socket = "kindred-test-%d" % os.getpid()
         self.terminals = []
-        self.opened = []
 
     def tearDown(self):
         for t in self.terminals:
@@ -78,9 +85,7 @@ class Tmp(test_cli.Tmp):
         for t in self.terminals:
             t.close()
         command = env + " ".join(shlex.quote(str(a)) for a in [test_cli.KINDRED] + list(args))
-        # A server per terminal: a new session on a server still shutting down fails.
-        t = Terminal("%s-%d" % (self.socket, len(self.opened)), command, self.tmp)
-        self.opened.append(t)
+        t = Terminal("%s-%d" % (self.socket, next(SERVERS)), command, self.tmp)
         self.terminals = [t]
         return t
 
@@ -111,10 +116,8 @@ class AskPairs(Tmp):
         screen = t.wait_for("question 1 of at most 6")
         self.assertIn("note: ", screen)  # --show
         q1 = last_question(screen)
-        t.answer("s")
-        q2 = last_question(t.wait_for("question 2 of at most 6"))
-        t.answer("d")
-        q3 = last_question(t.wait_for("question 3 of at most 6"))
+        q2 = last_question(t.answer("s", then="question 2 of at most 6"))
+        q3 = last_question(t.answer("d", then="question 3 of at most 6"))
         # Both answers are on disk before the session ends; Ctrl-C ends it in the middle of question 3.
         self.assertEqual(self.rows(out), ["i,j,value", "%s,%s,1" % q1, "%s,%s,-1" % q2])
         t.keys("C-c")
@@ -128,18 +131,13 @@ class AskPairs(Tmp):
         self.assertEqual(last_question(screen), q3)
         self.assertNotIn("question 1 ", screen)
         # Undo takes back the answer to question 2, which is asked again.
-        t.answer("u")
-        screen = t.wait_for("the last answer is undone")
+        screen = t.answer("u", then="the last answer is undone")
         self.assertEqual(last_question(t.wait_for("question 2 of at most 6")), q2)
         self.assertEqual(len(self.rows(out)), 2)
-        t.answer("wat")
-        t.wait_for("answer with one of the letters")
-        t.answer("d")
-        self.assertEqual(last_question(t.wait_for("question 3 of at most 6")), q3)
-        t.answer("k")
-        t.wait_for("question 4 of at most 6")
-        t.answer("q")
-        screen = t.wait_for("EXIT=0")
+        t.answer("wat", then="answer with one of the letters")
+        self.assertEqual(last_question(t.answer("d", then="question 3 of at most 6")), q3)
+        t.answer("k", then="question 4 of at most 6")
+        screen = t.answer("q", then="EXIT=0")
         self.assertIn("3 answers in", screen)
         self.assertIn("1 same, 1 different, 1 don't know", screen)
         self.assertIn("pckmeans: 2 clusters", screen)
@@ -153,10 +151,8 @@ class AskPairs(Tmp):
         t = self.terminal("ask", "copkmeans", "--data", data, "--id-column", "item", "--budget", "2", "--k", "2",
                           "--out", out, "--clusters", labels, "--drop", "note")
         t.wait_for("question 1 of at most 2")
-        t.answer("d")
-        t.wait_for("question 2 of at most 2")
-        t.answer("d")
-        screen = t.wait_for("EXIT=0")
+        t.answer("d", then="question 2 of at most 2")
+        screen = t.answer("d", then="EXIT=0")
         self.assertIn("labels written to", screen)
         self.assertEqual(self.rows(labels)[0], "item,cluster")
         self.assertEqual(len(self.rows(labels)), 7)
@@ -171,18 +167,15 @@ class AskTriplets(Tmp):
         t = self.terminal(*args)
         q1 = last_question(t.wait_for("question 1 of 3"))
         self.assertEqual(len(q1), 3)
-        t.answer("b")
-        t.wait_for("question 2 of 3")
+        t.answer("b", then="question 2 of 3")
         t.keys("C-c")
         t.wait_for("EXIT=130")
         self.assertEqual(self.rows(out), ["a,b,c,answer", "%s,%s,%s,1" % q1])
         t = self.terminal(*args)
         t.wait_for("resuming: 1 answers")
         t.wait_for("question 2 of 3")
-        t.answer("c")
-        t.wait_for("question 3 of 3")
-        t.answer("k")
-        screen = t.wait_for("EXIT=0")
+        t.answer("c", then="question 3 of 3")
+        screen = t.answer("k", then="EXIT=0")
         self.assertIn("1 B, 1 C, 1 don't know", screen)
         # Another seed would ask other triplets: the file is not silently mixed with them.
         self.fails(2, *(args + ["--seed", "5"]), contains=["another seed"])
