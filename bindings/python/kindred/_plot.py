@@ -76,8 +76,9 @@ def learning_curve(X, y, algorithms, counts, repeats=1, seed=0, **options):
     each given `count` pairs (an algorithm that uses pairs) or triplets (one that uses triplets) drawn
     with the same seed; k is the number of classes unless given. Returns {"counts": [...],
     "algorithms": {name: {"nmi" | "ari" | "f_measure": {"mean": [...], "std": [...]}}}}."""
-    y = np.asarray(y)
-    classes = len(np.unique(y))
+    names, y = np.unique(np.asarray(y), return_inverse=True)  # any class labels (words too)
+    y = y.astype(np.int32)
+    classes = len(names)
     result = {"counts": list(counts), "algorithms": {}}
     for algorithm in algorithms:
         uses = algorithm_uses(algorithm)
