@@ -256,15 +256,5 @@ class AlgorithmsJson(Tmp):
         self.fails(2, "algorithms", "--json", "--k", "3", contains=["--k"])
 
 
-def main():
-    if len(sys.argv) < 3:
-        sys.stderr.write("usage: test_cli_files.py PATH/TO/kindred DATA_DIR\n")
-        return 2
-    test_cli.KINDRED, test_cli.DATA = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    import unittest
-    program = unittest.main(argv=[sys.argv[0], "-v"] + sys.argv[3:], exit=False)
-    return 0 if program.result.wasSuccessful() else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(test_cli.main())  # sets the program and data paths, runs this file's tests

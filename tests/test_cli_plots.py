@@ -147,15 +147,5 @@ class Curve(Tmp):
         self.fails(2, "eval", "kmeans", "nosuch", "--data", iris(), "--curve", "1,2", contains=["nosuch"])
 
 
-def main():
-    if len(sys.argv) < 3:
-        sys.stderr.write("usage: test_cli_plots.py PATH/TO/kindred DATA_DIR\n")
-        return 2
-    test_cli.KINDRED, test_cli.DATA = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    import unittest
-    program = unittest.main(argv=[sys.argv[0], "-v"] + sys.argv[3:], exit=False)
-    return 0 if program.result.wasSuccessful() else 1
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(test_cli.main())  # sets the program and data paths, runs this file's tests
