@@ -208,6 +208,7 @@ class AskErrors(Tmp):
         self.fails(2, "ask", "pckmeans", *common, "--budget", "3", "--out", out, "--strategy", "x", contains=["--strategy"])
         self.fails(2, "ask", "pckmeans", *common, "--budget", "3", "--out", out, "--k", "9", contains=["--k 9"])
         self.fails(2, "ask", contains=["algorithm"])
+        self.fails(2, "ask", "pckmeans", "--data", "-", "--budget", "3", "--out", out, contains=["--data -"])
         bad = self.path("bad.csv", "i,j,value\nann,zed,1\n")
         self.fails(1, "ask", "pckmeans", *common, "--budget", "3", "--k", "2", "--out", bad,
                    contains=["bad.csv:2:2", "unknown ID 'zed'"])

@@ -205,6 +205,13 @@ class Ids(Tmp):
         for line in lines[1:]:
             i, j, _ = line.split(",")
             self.assertTrue(i.startswith("f") and j.startswith("f"), line)
+        out, _ = run("sample", "--data", p, "--id-column", "flower", "--triplets-count", "5", "--seed", "1")
+        rows = [line.split(",") for line in out.splitlines()[1:]]
+        self.assertEqual(len(rows), 5)
+        self.assertTrue(all(c.startswith("f") for r in rows for c in r[:3]), rows)
+        # The file reads back as side information by ID.
+        t = self.path("t.csv", out)
+        run("fit", "dcrc", "--data", p, "--id-column", "flower", "--k", "3", "--triplets", t)
 
 
 class StandardInput(Tmp):

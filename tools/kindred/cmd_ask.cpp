@@ -175,6 +175,7 @@ int run_ask(Arguments &args) {
     const bool pairs = (uses & KINDRED_USES_PAIRS) != 0;
 
     DataRequest request = take_data_flags(args, "ask", false);
+    if (request.path == "-") usage_error("ask reads the answers from standard input, so --data - cannot be used; give a file");
     if (auto show = args.take("show")) request.show = column_list("show", *show);
     const int64_t budget = args.take_int("budget", 1, 1000000).value_or(-1);
     if (budget < 0) usage_error("ask needs --budget Q (the most questions to ask)");

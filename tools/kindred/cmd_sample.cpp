@@ -34,7 +34,7 @@ int run_sample(Arguments &args) {
     } else {
         check(kindred_sample_triplets(side.get(), data.labels.data(), data.n, s.triplets_count, s.noise, seed),
               "sampling triplets from " + data.source);
-        write_triplets_csv(out_path, side.get());
+        write_triplets_csv(out_path, side.get(), &data);
     }
     if (out_path != "-") {
         int64_t count_pairs = 0, count_triplets = 0;

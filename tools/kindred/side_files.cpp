@@ -186,7 +186,7 @@ void write_pairs_csv(const std::string &path, const kindred_side *side, const Da
     write_text_file(path, out);
 }
 
-void write_triplets_csv(const std::string &path, const kindred_side *side) {
+void write_triplets_csv(const std::string &path, const kindred_side *side, const Dataset *names) {
     int64_t count = 0;
     check(kindred_side_counts(side, nullptr, nullptr, &count, nullptr), "side information");
     std::vector<int64_t> a(static_cast<size_t>(count)), b(static_cast<size_t>(count)), c(static_cast<size_t>(count));
@@ -194,7 +194,13 @@ void write_triplets_csv(const std::string &path, const kindred_side *side) {
     if (count > 0)
         check(kindred_side_get_triplets(side, a.data(), b.data(), c.data(), answer.data(), count), "side information");
     std::string out = "a,b,c,answer\n";
-    for (int64_t k = 0; k < count; ++k) out += text(a[k], ",", b[k], ",", c[k], ",", answer[k], "\n");
+    for (int64_t k = 0; k < count; ++k) {
+        if (names)
+            out += text(csv_cell(names->point_name(a[k])), ",", csv_cell(names->point_name(b[k])), ",",
+                        csv_cell(names->point_name(c[k])), ",", answer[k], "\n");
+        else
+            out += text(a[k], ",", b[k], ",", c[k], ",", answer[k], "\n");
+    }
     write_text_file(path, out);
 }
 

@@ -43,8 +43,9 @@ std::string pair_row(const Dataset &data, int64_t i, int64_t j, double value);
 // Writes the handle's pairs (sorted, i < j) as CSV with header `i,j,value`;
 // the points by their IDs when `names` has IDs.
 void write_pairs_csv(const std::string &path, const kindred_side *side, const Dataset *names = nullptr);
-// Writes the handle's triplets as CSV with header `a,b,c,answer` (answer 1/-1/0).
-void write_triplets_csv(const std::string &path, const kindred_side *side);
+// Writes the handle's triplets as CSV with header `a,b,c,answer` (answer 1/-1/0);
+// the points by their IDs when `names` has IDs.
+void write_triplets_csv(const std::string &path, const kindred_side *side, const Dataset *names = nullptr);
 
 }  // namespace kindred_cli
 
