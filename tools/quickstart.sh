@@ -12,7 +12,9 @@ case "$mode" in demo|test) ;; *) echo "usage: bash tools/quickstart.sh demo|test
 # What building needs, and what the tests add (why each is there: README.md, "Dependencies").
 build_pkgs=(meson ninja-build pkg-config g++ python3 libopenblas-dev liblapacke-dev liblbfgs-dev)
 test_pkgs=(libcmocka-dev doxygen python3-numpy python3-sklearn python3-pytest python3-cffi
-           r-base-dev r-cran-testthat librsvg2-bin python3-pil tmux python3-matplotlib)
+           r-base-dev r-cran-testthat)
+# The CLI's pictures rendered to PNG, `kindred ask` through a pseudo-terminal, the Python binding's plots.
+test_pkgs+=(librsvg2-bin python3-pil tmux python3-matplotlib)
 pkgs=("${build_pkgs[@]}")
 [ "$mode" = test ] && pkgs+=("${test_pkgs[@]}")
 # cargo for the Rust binding: Debian's, unless a Rust toolchain is already there.
