@@ -92,6 +92,12 @@ class Delimiters(Tmp):
         err = self.fails(1, "fit", "kmeans", "--data", iris(), "--k", "3", "--delimiter", "tab")
         self.assertIn("--delimiter", err)
         self.fails(2, "fit", "kmeans", "--data", iris(), "--delimiter", "pipe", contains=["'pipe'", "--delimiter"])
+        # A row written with another delimiter than the rest is named as such; a short row is not.
+        mixed = self.path("mixed.tsv", "a\tb\n1\t2\n3\t4\n5,6\n")
+        self.fails(1, "fit", "kmeans", "--data", mixed, "--k", "1", contains=["mixed.tsv:4", "split at each tab", "--delimiter"])
+        short = self.path("short.csv", "a,b\n1,2\n3\n")
+        err = self.fails(1, "fit", "kmeans", "--data", short, "--k", "1", contains=["short.csv:3", "1 cells"])
+        self.assertNotIn("--delimiter", err)
         self.fails(2, "fit", "kmeans", "--data", iris(), "--no-header=1", contains=["no-header"])
 
 

@@ -173,8 +173,10 @@ Dataset parse_csv_data(const std::string &csv, const CsvRequest &r) {
     } else {
         for (size_t c = 0; c < first.size(); ++c) names.push_back(std::to_string(c + 1));
         if (!r.no_header)
-            std::cerr << "kindred: note: " << r.source << " has no header row (its first row is a point); its "
-                      << names.size() << " columns are numbered 1.." << names.size() << "\n";
+            std::cerr << "kindred: note: " << r.source << " has no header row (its first row is a point); "
+                      << (names.size() == 1 ? std::string("its column is numbered 1")
+                                            : text("its ", names.size(), " columns are numbered 1..", names.size()))
+                      << "\n";
     }
     int64_t label_at = -1;
     const std::vector<Role> roles = column_roles(r, names, header, label_at);
@@ -214,7 +216,10 @@ Dataset parse_csv_data(const std::string &csv, const CsvRequest &r) {
         }
         if (cells.size() != names.size())
             runtime_error(at(r.source, line_no), ": ", cells.size(), " cells, but ", header ? "the header has " : "the first row has ",
-                          names.size(), " columns", cells.size() == 1 && names.size() > 1 ? text(" (is the delimiter ", delimiter_name(delimiter), "? --delimiter sets it)") : "");
+                          names.size(), " columns",
+                          cells.size() == 1 && line.find_first_of(",;\t") != std::string_view::npos
+                              ? text(" (the cells are split at each ", delimiter_name(delimiter), "; --delimiter sets another)")
+                              : "");
         for (size_t c = 0; c < cells.size(); ++c) {
             const std::string_view cell = cells[c];
             switch (roles[c]) {
