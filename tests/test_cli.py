@@ -370,7 +370,7 @@ class BadInput(Tmp):
         self.fails(2, "eval", "kmeans", "--data", iris(), "--repeats", "0", contains=["--repeats"])
         self.fails(2, "sample", "--data", iris(), contains=["--pairs-count"])
         self.fails(2, "sample", "--data", iris(), "--pairs-count", "3", "--k", "2", contains=["--k"])
-        self.fails(2, "algorithms", "--json", contains=["json"])
+        self.fails(2, "algorithms", "--full", "1", contains=["full"])
 
     def test_library_refusals_show_its_message(self):
         tiny = self.path("tiny.csv", "a,b\n1,2\n3,4\n")

@@ -15,6 +15,8 @@ test_pkgs=(libcmocka-dev doxygen python3-numpy python3-sklearn python3-pytest py
            r-base-dev r-cran-testthat)
 # clang and its runtimes (libFuzzer, sanitizers): the fuzzing build of .ci/run (tests/fuzz).
 test_pkgs+=(clang libclang-rt-14-dev)
+# The CLI's pictures rendered to PNG, `kindred ask` through a pseudo-terminal, the Python binding's plots.
+test_pkgs+=(librsvg2-bin python3-pil tmux python3-matplotlib)
 pkgs=("${build_pkgs[@]}")
 [ "$mode" = test ] && pkgs+=("${test_pkgs[@]}")
 # cargo for the Rust binding: Debian's, unless a Rust toolchain is already there.

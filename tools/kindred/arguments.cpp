@@ -12,7 +12,7 @@ namespace kindred_cli {
 namespace {
 
 // Flags that never take a value.
-bool is_switch(const std::string &name) { return name == "json" || name == "help"; }
+bool is_switch(const std::string &name) { return name == "json" || name == "help" || name == "no-header"; }
 
 }  // namespace
 

@@ -58,7 +58,7 @@ int run_active(Arguments &args) {
     const ActiveOutcome got = select_pairs_from_labels(side.get(), data, data.labels, q);
     int64_t pairs = 0;
     check(kindred_side_counts(side.get(), nullptr, &pairs, nullptr, nullptr), "side information");
-    if (out_path) write_pairs_csv(*out_path, side.get());
+    if (out_path) write_pairs_csv(*out_path, side.get(), &data);
 
     JsonObject o;
     o.add("strategy", q.strategy).add("data", data.source).add("n", data.n).add("budget", q.budget)
@@ -82,7 +82,7 @@ int run_active(Arguments &args) {
         std::cout << pairs << " pairs (" << got.must << " must-links, " << got.cannot << " cannot-links answered, "
                   << got.dont_know << " don't know, " << got.queries << " queries) written to " << *out_path << "\n";
     } else if (!json && !out_path) {
-        write_pairs_csv("-", side.get());
+        write_pairs_csv("-", side.get(), &data);
     }
     if (json) std::cout << o.str() << "\n";
     return 0;

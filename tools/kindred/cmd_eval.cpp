@@ -9,6 +9,7 @@
 #include "command.hpp"
 #include "csv_fields.hpp"
 #include "dataset.hpp"
+#include "eval_curve.hpp"
 #include "eval_protocol.hpp"
 #include "json_writer.hpp"
 #include "options_from_registry.hpp"
@@ -34,6 +35,7 @@ std::string row(const char *name, const std::vector<double> &values, const char 
 }
 
 int run_eval_command(Arguments &args) {
+    if (wants_curve(args)) return run_eval_curve(args);
     if (args.positionals().empty()) usage_error("eval needs an algorithm: kindred eval ALGORITHM --data X.csv (see `kindred algorithms`)");
     EvalSettings settings;
     settings.algorithm = args.positionals().front();
@@ -129,10 +131,12 @@ const Command &cmd_eval() {
         "  --standardize          z-score each feature before the fit (the common option standardize)\n"
         "  --json                 print {\"algorithm\", \"data\", \"n\", \"repeats\", \"nmi\": {\"mean\", \"std\", \"values\"},\n"
         "                         \"ari\", \"f_measure\", \"seconds\", \"clusters\", ...}\n"
-        "std is the sample standard deviation over repeats (n - 1 denominator; 0 for one repeat).\n";
+        "std is the sample standard deviation over repeats (n - 1 denominator; 0 for one repeat).\n" +
+        std::string(kEvalCurveHelp);
     static const Command c{"eval",
                            "kindred eval ALGORITHM --data X.csv [--pairs-rate R | --pairs-count N] [--triplets-count N]\n"
-                           "            [--noise P] [--reveal-classes N] [--repeats S] [--OPTION VALUE ...] [--json]",
+                           "            [--noise P] [--reveal-classes N] [--repeats S] [--OPTION VALUE ...] [--json]\n"
+                           "       kindred eval ALGORITHM [ALGORITHM ...] --data X.csv --curve N1,N2,... [--plot curve.svg]",
                            "sample side information from the label column, fit, and report NMI / ARI / F-measure / seconds",
                            details.c_str(), run_eval_command};
     return c;

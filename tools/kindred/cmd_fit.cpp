@@ -58,7 +58,7 @@ int run_fit(Arguments &args) {
     const Dataset data = load_dataset(request);
     SidePtr side;
     if (side_files.any()) {
-        side = read_side_files(side_files, data.n);
+        side = read_side_files(side_files, data);
         note_unused_side(algorithm, side_files);
     }
 
@@ -67,7 +67,7 @@ int run_fit(Arguments &args) {
     const FitSummary fit = fit_model(model.get(), data, side.get());
     progress.clear();
 
-    if (!out_path.empty()) write_cluster_csv(out_path, fitted_labels(model.get(), data.n));
+    if (!out_path.empty()) write_cluster_csv(out_path, fitted_labels(model.get(), data.n), data);
     if (!model_path.empty()) check(kindred_model_save(model.get(), model_path.c_str()), "saving the model to " + model_path);
 
     if (json) {

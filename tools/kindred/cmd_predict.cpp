@@ -27,7 +27,7 @@ int run_predict(Arguments &args) {
     apply_option_flags(model.get(), args.remaining());
 
     const Dataset data = load_dataset(request);
-    write_cluster_csv(out_path, predict_labels(model.get(), data));
+    write_cluster_csv(out_path, predict_labels(model.get(), data), data);
     if (out_path != "-")
         std::cout << kindred_model_algorithm(model.get()) << " model " << model_path << ": " << data.n << " points of "
                   << data.source << " labelled, written to " << out_path << "\n";

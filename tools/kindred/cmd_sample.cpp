@@ -30,11 +30,11 @@ int run_sample(Arguments &args) {
         check(kindred_sample_pairs(side.get(), data.labels.data(), data.n, s.pairs_count, s.pairs_count >= 0 ? 0.0 : s.pairs_rate,
                                    s.noise, seed),
               "sampling pairs from " + data.source);
-        write_pairs_csv(out_path, side.get());
+        write_pairs_csv(out_path, side.get(), &data);
     } else {
         check(kindred_sample_triplets(side.get(), data.labels.data(), data.n, s.triplets_count, s.noise, seed),
               "sampling triplets from " + data.source);
-        write_triplets_csv(out_path, side.get());
+        write_triplets_csv(out_path, side.get(), &data);
     }
     if (out_path != "-") {
         int64_t count_pairs = 0, count_triplets = 0;

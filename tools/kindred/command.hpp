@@ -3,6 +3,7 @@
 #ifndef KINDRED_CLI_COMMAND_HPP
 #define KINDRED_CLI_COMMAND_HPP
 
+#include <string>
 #include <vector>
 
 #include "arguments.hpp"
@@ -24,6 +25,8 @@ const std::vector<const Command *> &all_commands();
 struct DataRequest;
 DataRequest take_data_flags(Arguments &args, const char *command, bool labels_required);
 extern const char *const kDataFlagsHelp;
+// The names of a flag's comma-separated list ("a,b,c"); a usage error for an empty name.
+std::vector<std::string> column_list(const std::string &flag, const std::string &value);
 
 }  // namespace kindred_cli
 

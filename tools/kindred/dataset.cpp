@@ -28,6 +28,9 @@ bool ends_with(const std::string &s, const std::string &suffix) {
 Dataset load_dataset(const DataRequest &request) {
     Dataset data;
     if (ends_with(request.path, ".mtx")) {
+        if (request.delimiter || request.no_header || !request.id_column.empty() || !request.columns.empty() ||
+            !request.drop.empty())
+            usage_error(request.path, ": --delimiter, --no-header, --id-column, --columns and --drop are for CSV data, not Matrix Market");
         data = read_matrix_market(read_text_file(request.path), request.path);
         if (!request.labels_path.empty()) {
             attach_label_lines(data, request.labels_path);
@@ -37,10 +40,19 @@ Dataset load_dataset(const DataRequest &request) {
     } else {
         if (!request.labels_path.empty())
             usage_error("--labels FILE is for .mtx data; in CSV data the labels are a column (--label-column NAME)");
-        data = parse_csv_data(read_text_file(request.path), request.path, request.label_column,
-                              request.label_column_given);
+        CsvRequest csv;
+        csv.source = input_name(request.path);
+        csv.label_column = request.label_column;
+        csv.label_column_required = request.label_column_given;
+        csv.delimiter = request.delimiter;
+        csv.no_header = request.no_header;
+        csv.id_column = request.id_column;
+        csv.columns = request.columns;
+        csv.drop = request.drop;
+        csv.show = request.show;
+        data = parse_csv_data(read_text_file(request.path), csv);
         if (request.labels_required && !data.has_labels())
-            runtime_error(request.path, ": no label column '", request.label_column,
+            runtime_error(input_name(request.path), ": no label column '", request.label_column,
                           "' (ground truth is needed; name it with --label-column NAME)");
     }
     return data;
@@ -70,6 +82,13 @@ Dataset subset_rows(const Dataset &data, const std::vector<int64_t> &rows) {
     }
     if (data.has_labels())
         for (int64_t r : rows) out.labels.push_back(data.labels[r]);
+    if (data.has_ids()) {
+        out.id_column = data.id_column;
+        for (int64_t r : rows) {
+            out.row_of_id.emplace(data.ids[r], static_cast<int64_t>(out.ids.size()));
+            out.ids.push_back(data.ids[r]);
+        }
+    }
     return out;
 }
 

@@ -23,7 +23,18 @@ struct Dataset {
     std::vector<int32_t> labels;  // ground truth ids 0.., empty when unknown
     std::vector<std::string> label_names;  // id -> the label as written in the file
 
+    // --id-column: each point's name, unique, and the column's name; empty when not given.
+    std::string id_column;
+    std::vector<std::string> ids;
+    std::unordered_map<std::string, int64_t> row_of_id;
+
+    // `kindred ask --show`: these columns' cells as written, n x shown_columns.size(), row-major.
+    std::vector<std::string> shown_columns, shown_cells;
+
     bool has_labels() const { return !labels.empty(); }
+    bool has_ids() const { return !ids.empty(); }
+    // How messages and output files name point `row`: its ID, or its 0-based row number.
+    std::string point_name(int64_t row) const { return has_ids() ? ids[static_cast<size_t>(row)] : std::to_string(row); }
     int64_t classes() const { return static_cast<int64_t>(label_names.size()); }
 };
 
@@ -38,11 +49,16 @@ private:
     std::vector<std::string> names_;
 };
 
-// What a command needs from --data / --label-column / --labels.
+// What a command needs from --data / --label-column / --labels and the CSV flags.
 struct DataRequest {
-    std::string path;
+    std::string path;  // "-" = standard input (CSV)
     std::string label_column = "label";
     bool label_column_given = false;  // --label-column: it must exist
+    char delimiter = 0;               // --delimiter; 0 = detect
+    bool no_header = false;           // --no-header: the first row is data; columns are named 1, 2, ...
+    std::string id_column;            // --id-column NAME
+    std::vector<std::string> columns, drop;  // --columns A,B / --drop A,B
+    std::vector<std::string> show;           // kindred ask --show A,B
     std::string labels_path;          // --labels FILE (one label per line), for .mtx data
     bool labels_required = false;     // eval and sample need ground truth
 };

@@ -1,6 +1,7 @@
 #include "label_files.hpp"
 
 #include "cli_error.hpp"
+#include "csv_fields.hpp"
 #include "text_file.hpp"
 
 namespace kindred_cli {
@@ -33,11 +34,12 @@ void attach_label_lines(Dataset &data, const std::string &path) {
     data.label_names = coder.names();
 }
 
-void write_cluster_csv(const std::string &path, const std::vector<int32_t> &labels) {
-    std::string out = "cluster\n";
+void write_cluster_csv(const std::string &path, const std::vector<int32_t> &labels, const Dataset &data) {
+    std::string out = data.has_ids() ? csv_cell(data.id_column) + ",cluster\n" : "cluster\n";
     out.reserve(labels.size() * 3 + 8);
-    for (int32_t l : labels) {
-        out += std::to_string(l);
+    for (size_t r = 0; r < labels.size(); ++r) {
+        if (data.has_ids()) out += csv_cell(data.ids[r]) + ",";
+        out += std::to_string(labels[r]);
         out += '\n';
     }
     write_text_file(path, out);

@@ -15,8 +15,9 @@ namespace kindred_cli {
 // data.labels / data.label_names; the count must equal data.n.
 void attach_label_lines(Dataset &data, const std::string &path);
 
-// Writes "cluster\n" then one label per line to `path` ("-" = standard output).
-void write_cluster_csv(const std::string &path, const std::vector<int32_t> &labels);
+// Writes "cluster\n" then one label per line to `path` ("-" = standard output);
+// when `data` has IDs, "ID,cluster" (the ID column's name) and each point's ID.
+void write_cluster_csv(const std::string &path, const std::vector<int32_t> &labels, const Dataset &data);
 
 }  // namespace kindred_cli
 

@@ -24,6 +24,8 @@ namespace kindred_cli {
     X(sample)                    \
     X(active)                    \
     X(demo)                      \
+    X(plot)                      \
+    X(ask)                       \
     /* add X(NAME) lines above this one */
 
 #define KINDRED_DECLARE_COMMAND(NAME) const Command &cmd_##NAME();

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cli_error.hpp"
+#include "json_writer.hpp"
 
 namespace kindred_cli {
 
@@ -162,6 +163,37 @@ std::string algorithm_list() {
     }
     out += "\n`kindred help ALGORITHM` shows an algorithm's options with defaults and ranges.\n";
     return out;
+}
+
+std::string algorithm_list_json() {
+    JsonObject algorithms;
+    for (const std::string &name : algorithm_names()) {
+        const char *summary = "";
+        check(kindred_algorithm_summary(name.c_str(), &summary), name);
+        const int uses = algorithm_uses(name);
+        std::vector<std::string> side;
+        if (uses & KINDRED_USES_PAIRS) side.push_back("pairs");
+        if (uses & KINDRED_USES_TRIPLETS) side.push_back("triplets");
+        if (uses & KINDRED_USES_PARTIAL_LABELS) side.push_back("partial_labels");
+        JsonObject options;
+        for (const OptionInfo &o : algorithm_options(name)) {
+            JsonObject option;
+            option.add("type", type_name(o.type)).add("range", o.range).add("doc", o.doc);
+            if (o.default_value.empty()) option.add_null("default");
+            else option.add("default", o.default_value);
+            options.add(o.name, option);
+        }
+        JsonObject algorithm;
+        algorithm.add("summary", summary)
+            .add("side_information", side)
+            .add_bool("sparse", (uses & KINDRED_USES_SPARSE) != 0)
+            .add_bool("finds_k", (uses & KINDRED_USES_NO_K) != 0)
+            .add("options", options);
+        algorithms.add(name, algorithm);
+    }
+    JsonObject root;
+    root.add("version", kindred_version()).add("algorithms", algorithms);
+    return root.str() + "\n";
 }
 
 }  // namespace kindred_cli

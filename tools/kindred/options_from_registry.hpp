@@ -43,6 +43,9 @@ std::string current_option(const kindred_model *model, const std::string &name);
 std::string algorithm_help(const std::string &algorithm);
 // `kindred algorithms`: one block per algorithm.
 std::string algorithm_list();
+// `kindred algorithms --json`: {"version", "algorithms": {NAME: {"summary",
+// "side_information", "sparse", "finds_k", "options": {NAME: {"type", "range", "doc", "default"}}}}}.
+std::string algorithm_list_json();
 
 }  // namespace kindred_cli
 

@@ -1,27 +1,54 @@
 #include "text_file.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
+#include <vector>
 
 #include "cli_error.hpp"
 #include "core/atomic_file.hpp"
 
 namespace kindred_cli {
 
+namespace {
+
+// The whole of `file` in one string, read in large blocks (a stringstream
+// copy cost a quarter of the time of reading a large CSV).
+void read_all(std::FILE *file, const std::string &name, std::string &text) {
+    std::vector<char> block(1 << 20);
+    size_t got = 0;
+    while ((got = std::fread(block.data(), 1, block.size(), file)) > 0) text.append(block.data(), got);
+    if (std::ferror(file)) runtime_error("cannot read ", name, ": ", std::strerror(errno));
+}
+
+}  // namespace
+
+std::string input_name(const std::string &path) { return path == "-" ? "standard input" : path; }
+
 std::string read_text_file(const std::string &path) {
-    // A directory opens as a stream but reads as nothing ("empty file" would mislead).
-    std::error_code ignored;
-    if (std::filesystem::is_directory(path, ignored)) runtime_error("cannot read ", path, ": it is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) runtime_error("cannot open ", path, ": ", std::strerror(errno));
-    std::ostringstream content;
-    content << in.rdbuf();
-    if (in.bad()) runtime_error("cannot read ", path);
-    std::string text = content.str();
+    std::string text;
+    if (path == "-") {
+        read_all(stdin, input_name(path), text);
+    } else {
+        // A directory opens as a stream but reads as nothing ("empty file" would mislead).
+        std::error_code ignored;
+        if (std::filesystem::is_directory(path, ignored)) runtime_error("cannot read ", path, ": it is a directory");
+        std::FILE *file = std::fopen(path.c_str(), "rb");
+        if (!file) runtime_error("cannot open ", path, ": ", std::strerror(errno));
+        std::error_code size_error;
+        const auto size = std::filesystem::file_size(path, size_error);
+        if (!size_error) text.reserve(static_cast<size_t>(size));
+        try {
+            read_all(file, path, text);
+        } catch (...) {
+            std::fclose(file);
+            throw;
+        }
+        std::fclose(file);
+    }
     // A UTF-8 byte-order mark (spreadsheet exports) is not part of the first
     // line: left in, it made the first row of a header-less pairs file look
     // like a header, which was then skipped.
@@ -29,7 +56,7 @@ std::string read_text_file(const std::string &path) {
     // A NUL byte ended numbers early ("2\0junk" read as 2) and cut messages short.
     const size_t nul = text.find('\0');
     if (nul != std::string::npos)
-        runtime_error(path, ": NUL byte at byte offset ", nul, "; a text file (CSV, Matrix Market) is expected");
+        runtime_error(input_name(path), ": NUL byte at byte offset ", nul, "; a text file (CSV, Matrix Market) is expected");
     return text;
 }
 
@@ -42,6 +69,14 @@ void write_text_file(const std::string &path, const std::string &content) {
     // output file is replaced whole or not at all.
     const std::string failed = kindred::write_file_atomically(path, content.data(), content.size());
     if (!failed.empty()) runtime_error(failed);
+}
+
+void append_text_file(const std::string &path, const std::string &content) {
+    std::FILE *file = std::fopen(path.c_str(), "ab");
+    if (!file) runtime_error("cannot write ", path, ": ", std::strerror(errno));
+    const bool written = std::fwrite(content.data(), 1, content.size(), file) == content.size();
+    const bool closed = std::fclose(file) == 0;
+    if (!written || !closed) runtime_error("cannot write ", path, ": ", std::strerror(errno));
 }
 
 bool LineCursor::next(std::string &line) {

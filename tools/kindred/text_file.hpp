@@ -9,11 +9,18 @@
 
 namespace kindred_cli {
 
-// Reads a whole file; a runtime error naming the file when it cannot be read.
+// Reads a whole file ("-" = standard input); a runtime error naming the file
+// when it cannot be read.
 std::string read_text_file(const std::string &path);
+// How messages name a path: "standard input" for "-".
+std::string input_name(const std::string &path);
 
 // Writes `content` to `path`, or to standard output when path is "-".
 void write_text_file(const std::string &path, const std::string &content);
+
+// Appends `content` to `path` (created if missing) and flushes it to the
+// system at once, so that it survives the program being interrupted.
+void append_text_file(const std::string &path, const std::string &content);
 
 // Iterates over the lines of a text (LF or CRLF), numbering them from 1.
 class LineCursor {

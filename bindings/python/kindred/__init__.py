@@ -22,6 +22,7 @@ from ._lib import (CancelledError, CorruptFileError, DimensionError, IndexOutOfR
                    StateError, UnknownOptionError, has_function, lib as _lib, library_path, text as _text)
 from ._registry import Option, algorithm_summary, algorithm_uses, algorithms, metrics, options
 from ._side import SideInfo
+from ._plot import broken_pairs, learning_curve, plot_clusters, plot_curve, principal_components
 
 if has_function("kindred_active_select"):
     from ._active import active_select
@@ -30,7 +31,7 @@ __version__ = _text(_lib.kindred_version())
 
 __all__ = ["Clusterer", "SideInfo", "Option", "load", "metric", "metrics", "sample_pairs", "sample_triplets",
            "algorithms", "algorithm_summary", "algorithm_uses", "options", "has_function", "library_path",
-           "KindredError", "InvalidArgumentError", "DimensionError", "IndexOutOfRangeError", "InfeasibleError",
+           "plot_clusters", "plot_curve", "learning_curve", "broken_pairs", "principal_components", "KindredError", "InvalidArgumentError", "DimensionError", "IndexOutOfRangeError", "InfeasibleError",
            "NumericalError", "CancelledError", "UnknownOptionError", "StateError", "CorruptFileError",
            "KindredIOError", "KindredMemoryError"]
 
