@@ -22,7 +22,7 @@ debug=()
 if [ -n "${2:-}" ]; then debug=(--debug-info-dir2 "$2"); else "$0" --has-debug-info "$lib"; fi
 
 set +e
-abidiff --no-added-syms --drop-private-types --headers-dir2 "$here/include" "${debug[@]}" \
+abidiff --no-added-syms --drop-private-types --exported-interfaces-only --headers-dir2 "$here/include" "${debug[@]}" \
   "$here/abi/libkindred.so.0.abi" "$lib"
 status=$?
 set -e
