@@ -42,7 +42,11 @@ step "dpkg-buildpackage"
 src="$work/kindred-0.1.0"
 mkdir -p "$src"
 # the tracked files (and new ones not ignored): never a build directory
-(cd "$here" && git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$src")
+if git -C "$here" rev-parse --git-dir >/dev/null 2>&1; then
+  (cd "$here" && git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$src")
+else  # a tree without git (a copied release): everything but what builds leave
+  tar -C "$here" --exclude=./build --exclude='./build-*' --exclude=.git -cf - . | tar -C "$src" -xf -
+fi
 (cd "$src" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" DEB_BUILD_PROFILES=nocheck dpkg-buildpackage -us -uc -b) > "$work/build.log" 2>&1 \
   || { tail -60 "$work/build.log"; echo "dpkg-buildpackage failed (log above)" >&2; exit 1; }
 grep -E "^dpkg-(gensymbols|shlibdeps)|warning" "$work/build.log" | grep -v "^dpkg-buildpackage" | head -20 || true
