@@ -53,7 +53,7 @@ grep -E "^dpkg-(gensymbols|shlibdeps)|warning" "$work/build.log" | grep -v "^dpk
 ls "$work"/*.deb
 
 step "lintian"
-lintian --fail-on error --info --no-tag-display-limit "$work"/*.changes
+lintian --fail-on error --info --tag-display-limit 0 "$work"/*.changes
 
 step "ABI of the packaged library against abi/libkindred.so.0.abi"
 mkdir -p "$work/lib" "$work/dbg"
