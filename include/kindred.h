@@ -97,7 +97,9 @@ enum kindred_uses {
     KINDRED_USES_TRIPLETS = 2,       /**< relative triplets */
     KINDRED_USES_PARTIAL_LABELS = 4, /**< labels of some points */
     KINDRED_USES_SPARSE = 8,         /**< accepts CSR data */
-    KINDRED_USES_NO_K = 16           /**< finds the number of clusters itself */
+    KINDRED_USES_NO_K = 16,          /**< finds the number of clusters itself */
+    KINDRED_USES_TRANSFORM = 32,     /**< learns a transformation: kindred_model_transform_dense() */
+    KINDRED_USES_SOFT = 64           /**< soft memberships of new points: kindred_model_predict_proba_dense() */
 };
 
 /* ------------------------------------------------------------------ */
@@ -581,6 +583,28 @@ KINDRED_API kindred_status kindred_model_predict_dense(const kindred_model *mode
                                                        const double *x, int64_t n, int64_t d,
                                                        int layout, int64_t ld, int32_t *labels,
                                                        int64_t capacity);
+
+/**
+ * @brief Soft memberships of new dense points in the fitted clusters, for the
+ *        algorithms whose kindred_algorithm_uses() flags have ::KINDRED_USES_SOFT
+ *        (a mixture model's posterior probabilities of its components).
+ * Not thread-safe on one handle (one thread at a time); distinct handles may be
+ * used at once.
+ * @param model a fitted handle.
+ * @param x,n,d,layout,ld as in kindred_model_fit_dense(); d must equal the fitted d.
+ * @param[out] out caller array, row-major n x k with k the fitted number of
+ *        clusters (kindred_model_summary()); each row sums to 1, and its largest
+ *        entry is the cluster kindred_model_predict_dense() gives.
+ * @param capacity length of @p out, >= n * k.
+ * @return ::KINDRED_OK; ::KINDRED_E_STATE (not fitted, or the algorithm gives
+ *         no soft memberships); ::KINDRED_E_DIMENSION (d differs, or @p capacity
+ *         too small: the message gives the size needed); ::KINDRED_E_INVALID;
+ *         ::KINDRED_E_CORRUPT (a loaded model with inconsistent result arrays).
+ */
+KINDRED_API kindred_status kindred_model_predict_proba_dense(const kindred_model *model,
+                                                             const double *x, int64_t n, int64_t d,
+                                                             int layout, int64_t ld, double *out,
+                                                             int64_t capacity);
 
 /**
  * @brief Assign new CSR points to the fitted clusters.

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode=${1:-}
-case "$mode" in demo|test) ;; *) echo "usage: bash tools/quickstart.sh demo|test" >&2; exit 2 ;; esac
+case "$mode" in demo|test) ;; *) echo "usage: bash tools/quickstart.sh demo|test [--print-packages]" >&2; exit 2 ;; esac
 
 # What building needs, and what the tests add (why each is there: README.md, "Dependencies").
 build_pkgs=(meson ninja-build pkg-config g++ python3 libopenblas-dev liblapacke-dev liblbfgs-dev)
@@ -17,10 +17,15 @@ test_pkgs=(libcmocka-dev doxygen python3-numpy python3-sklearn python3-pytest py
 test_pkgs+=(clang libclang-rt-14-dev)
 # The CLI's pictures rendered to PNG, `kindred ask` through a pseudo-terminal, the Python binding's plots.
 test_pkgs+=(librsvg2-bin python3-pil tmux python3-matplotlib)
+# issue 24 (shipping): the ABI check, R's sparse input, and Debian's own cargo (the Rust
+# binding is tested with it as well as with any newer toolchain already on the machine).
+test_pkgs+=(abigail-tools r-cran-matrix cargo)
 pkgs=("${build_pkgs[@]}")
 [ "$mode" = test ] && pkgs+=("${test_pkgs[@]}")
-# cargo for the Rust binding: Debian's, unless a Rust toolchain is already there.
-[ "$mode" = test ] && ! command -v cargo >/dev/null 2>&1 && pkgs+=(cargo)
+
+# --print-packages: the list this mode installs, one a line (tools/check_quickstart_packages.py
+# compares it with what meson requires in this mode).
+if [ "${2:-}" = --print-packages ]; then printf '%s\n' "${pkgs[@]}"; exit 0; fi
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -30,15 +35,36 @@ if [ ${#missing[@]} -gt 0 ]; then
   SUDO=; [ "$(id -u)" -ne 0 ] && SUDO=sudo
   echo "installing: ${missing[*]}"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  # Wait for another apt to end rather than fail. An install interrupted earlier leaves dpkg
+  # half-done, and apt refuses to go on until it is finished: finish it, then try once more.
+  install() { DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+                -o DPkg::Lock::Timeout=900 "${missing[@]}"; }
+  install || { $SUDO dpkg --configure -a && install; }
 fi
 
-if [ -d build ]; then meson setup --reconfigure build >/dev/null; else meson setup build; fi
-ninja -C build
+# The demo needs no test framework: tests are a meson option (meson_options.txt). The test mode
+# asks for them explicitly, so that a missing cmocka is an error and not a smaller suite; the demo
+# keeps whatever an existing build/ has, and a new one without them.
+setup_opts=(); [ "$mode" = test ] && setup_opts=(-Dtests=enabled)
+new_opts=("${setup_opts[@]}"); [ "$mode" = demo ] && new_opts=(-Dtests=disabled)
+# An interrupted run may leave build/ half-configured (no coredata.dat, or a reconfigure that
+# fails): start it again. Only a directory that meson made, or an empty one, is removed.
+if [ -f build/meson-private/coredata.dat ] && meson setup --reconfigure build "${setup_opts[@]}" >/dev/null; then
+  :
+else
+  if [ -e build ] && [ -n "$(ls -A build)" ] && [ ! -d build/meson-private ] && [ ! -d build/meson-logs ]; then
+    echo "quickstart: build/ exists and was not made by meson; move it away and run again" >&2; exit 1
+  fi
+  [ -e build ] && echo "quickstart: build/ is not a usable build tree (interrupted run?); configuring it again"
+  rm -rf build
+  meson setup build "${new_opts[@]}"
+fi
 
 if [ "$mode" = demo ]; then
+  ninja -C build tools/kindred/kindred
   exec build/tools/kindred/kindred demo
 fi
+ninja -C build
 
 meson test -C build --print-errorlogs
 

@@ -42,6 +42,8 @@ struct AlgorithmSpec {
     // nullptr when the algorithm learns no transformation.
     int64_t (*transform_dim)(const FitResult &) = nullptr;
     void (*transform)(const PredictContext &, double *out) = nullptr;  // row-major n x dim
+    // nullptr when the algorithm has no soft memberships; row-major n x k, each row summing to 1.
+    void (*predict_proba)(const PredictContext &, double *out) = nullptr;
 };
 
 }  // namespace kindred

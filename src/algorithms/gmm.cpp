@@ -272,6 +272,16 @@ void predict_gmm(const PredictContext &ctx, int32_t *labels) {
     }
 }
 
+// Posterior probabilities of the components for new points: the E-step's responsibilities.
+void predict_proba_gmm(const PredictContext &ctx, double *out) {
+    const Params p = load(ctx.model, ctx.options);
+    const std::vector<double> x_sqnorm = linalg::row_sqnorms(ctx.data);
+    std::vector<double> lj;
+    log_joint(p, ctx.data, x_sqnorm, lj);
+    normalise(lj, ctx.data.n(), p.k);
+    std::copy(lj.begin(), lj.end(), out);
+}
+
 OptionTable gmm_options() {
     OptionTable t = {
         OptionSpec::integer("k", 8, 1, INT32_MAX, "number of mixture components"),
@@ -297,6 +307,7 @@ const AlgorithmSpec &gmm_spec() {
         s.options = gmm_options();
         s.fit = fit_gmm;
         s.predict = predict_gmm;
+        s.predict_proba = predict_proba_gmm;
         return s;
     }();
     return spec;

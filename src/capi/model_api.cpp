@@ -270,6 +270,20 @@ kindred_status kindred_model_predict_csr(const kindred_model *model, int64_t n, 
     });
 }
 
+kindred_status kindred_model_predict_proba_dense(const kindred_model *model, const double *x, int64_t n, int64_t d,
+                                                 int layout, int64_t ld, double *out, int64_t capacity) {
+    return capi::guarded([&] {
+        const FitResult &r = fitted_result(model);
+        if (!model->spec->predict_proba) fail(KINDRED_E_STATE, model->spec->name, " gives no soft memberships");
+        const DataView data = capi::dense_arg(x, n, d, layout, ld);
+        if (d != r.d) fail(KINDRED_E_DIMENSION, "predict_proba: the model was fitted on d = ", r.d, ", the new points have d = ", d);
+        capi::require_pointer(out, "out");
+        capi::require_capacity(capacity, n * r.clusters, "predict_proba output");
+        PredictContext ctx{r, model->fitted_options, data, resolve_threads(model->options.get_int("threads"))};
+        model->spec->predict_proba(ctx, out);
+    });
+}
+
 kindred_status kindred_model_transform_dim(const kindred_model *model, int64_t *dim) {
     return capi::guarded([&] {
         const FitResult &r = fitted_result(model);

@@ -30,7 +30,10 @@ kindred_status kindred_algorithm_uses(const char *algorithm, int *flags) {
     return capi::guarded([&] {
         capi::require_pointer(algorithm, "algorithm");
         capi::require_pointer(flags, "flags");
-        *flags = get_algorithm(algorithm).uses;
+        // What a fitted model offers beyond labels follows from the spec's hooks, so no table
+        // repeats it.
+        const AlgorithmSpec &spec = get_algorithm(algorithm);
+        *flags = spec.uses | (spec.transform ? KINDRED_USES_TRANSFORM : 0) | (spec.predict_proba ? KINDRED_USES_SOFT : 0);
     });
 }
 

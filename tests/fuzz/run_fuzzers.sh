@@ -12,7 +12,7 @@ harnesses=(fuzz_model_load fuzz_csv fuzz_mtx fuzz_side_files fuzz_options fuzz_f
 
 if [ ! -d build-fuzz ]; then
   CC=clang CXX=clang++ CFLAGS=-fsanitize=fuzzer-no-link CXXFLAGS=-fsanitize=fuzzer-no-link \
-    meson setup build-fuzz -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized >/dev/null
+    meson setup build-fuzz -Dtests=enabled -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized >/dev/null
 fi
 ninja -C build-fuzz "${harnesses[@]/#/tests/fuzz/}"
 

@@ -122,11 +122,12 @@ function algorithm_summary(algorithm::AbstractString)
     return _str(out[])
 end
 
-"""The side information an algorithm uses, as a set of symbols (:pairs, :triplets, :partial_labels, :sparse, :no_k)."""
+"""What an algorithm uses and offers, as a set of symbols (:pairs, :triplets, :partial_labels, :sparse, :no_k,
+:transform, :soft)."""
 function algorithm_uses(algorithm::AbstractString)
     flags = Ref{Cint}(0)
     _check(ccall((:kindred_algorithm_uses, libkindred), Cint, (Cstring, Ref{Cint}), _cname(algorithm), flags))
-    names = (:pairs, :triplets, :partial_labels, :sparse, :no_k)
+    names = (:pairs, :triplets, :partial_labels, :sparse, :no_k, :transform, :soft)
     return Set(names[k] for k in 1:length(names) if flags[] & (1 << (k - 1)) != 0)
 end
 

@@ -15,7 +15,7 @@ pkg-config, or the system's loader, in that order.
 import numpy as _np
 
 from . import _registry
-from ._estimator import Clusterer, estimator_classes, load
+from ._estimator import Clusterer, NotFittedError, estimator_classes, load
 from ._eval import metric, sample_pairs, sample_triplets
 from ._lib import (CancelledError, CorruptFileError, DimensionError, IndexOutOfRangeError, InfeasibleError,
                    InvalidArgumentError, KindredError, KindredIOError, KindredMemoryError, NumericalError,
@@ -33,7 +33,7 @@ __all__ = ["Clusterer", "SideInfo", "Option", "load", "metric", "metrics", "samp
            "algorithms", "algorithm_summary", "algorithm_uses", "options", "has_function", "library_path",
            "plot_clusters", "plot_curve", "learning_curve", "broken_pairs", "principal_components", "KindredError", "InvalidArgumentError", "DimensionError", "IndexOutOfRangeError", "InfeasibleError",
            "NumericalError", "CancelledError", "UnknownOptionError", "StateError", "CorruptFileError",
-           "KindredIOError", "KindredMemoryError"]
+           "KindredIOError", "KindredMemoryError", "NotFittedError"]
 
 if has_function("kindred_active_select"):
     __all__.append("active_select")

@@ -15,17 +15,23 @@ class DenseArg:
     def __init__(self, X, what="X"):
         try:
             a = np.asarray(X)
+            if a.dtype.kind == "c":
+                raise ValueError("%s: Complex data not supported; kindred clusters real points" % what)
             if a.dtype != np.float64:
-                if a.dtype.kind not in "biuf":
+                if a.dtype.kind not in "biufO":  # object arrays of numbers convert; numpy names what does not
                     raise TypeError("%s: expected a numeric array, got dtype %s" % (what, a.dtype))
                 a = a.astype(np.float64)
-        except (ValueError, TypeError) as e:
+        except TypeError as e:
             raise TypeError("%s: cannot convert to a float64 array: %s" % (what, e)) from None
         if a.ndim != 2:
-            raise ValueError("%s: expected a 2-D array (points x features), got shape %s" % (what, a.shape))
+            raise ValueError("%s: expected a 2-D array (points x features), got shape %s. Reshape your data: "
+                             "X.reshape(-1, 1) for one feature, X.reshape(1, -1) for one point" % (what, a.shape))
         n, d = a.shape
-        if n == 0 or d == 0:
-            raise ValueError("%s: empty array of shape %s" % (what, a.shape))
+        # scikit-learn's wording, which its checks (and its users) look for
+        if n == 0:
+            raise ValueError("%s: 0 sample(s) (shape=%s) while a minimum of 1 is required." % (what, a.shape))
+        if d == 0:
+            raise ValueError("%s: 0 feature(s) (shape=%s) while a minimum of 1 is required." % (what, a.shape))
         layout, ld = _layout(a)
         if layout is None or not a.flags.aligned:
             a = np.ascontiguousarray(a)

@@ -1,8 +1,11 @@
 """Python callables behind the C callbacks (progress, log). Exceptions never unwind through C:
 the trampoline catches everything (KeyboardInterrupt included), asks the library to cancel, and
 the caller re-raises once the C call has returned."""
+import contextlib
 import logging
+import signal
 import sys
+import threading
 import time
 
 from ._lib import ffi, text
@@ -91,24 +94,62 @@ def progress_display(label):
     return TqdmBar(label, tqdm)
 
 
+class ProgressTrampoline(Trampoline):
+    """The progress callback of every fit, with or without a user's callable: besides calling it, it
+    cancels the fit once Ctrl-C has been pressed (see interrupt_cancels)."""
+
+    def __init__(self, fn):
+        self.interrupted = False
+
+        def call(iteration, objective, message):
+            if self.interrupted:
+                return True
+            return fn(iteration, objective, text(message)) if fn is not None else False
+
+        Trampoline.__init__(self, "kindred_progress_fn", call, lambda r: 1 if r else 0, 1)
+
+
 def progress_trampoline(progress, label):
-    """(Trampoline or None, display-to-close or None) for the fit(progress=...) argument.
+    """(ProgressTrampoline, display-to-close or None) for the fit(progress=...) argument.
 
     progress: None/False (none), True (a progress bar), or a callable(iteration, objective, message)
     whose truthy return value cancels the fit.
     """
-    if progress is None or progress is False:
-        return None, None
     display = None
-    if progress is True:
+    if progress is None or progress is False:
+        fn = None
+    elif progress is True:
         display = progress_display(label)
         fn = display
     elif callable(progress):
         fn = progress
     else:
         raise TypeError("progress: expected None, True or a callable(iteration, objective, message)")
-    return Trampoline("kindred_progress_fn", lambda it, obj, msg: fn(it, obj, text(msg)),
-                      lambda r: 1 if r else 0, 1), display
+    return ProgressTrampoline(fn), display
+
+
+@contextlib.contextmanager
+def interrupt_cancels(trampoline):
+    """While the C library fits, Ctrl-C only marks the fit as interrupted; the trampoline then cancels
+    it at the next progress report and the caller raises KeyboardInterrupt once C has returned.
+
+    Python's own handler would raise KeyboardInterrupt inside whichever callback happens to run,
+    where cffi can only print it; so the handler is swapped for the duration of the call (only in
+    the main thread, which is where Python delivers signals, and only when it is Python's default).
+    """
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+
+    def on_interrupt(signum, frame):
+        trampoline.interrupted = True
+
+    signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def log_trampoline():

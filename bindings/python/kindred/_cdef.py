@@ -47,6 +47,7 @@ kindred_status kindred_model_array_info(const kindred_model * model, int64_t ind
 kindred_status kindred_model_array_shape(const kindred_model * model, const char * name, int64_t * rows, int64_t * cols);
 kindred_status kindred_model_get_array(const kindred_model * model, const char * name, double * out, int64_t capacity);
 kindred_status kindred_model_predict_dense(const kindred_model * model, const double * x, int64_t n, int64_t d, int layout, int64_t ld, int32_t * labels, int64_t capacity);
+kindred_status kindred_model_predict_proba_dense(const kindred_model * model, const double * x, int64_t n, int64_t d, int layout, int64_t ld, double * out, int64_t capacity);
 kindred_status kindred_model_predict_csr(const kindred_model * model, int64_t n, int64_t d, const int64_t * indptr, const int64_t * indices, const double * values, int32_t * labels, int64_t capacity);
 kindred_status kindred_model_transform_dim(const kindred_model * model, int64_t * dim);
 kindred_status kindred_model_transform_dense(const kindred_model * model, const double * x, int64_t n, int64_t d, int layout, int64_t ld, double * out, int64_t capacity);
@@ -84,4 +85,6 @@ CONSTANTS = {
     'KINDRED_USES_PARTIAL_LABELS': 4,
     'KINDRED_USES_SPARSE': 8,
     'KINDRED_USES_NO_K': 16,
+    'KINDRED_USES_TRANSFORM': 32,
+    'KINDRED_USES_SOFT': 64,
 }

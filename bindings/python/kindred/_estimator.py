@@ -3,6 +3,7 @@ import inspect
 import keyword
 import numbers
 import os
+import re
 import tempfile
 import threading
 
@@ -10,9 +11,31 @@ import numpy as np
 
 from . import _registry
 from ._arrays import CsrArg, DenseArg, is_sparse, ptr
-from ._callbacks import log_trampoline, progress_trampoline
+from ._callbacks import interrupt_cancels, log_trampoline, progress_trampoline
 from ._lib import (CONSTANTS, CancelledError, StateError, UnknownOptionError, check, error_for, ffi, lib, text)
-from ._side import make_side
+from ._side import SideInfo, make_side
+
+try:  # scikit-learn is optional: with it, the estimators are its BaseEstimator / ClusterMixin
+    from sklearn.base import BaseEstimator as _BaseEstimator, ClusterMixin as _ClusterMixin
+    from sklearn.exceptions import NotFittedError as _NotFittedBase
+except ImportError:
+    class _BaseEstimator:
+        pass
+
+    class _ClusterMixin:
+        _estimator_type = "clusterer"
+
+    class _NotFittedBase(ValueError, AttributeError):
+        pass
+
+
+class NotFittedError(StateError, _NotFittedBase):
+    """The estimator is not fitted yet (scikit-learn's NotFittedError when scikit-learn is installed)."""
+
+
+# scikit-learn's spellings of a registry option, accepted as keywords and attributes (never listed by
+# get_params, so that clone() and GridSearchCV see one parameter): a naming rule, like python_name.
+_ALIASES = {"n_clusters": "k"}
 
 _option_cache = {}
 
@@ -64,6 +87,31 @@ def _get_option(model, name):
         return ffi.string(buf).decode()
 
 
+def _feature_names(X):
+    """A DataFrame's column names when they are all strings (scikit-learn's feature_names_in_), else None."""
+    columns = getattr(X, "columns", None)
+    if columns is None or is_sparse(X):
+        return None
+    names = list(columns)
+    return np.asarray(names, dtype=object) if names and all(isinstance(c, str) for c in names) else None
+
+
+def _tags(algorithm):
+    """scikit-learn's estimator tags: the checks of check_estimator an algorithm is known to fail, with
+    the reason (docs: bindings/README.md). The reasons follow from the registry, not from names: an
+    algorithm whose k must be at least 2 cannot take the n_clusters = 1 that some checks set."""
+    uses = _registry.algorithm_uses(algorithm)
+    xfail = {}
+    k = {o.name: o for o in _registry.options(algorithm)}.get("k")
+    low = re.match(r"\[\s*(\d+)", k.range) if k is not None else None
+    if low and int(low.group(1)) > 1 and "no_k" not in uses:
+        reason = "%s needs k >= %s; the check sets n_clusters = 1" % (algorithm, low.group(1))
+        for check in ("check_dict_unchanged", "check_dont_overwrite_parameters", "check_fit2d_predict1d",
+                      "check_methods_subset_invariance", "check_fit2d_1sample", "check_fit2d_1feature"):
+            xfail[check] = reason
+    return {"_xfail_checks": xfail} if xfail else {}
+
+
 def _same(a, b):
     try:
         return bool(a == b) and type(a) is type(b)
@@ -71,61 +119,77 @@ def _same(a, b):
         return a is b
 
 
-class Clusterer:
+class _IfOffered:
+    """A method that exists only where the algorithm offers it (a KINDRED_USES_* flag of the registry):
+    elsewhere reading it raises AttributeError, so hasattr() is False and scikit-learn does not take a
+    clusterer for a transformer, nor look for probabilities it does not have."""
+
+    def __init__(self, flag, fn):
+        self.flag, self.fn = flag, fn
+        self.__doc__ = fn.__doc__
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        algorithm = obj._algorithm or obj.__dict__.get("algorithm")
+        if algorithm is None or self.flag not in _registry.algorithm_uses(algorithm):
+            raise AttributeError("%s: %s has no %s" % (type(obj).__name__, algorithm, self.fn.__name__))
+        return self.fn.__get__(obj, cls)
+
+
+def _offered(flag):
+    return lambda fn: _IfOffered(flag, fn)
+
+
+class Clusterer(_ClusterMixin, _BaseEstimator):
     """A kindred model with the scikit-learn conventions.
 
     Clusterer(algorithm, **options): `algorithm` is any name of kindred.algorithms(); the options are
-    those of kindred.options(algorithm) (an option left at None keeps the library's default). The
-    generated classes (kindred.KMeans, kindred.MPCKMeans, ...) are the same with the algorithm fixed.
+    those of kindred.options(algorithm) (an option left at None keeps the library's default), stored
+    as attributes of the same names. The generated classes (kindred.KMeans, kindred.MPCKMeans, ...)
+    are the same with the algorithm fixed; they are scikit-learn estimators (BaseEstimator,
+    ClusterMixin) when scikit-learn is installed. `n_clusters` is accepted for `k`.
 
-    After fit: labels_, n_clusters_, n_iter_, converged_, objective_, n_features_in_, arrays_ (every
-    named result array, e.g. "centers", "objective_trace", "memberships", "metric") and, for each of
-    them, an attribute NAME_ (cluster_centers_ for "centers").
+    After fit: labels_, n_clusters_, n_iter_, converged_, objective_, n_features_in_,
+    feature_names_in_ (for a DataFrame with string column names), arrays_ (every named result array,
+    e.g. "centers", "objective_trace", "memberships", "metric") and, for each of them, an attribute
+    NAME_ (cluster_centers_ for "centers"). predict_proba exists for the algorithms with soft
+    memberships of new points, transform for those that learn a transformation.
     """
 
     _algorithm = None  # fixed by the generated subclasses
-    _estimator_type = "clusterer"  # scikit-learn's tag for clustering estimators
 
     def __init__(self, algorithm=None, **options):
         if self._algorithm is not None:
             if algorithm is not None:
                 raise TypeError("%s() takes no algorithm argument" % type(self).__name__)
-            algorithm = self._algorithm
-        elif not isinstance(algorithm, str):
-            raise TypeError("Clusterer(algorithm, **options): algorithm must be a name from kindred.algorithms()")
-        table = _options(algorithm)  # raises UnknownOptionError (with the library's message) for a bad name
-        object.__setattr__(self, "_params", {name: o.default for name, o in table.items()})
-        object.__setattr__(self, "_fitted_algorithm", None)
-        object.__setattr__(self, "_lock", threading.Lock())
-        if self._algorithm is None:
-            object.__setattr__(self, "algorithm", algorithm)
-        self.set_params(**options)
+        else:
+            if not isinstance(algorithm, str):
+                raise TypeError("Clusterer(algorithm, **options): algorithm must be a name from kindred.algorithms()")
+            _options(algorithm)  # raises UnknownOptionError (with the library's message) for a bad name
+            self.algorithm = algorithm
+        for name, option in self._table.items():
+            setattr(self, name, option.default)
+        self._set_options(options)
 
     # ---- parameters -------------------------------------------------------------------------
     @property
     def _table(self):
-        return _options(self._algorithm or self.algorithm)
+        return _options(self._algorithm or self.__dict__["algorithm"])
 
-    def __getattr__(self, name):
-        params = self.__dict__.get("_params")
-        if params is not None and name in params:
-            return params[name]
-        raise AttributeError("%r object has no attribute %r" % (type(self).__name__, name))
+    @property
+    def _params(self):
+        return {name: getattr(self, name) for name in self._table}
 
-    def __setattr__(self, name, value):
-        if name in self.__dict__.get("_params", ()):
-            self._params[name] = value
-        elif name == "algorithm" and self._algorithm is None:
-            if value not in _registry.algorithms():
-                _options(value)  # library error naming the unknown algorithm
-            object.__setattr__(self, "algorithm", value)
-            object.__setattr__(self, "_params", {n: o.default for n, o in _options(value).items()})
-        else:
-            object.__setattr__(self, name, value)
+    @classmethod
+    def _get_param_names(cls):
+        if cls._algorithm is None:
+            raise TypeError("Clusterer's parameters depend on its algorithm; use get_params()")
+        return sorted(_options(cls._algorithm))
 
     def get_params(self, deep=True):
         """The estimator's parameters (the algorithm's options; `algorithm` too for Clusterer)."""
-        params = dict(self._params)
+        params = self._params
         if self._algorithm is None:
             params = dict(algorithm=self.algorithm, **params)
         return params
@@ -135,24 +199,64 @@ class Clusterer:
         if "algorithm" in params:
             if self._algorithm is not None:
                 raise UnknownOptionError("%s: the algorithm is fixed; use kindred.Clusterer for another one" % type(self).__name__)
-            self.algorithm = params.pop("algorithm")
+            algorithm = params.pop("algorithm")
+            if algorithm != self.algorithm:
+                new_table = _options(algorithm)  # library error naming an unknown algorithm
+                for name in self._table:
+                    self.__dict__.pop(name, None)
+                self.algorithm = algorithm
+                for name, option in new_table.items():
+                    setattr(self, name, option.default)
+        self._set_options(params)
+        return self
+
+    def _aliases(self):
+        """The aliases that apply: n_clusters only where k is the number of clusters, not a hint to an
+        algorithm that finds the number itself (no_k)."""
+        algorithm = self._algorithm or self.__dict__.get("algorithm")
+        if algorithm is None or "no_k" in _registry.algorithm_uses(algorithm):
+            return {}
+        return {a: t for a, t in _ALIASES.items() if t in _options(algorithm)}
+
+    def _set_options(self, params):
         table = self._table
+        aliases = self._aliases()
         for name, value in params.items():
+            if name in aliases:
+                name = aliases[name]
             if name not in table and python_name(name) in table:
                 name = python_name(name)  # the library's spelling, e.g. "lambda"
             if name not in table:
                 raise UnknownOptionError("%s: unknown option %r; valid options: %s"
                                          % (self._algorithm or self.algorithm, name, ", ".join(table)),
                                          CONSTANTS["KINDRED_E_UNKNOWN_OPTION"])
-            self._params[name] = value
-        return self
+            setattr(self, name, value)
+
+    def __getattr__(self, name):  # only called when normal lookup fails: the aliases
+        if name in _ALIASES:
+            target = self._aliases().get(name)
+            if target is not None and target in self.__dict__:
+                return self.__dict__[target]
+        raise AttributeError("%r object has no attribute %r" % (type(self).__name__, name))
+
+    def __setattr__(self, name, value):
+        if name in _ALIASES:
+            name = self._aliases().get(name, name)
+        object.__setattr__(self, name, value)
 
     def __repr__(self):
         table = self._table
-        changed = ["%s=%r" % (k, v) for k, v in self._params.items() if not _same(v, table[k].default)]
+        params = self._params
+        changed = ["%s=%r" % (k, v) for k, v in params.items() if not _same(v, table[k].default)]
         if self._algorithm is None:
             changed.insert(0, repr(self.algorithm))
         return "%s(%s)" % (type(self).__name__, ", ".join(changed))
+
+    def __sklearn_is_fitted__(self):
+        return self.__dict__.get("_model") is not None
+
+    def _more_tags(self):
+        return _tags(self._algorithm or self.algorithm)
 
     # ---- fitting ------------------------------------------------------------------------------
     def _configured_model(self):
@@ -163,49 +267,64 @@ class Clusterer:
                 _set_option(model, self._table[name], value)
         return model
 
-    def fit(self, X, y=None, pairs=None, triplets=None, partial_labels=None, side=None, progress=None):
+    def fit(self, X, y=None, pairs=None, triplets=None, partial_labels=None, side=None, progress=None,
+            ml=None, cl=None):
         """Cluster the rows of X, using whatever side information is given.
 
-        X: (n, d) array-like (C or Fortran order float64 is read in place) or a scipy.sparse matrix
-           for algorithms that accept sparse data.
-        y: ignored (scikit-learn convention).
+        X: (n, d) array-like (C or Fortran order float64 is read in place), a pandas DataFrame, or a
+           scipy.sparse matrix for algorithms that accept sparse data.
+        y: ignored, unless it is a kindred.SideInfo (then it is the side information: the way to give
+           it through scikit-learn's cross-validation, which hands each fold its own rows of y).
         pairs: (m, 3) rows (i, j, value): value > 0 must-link of that weight, < 0 cannot-link.
+        ml, cl: (m, 2) index pairs: must-links and cannot-links of weight 1.
         triplets: (m, 4) rows (a, b, c, answer), answer +1 / -1 / 0 (don't know).
         partial_labels: length-n labels, -1 where unknown.
-        side: a kindred.SideInfo instead of the three above.
+        side: a kindred.SideInfo instead of the arrays above.
         progress: None, True (a progress bar: tqdm if installed, else a line on stderr), or a
            callable(iteration, objective, message) whose truthy return cancels the fit.
+        Ctrl-C cancels the fit at the library's next progress report and raises KeyboardInterrupt.
         Returns self.
         """
+        if isinstance(y, SideInfo):
+            if side is not None:
+                raise ValueError("give the side information once: as y or as side=, not both")
+            side, y = y, None
+        names = _feature_names(X)
         model = self._configured_model()
         sparse = is_sparse(X)
         data = CsrArg(X) if sparse else DenseArg(X)
-        side_info = make_side(data.n, side, pairs, triplets, partial_labels)
+        if data.n < 2:
+            raise ValueError("X: n_samples = %d; clustering needs at least 2 points" % data.n)
+        side_info = make_side(data.n, side, pairs, triplets, partial_labels, ml, cl)
         side_handle = side_info.handle if side_info is not None else ffi.NULL
         progress_cb, display = progress_trampoline(progress, "kindred " + (self._algorithm or self.algorithm))
         logger = log_trampoline()
         check(lib.kindred_model_set_log(model, logger.pointer, ffi.NULL))
-        if progress_cb is not None:
-            check(lib.kindred_model_set_progress(model, progress_cb.pointer, ffi.NULL))
+        check(lib.kindred_model_set_progress(model, progress_cb.pointer, ffi.NULL))
         try:
-            if sparse:
-                status = lib.kindred_model_fit_csr(model, data.n, data.d, data.p_indptr, data.p_indices,
-                                                   data.p_values, side_handle)
-            else:
-                status = lib.kindred_model_fit_dense(model, data.ptr, data.n, data.d, data.layout, data.ld,
-                                                     side_handle)
-            err = error_for(status) if status != CONSTANTS["KINDRED_OK"] else None
+            with interrupt_cancels(progress_cb):
+                if sparse:
+                    status = lib.kindred_model_fit_csr(model, data.n, data.d, data.p_indptr, data.p_indices,
+                                                       data.p_values, side_handle)
+                else:
+                    status = lib.kindred_model_fit_dense(model, data.ptr, data.n, data.d, data.layout, data.ld,
+                                                         side_handle)
+                err = error_for(status) if status != CONSTANTS["KINDRED_OK"] else None
         finally:
             # The callbacks die with this frame: the model must not keep pointers to them.
             lib.kindred_model_set_progress(model, ffi.NULL, ffi.NULL)
             lib.kindred_model_set_log(model, ffi.NULL, ffi.NULL)
             if display is not None:
                 display.close()
-        if progress_cb is not None and progress_cb.error is not None:
-            progress_cb.reraise()  # the callback's own exception (KeyboardInterrupt included)
+        if progress_cb.interrupted:
+            raise KeyboardInterrupt
+        if progress_cb.error is not None:
+            progress_cb.reraise()  # the callback's own exception
         if err is not None:
             raise err
         self._adopt(model)
+        if names is not None:
+            self.feature_names_in_ = names
         return self
 
     def fit_predict(self, X, y=None, **fit_args):
@@ -214,9 +333,11 @@ class Clusterer:
 
     def _adopt(self, model):
         """Keep a fitted model handle and copy its results into attributes."""
-        for key in [k for k in self.__dict__ if k.endswith("_") and not k.startswith("_")]:
+        table = self._table  # an option may end in "_" too (lambda_): it stays
+        for key in [k for k in self.__dict__ if k.endswith("_") and not k.startswith("_") and k not in table]:
             del self.__dict__[key]
         object.__setattr__(self, "_model", model)
+        object.__setattr__(self, "_lock", threading.Lock())  # the C API allows one thread at a time per model
         object.__setattr__(self, "_fitted_algorithm", text(lib.kindred_model_algorithm(model)))
         n, d, k, it = (ffi.new("int64_t *") for _ in range(4))
         conv = ffi.new("int *")
@@ -238,25 +359,38 @@ class Clusterer:
         for name, a in arrays.items():
             attr = ("cluster_" + name if name == "centers" else name).replace("-", "_") + "_"
             # an array that would shadow an option's keyword (dpmeans' "lambda" -> lambda_) stays in arrays_ only
-            if attr.isidentifier() and attr not in values and not hasattr(type(self), attr) and attr not in self._params:
+            if (attr.isidentifier() and attr not in values and not hasattr(type(self), attr) and attr not in self._table
+                    and attr not in _ALIASES):
                 values[attr] = a
         self.__dict__.update(values)
 
     def _fitted_model(self):
         model = self.__dict__.get("_model")
         if model is None:
-            raise StateError("this %s is not fitted yet; call fit first" % type(self).__name__,
-                             CONSTANTS["KINDRED_E_STATE"])
+            raise NotFittedError("this %s is not fitted yet; call fit first" % type(self).__name__,
+                                 CONSTANTS["KINDRED_E_STATE"])
         return model
+
+    def _guard(self):
+        """The fitted model's lock (NotFittedError before fit)."""
+        self._fitted_model()
+        return self.__dict__["_lock"]
+
+    def _check_names(self, X):
+        fitted, given = self.__dict__.get("feature_names_in_"), _feature_names(X)
+        if fitted is not None and given is not None and list(fitted) != list(given):
+            raise ValueError("X: the feature names differ from those seen in fit: %s instead of %s"
+                             % (list(given), list(fitted)))
 
     # ---- using a fitted model -----------------------------------------------------------------
     def predict(self, X):
         """Assign new points to the fitted clusters (int32 labels)."""
-        with self._lock:  # the C API allows one thread at a time per model
+        with self._guard():  # the C API allows one thread at a time per model
             return self._predict(X)
 
     def _predict(self, X):
         model = self._fitted_model()
+        self._check_names(X)
         if is_sparse(X):
             data = CsrArg(X)
             labels = np.empty(data.n, np.int32)
@@ -269,13 +403,27 @@ class Clusterer:
                                               ptr(labels, "int32_t"), data.n))
         return labels
 
+    @_offered("soft")
+    def predict_proba(self, X):
+        """Soft memberships of new points in the fitted clusters: (n, n_clusters_), rows summing to 1."""
+        with self._guard():
+            model = self._fitted_model()
+            self._check_names(X)
+            data = DenseArg(X)
+            out = np.empty((data.n, self.n_clusters_), np.float64)
+            check(lib.kindred_model_predict_proba_dense(model, data.ptr, data.n, data.d, data.layout, data.ld,
+                                                        ptr(out, "double"), out.size))
+            return out
+
+    @_offered("transform")
     def transform(self, X):
-        """Map new points through the learned transformation (for the algorithms that learn one)."""
-        with self._lock:
+        """Map new points through the learned transformation."""
+        with self._guard():
             return self._transform(X)
 
     def _transform(self, X):
         model = self._fitted_model()
+        self._check_names(X)
         dim = ffi.new("int64_t *")
         check(lib.kindred_model_transform_dim(model, dim))
         if is_sparse(X):
@@ -286,17 +434,55 @@ class Clusterer:
                                                 ptr(out, "double"), out.size))
         return out
 
+    @_offered("transform")
     def fit_transform(self, X, y=None, **fit_args):
+        """fit(X, **fit_args), then transform(X)."""
         return self.fit(X, y, **fit_args).transform(X)
+
+    def score(self, X, y=None, pairs=None, ml=None, cl=None, side=None):
+        """How well the fitted model explains X; higher is better.
+
+        With side information about the rows of X (y a kindred.SideInfo, or pairs / ml / cl / side):
+        the weighted share of its must-links that predict(X) keeps inside one cluster and that of its
+        cannot-links it keeps apart, averaged, in [0, 1]: a score on held-out constraints, which never
+        looks at labels. Without it: minus the mean squared Euclidean distance from each point to the centre
+        of its predicted cluster (scikit-learn's KMeans.score, per point); for a model without centres in
+        the space of X, to the mean of the points of X predicted in that cluster.
+        """
+        if isinstance(y, SideInfo):
+            side = y
+        labels = self.predict(X)
+        held_out = make_side(len(labels), side, pairs, None, None, ml, cl)
+        if held_out is not None:
+            p = held_out.pairs
+            if not len(p):
+                raise ValueError("score: the side information has no pairs among these rows")
+            same = labels[p[:, 0].astype(np.int64)] == labels[p[:, 1].astype(np.int64)]
+            # the must-links' and the cannot-links' shares count alike, or the more numerous kind (often
+            # the cannot-links) would favour too many clusters (or too few)
+            shares = [np.sum(p[kind, 2] * keep[kind]) / np.sum(p[kind, 2])
+                      for kind, keep in ((p[:, 2] > 0, same), (p[:, 2] < 0, ~same)) if kind.any()]
+            return float(np.mean(shares))
+        x = X.toarray() if is_sparse(X) else DenseArg(X).array
+        centers = self.__dict__.get("cluster_centers_")
+        if centers is None or centers.shape != (self.n_clusters_, x.shape[1]) or labels.min() < 0:
+            # no centres in the space of X: the means of the points of X given to each cluster
+            ids, labels = np.unique(labels, return_inverse=True)
+            centers = np.zeros((len(ids), x.shape[1]))
+            np.add.at(centers, labels, x)
+            centers /= np.bincount(labels)[:, None]
+        diff = x - centers[labels]
+        return -float(np.mean(np.einsum("ij,ij->i", diff, diff)))
 
     def save(self, path):
         """Save the fitted model (options and results) to a file; kindred.load(path) reads it back."""
-        with self._lock:
+        with self._guard():
             check(lib.kindred_model_save(self._fitted_model(), os.fsencode(path)))
 
     # ---- pickling goes through the library's own file format -----------------------------------
     def __getstate__(self):
-        state = {"params": dict(self._params), "algorithm": self._algorithm or self.algorithm, "model": None}
+        state = {"params": dict(self._params), "algorithm": self._algorithm or self.algorithm, "model": None,
+                 "feature_names_in_": self.__dict__.get("feature_names_in_")}
         if self.__dict__.get("_model") is not None:
             with tempfile.TemporaryDirectory() as tmp:
                 path = os.path.join(tmp, "model.kdm")
@@ -306,11 +492,12 @@ class Clusterer:
         return state
 
     def __setstate__(self, state):
-        object.__setattr__(self, "_lock", threading.Lock())
-        object.__setattr__(self, "_params", dict(state["params"]))
-        object.__setattr__(self, "_fitted_algorithm", None)
         if self._algorithm is None:
             object.__setattr__(self, "algorithm", state["algorithm"])
+        for name, value in state["params"].items():
+            object.__setattr__(self, name, value)
+        if state.get("feature_names_in_") is not None:
+            object.__setattr__(self, "feature_names_in_", state["feature_names_in_"])
         if state["model"] is not None:
             with tempfile.TemporaryDirectory() as tmp:
                 path = os.path.join(tmp, "model.kdm")
@@ -332,7 +519,7 @@ def load(path):
     cls = estimator_classes().get(algorithm)
     est = cls() if cls is not None else Clusterer(algorithm)
     for name, option in _options(algorithm).items():
-        est._params[name] = _registry.typed_value(option.type, _get_option(model, option.name))
+        setattr(est, name, _registry.typed_value(option.type, _get_option(model, option.name)))
     est._adopt(model)
     return est
 

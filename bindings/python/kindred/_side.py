@@ -7,41 +7,73 @@ from ._lib import check, ffi, lib
 _ANSWERS = {"yes": 1, "no": -1, "dnk": 0, "y": 1, "n": -1, "?": 0}
 
 
-def _columns(data, count, what):
-    """Accept an (m, count) array or a tuple of `count` 1-D arrays; return the columns."""
-    if isinstance(data, (tuple, list)) and len(data) == count and all(np.ndim(c) == 1 for c in data):
-        cols = [np.asarray(c) for c in data]
-        if len({len(c) for c in cols}) != 1:
-            raise ValueError("%s: the %d columns have different lengths" % (what, count))
+_NAMES = {2: ("i", "j"), 3: ("i", "j", "value"), 4: ("a", "b", "c", "answer")}
+
+
+def _rows(data, count, what):
+    """The columns of side information given one row per entry: an (m, count) array-like.
+
+    Rows are never guessed from the shape: a list of three pairs is three pairs, whatever its length.
+    Columns are given by name only (a mapping such as {"i": ..., "j": ..., "value": ...}, or a pandas
+    DataFrame with those columns). Anything else is an error naming the expected shape.
+    """
+    names = _NAMES[count]
+    if hasattr(data, "keys") and all(k in data for k in names):
+        cols = [np.asarray(data[k]) for k in names]
+        if any(c.ndim != 1 for c in cols) or len({len(c) for c in cols}) != 1:
+            raise ValueError("%s: the columns %s must be 1-D and of one length" % (what, ", ".join(names)))
         return cols
+    if hasattr(data, "keys"):
+        raise ValueError("%s: a mapping needs the columns %s" % (what, ", ".join(names)))
     a = np.asarray(data)
     if a.dtype.kind in "US":  # mixed rows such as [0, 1, 2, "yes"]: keep each entry's own type
         a = np.asarray(data, dtype=object)
-    if a.ndim == 2 and a.shape[0] == 0:
+    if a.size == 0 and a.ndim <= 2:
         a = a.reshape(0, count)
     if a.ndim != 2 or a.shape[1] != count:
-        raise ValueError("%s: expected an array of shape (m, %d) or a tuple of %d columns, got shape %s"
-                         % (what, count, count, a.shape))
+        hint = ""
+        if a.ndim == 1 and a.shape[0] == count:
+            hint = "; for a single one write [[%s]]" % ", ".join(names)
+        elif a.ndim == 2 and a.shape[0] == count:
+            hint = "; these look like %d columns: pass np.column_stack(...) or a mapping {%s}" % (
+                count, ", ".join("%r: ..." % n for n in names))
+        raise ValueError("%s: expected an array of shape (m, %d), one row (%s) per entry, got shape %s%s"
+                         % (what, count, ", ".join(names), a.shape, hint))
     return [a[:, k] for k in range(count)]
 
 
 class SideInfo:
     """Side information about `n` points, reusable across fits.
 
-    pairs: (m, 3) array of rows (i, j, value) -- value > 0 must-link of that weight, value < 0
-           cannot-link -- or a tuple (i, j, value); (m, 2) index pairs with `value=` for all of them.
-    triplets: (m, 4) array of rows (a, b, c, answer), answer +1 (a closer to b), -1 (closer to c),
-           0 (don't know); a tuple of four columns also works, answers may be "yes"/"no"/"dnk".
+    pairs: (m, 3) array-like of rows (i, j, value) -- value > 0 must-link of that weight, value < 0
+           cannot-link -- or a mapping of columns {"i": ..., "j": ..., "value": ...}.
+    ml, cl: (m, 2) array-likes of index pairs, must-links and cannot-links of weight 1 (as in
+           metric-learn and active-semi-supervised-clustering).
+    triplets: (m, 4) array-like of rows (a, b, c, answer), answer +1 (a closer to b), -1 (closer
+           to c), 0 (don't know), or "yes"/"no"/"dnk"; or a mapping of columns a, b, c, answer.
     partial_labels: length-n labels, -1 where unknown.
+
+    Shapes are never guessed: a list of three pairs is three pairs, and an array of another shape
+    is an error naming the expected one.
+
+    A SideInfo behaves as a sequence of its n points for scikit-learn: len(side) == side.shape[0] == n,
+    and side[rows] is the side information among those rows, renumbered 0..len(rows)-1 (the pairs
+    and triplets with every point inside; the partial labels of those rows). So given to
+    GridSearchCV (as a fit parameter `side=` or as `y`), each fold fits on its own rows' constraints.
     """
 
-    def __init__(self, n, pairs=None, triplets=None, partial_labels=None):
+    def __init__(self, n, pairs=None, triplets=None, partial_labels=None, ml=None, cl=None):
         n = int(n)
         out = ffi.new("kindred_side **")
         check(lib.kindred_side_new(out, n))
         self._handle = ffi.gc(out[0], lib.kindred_side_free)
+        self._partial = None
         if pairs is not None:
             self.add_pairs(pairs)
+        if ml is not None:
+            self.add_pairs(ml, value=1.0)
+        if cl is not None:
+            self.add_pairs(cl, value=-1.0)
         if triplets is not None:
             self.add_triplets(triplets)
         if partial_labels is not None:
@@ -54,10 +86,10 @@ class SideInfo:
     def add_pairs(self, pairs, value=None):
         """Add pairs (see the class doc); duplicates are summed by the library. Returns self."""
         if value is not None:
-            cols = _columns(pairs, 2, "pairs")
+            cols = _rows(pairs, 2, "pairs")
             cols.append(np.broadcast_to(np.asarray(value, dtype=np.float64), cols[0].shape))
         else:
-            cols = _columns(pairs, 3, "pairs")
+            cols = _rows(pairs, 3, "pairs")
         i = index_array(cols[0], "pairs: i")
         j = index_array(cols[1], "pairs: j")
         try:
@@ -70,7 +102,7 @@ class SideInfo:
 
     def add_triplets(self, triplets):
         """Add triplets (see the class doc). Returns self."""
-        cols = _columns(triplets, 4, "triplets")
+        cols = _rows(triplets, 4, "triplets")
         a, b, c = (index_array(cols[k], "triplets: " + "abc"[k]) for k in range(3))
         ans = cols[3]
         if np.asarray(ans).dtype.kind in "USO":
@@ -88,6 +120,7 @@ class SideInfo:
         """Replace the partial labels (length n, -1 where unknown). Returns self."""
         lab = int32_array(labels, "partial_labels")
         check(lib.kindred_side_set_partial_labels(self._handle, ptr(lab, "int32_t"), len(lab)))
+        self._partial = lab.copy()  # the C API has no getter; kept for side[rows]
         return self
 
     def counts(self):
@@ -119,6 +152,44 @@ class SideInfo:
                                             ptr(c, "int64_t"), ptr(ans, "int32_t"), m))
         return np.column_stack([a, b, c, ans.astype(np.int64)]) if m else np.empty((0, 4), np.int64)
 
+    @property
+    def partial_labels(self):
+        """The partial labels (int32, -1 where unknown), or None when none were set."""
+        return None if self._partial is None else self._partial.copy()
+
+    # ---- a sequence of n points, for scikit-learn's per-fold slicing ----------------------------
+    @property
+    def shape(self):
+        return (self.n,)
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, rows):
+        """The side information among `rows` (indices or a boolean mask), renumbered in their order."""
+        n = self.n
+        rows = np.arange(n)[np.asarray(rows) if not isinstance(rows, slice) else rows].reshape(-1)
+        if len(np.unique(rows)) != len(rows):
+            raise ValueError("SideInfo[rows]: rows repeat a point; side information cannot be resampled")
+        new_index = np.full(n, -1, np.int64)
+        new_index[rows] = np.arange(len(rows))
+        sub = SideInfo(len(rows))
+        p = self.pairs
+        if len(p):
+            i, j = new_index[p[:, 0].astype(np.int64)], new_index[p[:, 1].astype(np.int64)]
+            keep = (i >= 0) & (j >= 0)
+            if keep.any():
+                sub.add_pairs(np.column_stack([i[keep], j[keep], p[keep, 2]]))
+        t = self.triplets
+        if len(t):
+            abc = new_index[t[:, :3]]
+            keep = (abc >= 0).all(axis=1)
+            if keep.any():
+                sub.add_triplets(np.column_stack([abc[keep], t[keep, 3]]))
+        if self._partial is not None:
+            sub.set_partial_labels(self._partial[rows])
+        return sub
+
     def components(self):
         """Must-link components: an int64 array giving each point's component id."""
         n = self.n
@@ -135,14 +206,15 @@ class SideInfo:
         return "SideInfo(n=%d, pairs=%d, triplets=%d, labelled=%d)" % (c["n"], c["pairs"], c["triplets"], c["labelled"])
 
 
-def make_side(n, side=None, pairs=None, triplets=None, partial_labels=None):
+def make_side(n, side=None, pairs=None, triplets=None, partial_labels=None, ml=None, cl=None):
     """The SideInfo for a fit: `side` as given, or one built from the arrays, or None."""
+    given = [a is not None for a in (pairs, triplets, partial_labels, ml, cl)]
     if side is not None:
-        if pairs is not None or triplets is not None or partial_labels is not None:
-            raise ValueError("give either side= or pairs/triplets/partial_labels, not both")
+        if any(given):
+            raise ValueError("give either side= or pairs/ml/cl/triplets/partial_labels, not both")
         if not isinstance(side, SideInfo):
             raise TypeError("side: expected a kindred.SideInfo")
         return side
-    if pairs is None and triplets is None and partial_labels is None:
+    if not any(given):
         return None
-    return SideInfo(n, pairs=pairs, triplets=triplets, partial_labels=partial_labels)
+    return SideInfo(n, pairs=pairs, triplets=triplets, partial_labels=partial_labels, ml=ml, cl=cl)

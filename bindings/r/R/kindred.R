@@ -21,7 +21,8 @@ kindred_algorithms <- function() .Call(kr_algorithms)
 
 kindred_metrics <- function() .Call(kr_metrics)
 
-.uses_flags <- c(pairs = 1L, triplets = 2L, partial_labels = 4L, sparse = 8L, no_k = 16L)
+.uses_flags <- c(pairs = 1L, triplets = 2L, partial_labels = 4L, sparse = 8L, no_k = 16L, transform = 32L,
+                 soft = 64L)
 
 kindred_algorithm_info <- function(algorithm) {
   info <- kcall(kr_algorithm_info, algorithm)
@@ -67,10 +68,7 @@ kindred_fit <- function(x, algorithm = "kmeans", ..., pairs = NULL, triplets = N
   opts <- list(...)
   if (length(opts) && (is.null(names(opts)) || any(names(opts) == "")))
     stop(kindred_condition(simpleError("kindred invalid argument: options must be named, e.g. k = 3")))
-  if (is.data.frame(x)) x <- as.matrix(x)
-  if (!is.matrix(x) || !is.numeric(x))
-    stop(kindred_condition(simpleError("kindred invalid argument: x must be a numeric matrix (points in rows)")))
-  if (storage.mode(x) != "double") storage.mode(x) <- "double"   # doubles are passed without a copy
+  x <- .points(x, "x")
   p <- .columns(pairs, 3L, "pairs")
   if (!is.null(p)) p <- list(.as_index(p[[1]]), .as_index(p[[2]]), as.double(p[[3]]))
   t <- .columns(triplets, 4L, "triplets")
@@ -123,17 +121,78 @@ print.kindred_model <- function(x, ...) {
   invisible(x)
 }
 
-.newdata <- function(newdata) {
-  if (is.data.frame(newdata)) newdata <- as.matrix(newdata)
-  if (!is.matrix(newdata) || !is.numeric(newdata))
-    stop(kindred_condition(simpleError("kindred invalid argument: newdata must be a numeric matrix")))
-  if (storage.mode(newdata) != "double") storage.mode(newdata) <- "double"
-  newdata
+# Points for the library: a double matrix (passed without a copy), or a Matrix package dgCMatrix
+# turned into the library's 0-based CSR, list(n, d, indptr, indices, values). The CSC -> CSR
+# reordering is done here so that the Matrix package is not needed at run time.
+.points <- function(x, what, dense_only = FALSE) {
+  if (inherits(x, "dgCMatrix") && !dense_only) {
+    n <- x@Dim[1]; d <- x@Dim[2]
+    rows <- x@i
+    cols <- rep.int(seq_len(d) - 1L, diff(x@p))
+    o <- order(rows, cols)
+    indptr <- c(0L, cumsum(tabulate(rows + 1L, nbins = n)))
+    return(list(n, d, as.integer(indptr), as.integer(cols[o]), as.double(x@x[o])))
+  }
+  if (inherits(x, "sparseMatrix"))
+    stop(kindred_condition(simpleError(sprintf(
+      "kindred invalid argument: %s: a sparse matrix must be a dgCMatrix (as(%s, \"CsparseMatrix\"))%s",
+      what, what, if (dense_only) ", and this function needs a dense one (as.matrix)" else ""))))
+  if (is.data.frame(x)) x <- as.matrix(x)
+  if (!is.matrix(x) || !is.numeric(x))
+    stop(kindred_condition(simpleError(sprintf(
+      "kindred invalid argument: %s must be a numeric matrix (points in rows) or a dgCMatrix", what))))
+  if (storage.mode(x) != "double") storage.mode(x) <- "double"   # doubles are passed without a copy
+  x
 }
+
+.newdata <- function(newdata) .points(newdata, "newdata")
 
 predict.kindred_model <- function(object, newdata, ...) kcall(kr_predict, object$ptr, .newdata(newdata))
 
-kindred_transform <- function(model, x) kcall(kr_transform, model$ptr, .newdata(x))
+kindred_transform <- function(model, x) kcall(kr_transform, model$ptr, .points(x, "x", dense_only = TRUE))
+
+summary.kindred_model <- function(object, ...) {
+  sizes <- table(factor(object$cluster, levels = seq_len(max(c(0L, object$cluster), na.rm = TRUE))))
+  structure(list(algorithm = object$algorithm, n = object$n, d = object$d, clusters = object$clusters,
+                 sizes = sizes, iterations = object$iterations, converged = object$converged,
+                 objective = object$objective, arrays = vapply(object$arrays, function(a)
+                   paste(dim(a), collapse = " x "), "")),
+            class = "summary.kindred_model")
+}
+
+print.summary.kindred_model <- function(x, ...) {
+  cat(sprintf("kindred %s: %d points in %d dimensions\n", x$algorithm, as.integer(x$n), as.integer(x$d)))
+  cat(sprintf("%d clusters; %d iterations, %s; objective %.6g\n", as.integer(x$clusters),
+              as.integer(x$iterations), if (x$converged) "converged" else "not converged", x$objective))
+  cat("cluster sizes:\n")
+  print(x$sizes)
+  if (length(x$arrays)) {
+    cat("result arrays:\n")
+    print(noquote(x$arrays))
+  }
+  invisible(x)
+}
+
+# The points coloured by cluster on their first two principal components (the model does not keep
+# the points, so they are given again), with the centres projected when the model has them.
+plot.kindred_model <- function(x, data, main = NULL, ...) {
+  if (missing(data))
+    stop(kindred_condition(simpleError("kindred invalid argument: plot(model, data): give the points that were clustered")))
+  data <- as.matrix(data)
+  if (nrow(data) != x$n)
+    stop(kindred_condition(simpleError(sprintf(
+      "kindred dimension mismatch: data has %d rows, the model was fitted on %d points", nrow(data), as.integer(x$n)))))
+  pc <- stats::prcomp(data)
+  k <- min(2L, ncol(pc$x))
+  xy <- cbind(pc$x[, seq_len(k), drop = FALSE], matrix(0, nrow(data), 2L - k))
+  if (is.null(main)) main <- sprintf("kindred %s: %d clusters", x$algorithm, as.integer(x$clusters))
+  graphics::plot(xy[, 1], xy[, 2], col = x$cluster, pch = 19, xlab = "PC1", ylab = "PC2", main = main, ...)
+  if (!is.null(x$centers) && ncol(x$centers) == ncol(data)) {
+    c2 <- scale(x$centers, center = pc$center, scale = if (isFALSE(pc$scale)) FALSE else pc$scale) %*% pc$rotation
+    graphics::points(c2[, 1], if (k > 1) c2[, 2] else 0, pch = 4, cex = 2, lwd = 3, col = seq_len(nrow(c2)))
+  }
+  invisible(xy)
+}
 
 kindred_array <- function(model, name) {
   a <- model$arrays[[name]]
@@ -166,10 +225,7 @@ kindred_sample_triplets <- function(labels, count, noise = 0, seed = 0) {
 
 kindred_active_select <- function(x, oracle, budget, k = NULL, strategy = "explore-consolidate", seed = 0) {
   call <- sys.call()
-  if (is.data.frame(x)) x <- as.matrix(x)
-  if (!is.matrix(x) || !is.numeric(x))
-    stop(kindred_condition(simpleError("kindred invalid argument: x must be a numeric matrix (points in rows)")))
-  if (storage.mode(x) != "double") storage.mode(x) <- "double"
+  x <- .points(x, "x", dense_only = TRUE)
   if (!is.function(oracle))
     stop(kindred_condition(simpleError("kindred invalid argument: oracle must be a function(i, j)")))
   failure <- new.env()

@@ -178,6 +178,31 @@ static const double *matrix_arg(SEXP x, int64_t *n, int64_t *d) {
     return REAL(x);
 }
 
+/* Sparse points: list(n, d, indptr, indices, values), 0-based CSR made by R/kindred.R from a
+ * dgCMatrix (integer vectors, widened here to the library's int64). */
+struct csr_arg {
+    int64_t n, d;
+    int64_t *indptr, *indices;
+    const double *values;
+};
+
+static int is_csr_arg(SEXP x) { return TYPEOF(x) == VECSXP && XLENGTH(x) == 5; }
+
+static struct csr_arg csr_arg(SEXP x) {
+    struct csr_arg a;
+    SEXP p = VECTOR_ELT(x, 2), j = VECTOR_ELT(x, 3), v = VECTOR_ELT(x, 4);
+    if (TYPEOF(p) != INTSXP || TYPEOF(j) != INTSXP || TYPEOF(v) != REALSXP || XLENGTH(j) != XLENGTH(v))
+        Rf_error("kindred invalid argument: x: a sparse matrix must be a dgCMatrix");
+    a.n = (int64_t)Rf_asReal(VECTOR_ELT(x, 0));
+    a.d = (int64_t)Rf_asReal(VECTOR_ELT(x, 1));
+    a.indptr = (int64_t *)R_alloc((size_t)XLENGTH(p), sizeof(int64_t));
+    for (R_xlen_t k = 0; k < XLENGTH(p); ++k) a.indptr[k] = INTEGER(p)[k];
+    a.indices = (int64_t *)R_alloc((size_t)(XLENGTH(j) > 0 ? XLENGTH(j) : 1), sizeof(int64_t));
+    for (R_xlen_t k = 0; k < XLENGTH(j); ++k) a.indices[k] = INTEGER(j)[k];
+    a.values = REAL(v);
+    return a;
+}
+
 /* ---- side information --------------------------------------------------------------------- */
 
 static SEXP make_side(int64_t n, SEXP pairs, SEXP triplets, SEXP partial, kindred_side **out) {
@@ -272,7 +297,15 @@ static int progress_trampoline(void *user, int64_t iteration, double objective, 
 SEXP kr_fit(SEXP algorithm, SEXP opts, SEXP x, SEXP pairs, SEXP triplets, SEXP partial, SEXP progress) {
     const char *alg = string_arg(algorithm, "algorithm");
     int64_t n = 0, d = 0;
-    const double *px = matrix_arg(x, &n, &d);
+    const double *px = NULL;
+    struct csr_arg sp = {0, 0, NULL, NULL, NULL};
+    if (is_csr_arg(x)) {
+        sp = csr_arg(x);
+        n = sp.n;
+        d = sp.d;
+    } else {
+        px = matrix_arg(x, &n, &d);
+    }
     kindred_model *m = NULL;
     check(kindred_model_new(&m, alg));
     SEXP mptr = PROTECT(wrap_model(m));
@@ -284,10 +317,14 @@ SEXP kr_fit(SEXP algorithm, SEXP opts, SEXP x, SEXP pairs, SEXP triplets, SEXP p
     PROTECT(sptr);
     struct progress_state state = {progress, 0};
     if (!Rf_isNull(progress)) check(kindred_model_set_progress(m, progress_trampoline, &state));
-    kindred_status st = kindred_model_fit_dense(m, px, n, d, KINDRED_COL_MAJOR, n, side);
+    kindred_status st = px ? kindred_model_fit_dense(m, px, n, d, KINDRED_COL_MAJOR, n, side)
+                           : kindred_model_fit_csr(m, n, d, sp.indptr, sp.indices, sp.values, side);
+    /* Keep the fit's message now: every call into the library, the one below included, clears it. */
+    char message[2048];
+    snprintf(message, sizeof message, "%s", kindred_last_error());
     kindred_model_set_progress(m, NULL, NULL); /* `state` dies with this frame */
     if (state.failed) Rf_error("kindred cancelled: the progress callback failed");
-    check(st);
+    if (st != KINDRED_OK) Rf_error("kindred %s: %s", kindred_status_string(st), message);
     UNPROTECT(2);
     return mptr;
 }
@@ -346,9 +383,17 @@ SEXP kr_get_option(SEXP ptr, SEXP name) {
 SEXP kr_predict(SEXP ptr, SEXP x) {
     kindred_model *m = get_model(ptr);
     int64_t n = 0, d = 0;
-    const double *px = matrix_arg(x, &n, &d);
-    int32_t *labels = (int32_t *)R_alloc((size_t)(n > 0 ? n : 1), sizeof(int32_t));
-    check(kindred_model_predict_dense(m, px, n, d, KINDRED_COL_MAJOR, n, labels, n));
+    int32_t *labels;
+    if (is_csr_arg(x)) {
+        struct csr_arg sp = csr_arg(x);
+        n = sp.n;
+        labels = (int32_t *)R_alloc((size_t)(n > 0 ? n : 1), sizeof(int32_t));
+        check(kindred_model_predict_csr(m, sp.n, sp.d, sp.indptr, sp.indices, sp.values, labels, n));
+    } else {
+        const double *px = matrix_arg(x, &n, &d);
+        labels = (int32_t *)R_alloc((size_t)(n > 0 ? n : 1), sizeof(int32_t));
+        check(kindred_model_predict_dense(m, px, n, d, KINDRED_COL_MAJOR, n, labels, n));
+    }
     SEXP out = PROTECT(Rf_allocVector(INTSXP, (R_xlen_t)n));
     for (int64_t i = 0; i < n; ++i) INTEGER(out)[i] = labels[i] < 0 ? NA_INTEGER : labels[i] + 1;
     UNPROTECT(1);

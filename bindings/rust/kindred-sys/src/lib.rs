@@ -40,6 +40,8 @@ pub const KINDRED_USES_TRIPLETS: kindred_uses = 2;
 pub const KINDRED_USES_PARTIAL_LABELS: kindred_uses = 4;
 pub const KINDRED_USES_SPARSE: kindred_uses = 8;
 pub const KINDRED_USES_NO_K: kindred_uses = 16;
+pub const KINDRED_USES_TRANSFORM: kindred_uses = 32;
+pub const KINDRED_USES_SOFT: kindred_uses = 64;
 
 /// Opaque handle.
 #[repr(C)]
@@ -94,6 +96,7 @@ extern "C" {
     pub fn kindred_model_array_shape(model: *const kindred_model, name: *const c_char, rows: *mut i64, cols: *mut i64) -> kindred_status;
     pub fn kindred_model_get_array(model: *const kindred_model, name: *const c_char, out: *mut f64, capacity: i64) -> kindred_status;
     pub fn kindred_model_predict_dense(model: *const kindred_model, x: *const f64, n: i64, d: i64, layout: c_int, ld: i64, labels: *mut i32, capacity: i64) -> kindred_status;
+    pub fn kindred_model_predict_proba_dense(model: *const kindred_model, x: *const f64, n: i64, d: i64, layout: c_int, ld: i64, out: *mut f64, capacity: i64) -> kindred_status;
     pub fn kindred_model_predict_csr(model: *const kindred_model, n: i64, d: i64, indptr: *const i64, indices: *const i64, values: *const f64, labels: *mut i32, capacity: i64) -> kindred_status;
     pub fn kindred_model_transform_dim(model: *const kindred_model, dim: *mut i64) -> kindred_status;
     pub fn kindred_model_transform_dense(model: *const kindred_model, x: *const f64, n: i64, d: i64, layout: c_int, ld: i64, out: *mut f64, capacity: i64) -> kindred_status;

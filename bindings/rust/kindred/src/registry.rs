@@ -35,6 +35,10 @@ pub struct Uses {
     pub sparse: bool,
     /// Finds the number of clusters itself.
     pub no_k: bool,
+    /// Learns a transformation (`Model::transform`).
+    pub transform: bool,
+    /// Gives soft memberships of new points.
+    pub soft: bool,
 }
 
 /// Names of all algorithms of the library.
@@ -62,6 +66,8 @@ pub fn algorithm_uses(algorithm: &str) -> Result<Uses> {
         partial_labels: flags & sys::KINDRED_USES_PARTIAL_LABELS != 0,
         sparse: flags & sys::KINDRED_USES_SPARSE != 0,
         no_k: flags & sys::KINDRED_USES_NO_K != 0,
+        transform: flags & sys::KINDRED_USES_TRANSFORM != 0,
+        soft: flags & sys::KINDRED_USES_SOFT != 0,
     })
 }
 
