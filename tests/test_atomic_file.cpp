@@ -182,6 +182,28 @@ void a_symbolic_link_is_followed(void **) {
     remove_dir(dir);
 }
 
+// A device or a pipe is written in place, never replaced by a file (as root,
+// a rename over /dev/null would succeed and break the system).
+void a_device_is_written_in_place(void **) {
+    assert_string_equal(kindred::write_file_atomically("/dev/null", "abc", 3).c_str(), "");
+    struct stat st;
+    assert_int_equal(stat("/dev/null", &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
+    const std::string dir = make_dir(), fifo = dir + "/pipe";
+    assert_int_equal(mkfifo(fifo.c_str(), 0600), 0);
+    const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+    assert_true(reader >= 0);
+    assert_string_equal(kindred::write_file_atomically(fifo, "xyz", 3).c_str(), "");
+    char got[4] = {0};
+    assert_int_equal(::read(reader, got, 3), 3);
+    assert_string_equal(got, "xyz");
+    ::close(reader);
+    assert_int_equal(lstat(fifo.c_str(), &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    assert_int_equal(entries(dir).size(), 1);
+    remove_dir(dir);
+}
+
 // A real full file system: a 64 KiB tmpfs mounted in a private mount
 // namespace (needs root or user namespaces; skipped with a message otherwise).
 void full_file_system(void **) {
@@ -219,6 +241,7 @@ int main() {
         cmocka_unit_test(failure_on_a_new_file_leaves_nothing),
         cmocka_unit_test(a_stalled_write_fails),
         cmocka_unit_test(a_symbolic_link_is_followed),
+        cmocka_unit_test(a_device_is_written_in_place),
         cmocka_unit_test(full_file_system),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);

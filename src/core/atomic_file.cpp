@@ -75,6 +75,19 @@ int write_all(FileSystem &fs, int fd, const unsigned char *data, size_t size) {
     return 0;
 }
 
+std::string write_in_place(FileSystem &fs, const std::string &target, const void *data, size_t size,
+                           const std::string &path) {
+    const int fd = fs.open(target.c_str(), O_WRONLY | O_CLOEXEC, 0);
+    if (fd < 0) return failure("opening", path, errno);
+    if (write_all(fs, fd, static_cast<const unsigned char *>(data), size) != 0) {
+        const int error = errno;
+        fs.close(fd);
+        return "cannot write '" + path + "': writing failed (" + std::strerror(error) + ")";
+    }
+    if (fs.close(fd) != 0) return "cannot write '" + path + "': closing failed (" + std::strerror(errno) + ")";
+    return "";
+}
+
 }  // namespace
 
 std::string write_file_atomically(const std::string &path, const void *data, size_t size, FileSystem &fs) {
@@ -82,7 +95,11 @@ std::string write_file_atomically(const std::string &path, const void *data, siz
     // An existing file keeps its permissions (a private model stays private);
     // a new one gets what the process's umask allows, as with fopen.
     struct stat st;
-    const bool existed = ::stat(target.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+    const bool found = ::stat(target.c_str(), &st) == 0;
+    // A device, pipe or socket (/dev/null, /dev/stdout, a FIFO) cannot be
+    // replaced by a file, and must not be: it is written in place.
+    if (found && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return write_in_place(fs, target, data, size, path);
+    const bool existed = found && S_ISREG(st.st_mode);
     const mode_t mode = existed ? (st.st_mode & 07777) : 0666;
 
     std::string temp;

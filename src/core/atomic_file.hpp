@@ -37,7 +37,8 @@ public:
 // otherwise a message naming the path and the step that failed, with the
 // target left as it was and the temporary file removed. An existing target
 // keeps its permission bits; a symbolic link is followed, so the file it
-// names is replaced and the link stays.
+// names is replaced and the link stays. A target that is a device, pipe or
+// socket (/dev/null, /dev/stdout) is written in place, not replaced.
 std::string write_file_atomically(const std::string &path, const void *data, size_t size, FileSystem &fs);
 std::string write_file_atomically(const std::string &path, const void *data, size_t size);
 
