@@ -47,18 +47,23 @@ struct UnitFit {
 
 // Block ICM (3.22 for units): units visited in random order, each moved to
 // the cluster of least cost (its members' distortions plus the cannot-link
-// penalties of the units already there), until no unit moves. Returns the
+// penalties of the units already there), until no unit moves. After the
+// first sweep only the units next to a move are visited again (in random
+// order): a unit at the argmin of its costs stays there until a
+// cannot-linked neighbour moves, so the others would be visited for nothing
+// (at n = 1e6 most sweeps touch a few percent of the units). Returns the
 // number of moves.
 int64_t unit_icm(const PropagatedConstraints &units, const std::vector<double> &cost, int64_t k, double w,
                  int64_t max_sweeps, Rng &rng, std::vector<int32_t> &unit_label) {
     const int64_t m = units.unit_count();
-    std::vector<int64_t> order(static_cast<size_t>(m));
+    std::vector<int64_t> order(static_cast<size_t>(m)), next;
     std::iota(order.begin(), order.end(), 0);
+    std::vector<uint8_t> queued(static_cast<size_t>(m), 0);
     std::vector<double> local(static_cast<size_t>(k));
     int64_t moves = 0;
-    for (int64_t sweep = 0; sweep < max_sweeps; ++sweep) {
-        for (int64_t a = m - 1; a > 0; --a) std::swap(order[a], order[rng.below(a + 1)]);
-        int64_t moved = 0;
+    for (int64_t sweep = 0; sweep < max_sweeps && !order.empty(); ++sweep) {
+        for (int64_t a = static_cast<int64_t>(order.size()) - 1; a > 0; --a) std::swap(order[a], order[rng.below(a + 1)]);
+        next.clear();
         for (int64_t u : order) {
             std::copy(cost.begin() + u * k, cost.begin() + (u + 1) * k, local.begin());
             const double size_u = static_cast<double>(units.unit_size[u]);
@@ -69,13 +74,20 @@ int64_t unit_icm(const PropagatedConstraints &units, const std::vector<double> &
             int32_t best = unit_label[u];
             for (int64_t h = 0; h < k; ++h)
                 if (local[h] < local[best]) best = static_cast<int32_t>(h);
-            if (best != unit_label[u]) {
-                unit_label[u] = best;
-                ++moved;
+            if (best == unit_label[u]) continue;
+            unit_label[u] = best;
+            ++moves;
+            for (int64_t e = units.cl_ptr[u]; e < units.cl_ptr[u + 1]; ++e) {
+                const int64_t v = units.cl_unit[e];
+                if (!queued[v]) {
+                    queued[v] = 1;
+                    next.push_back(v);
+                }
             }
         }
-        moves += moved;
-        if (moved == 0) break;
+        for (int64_t v : next) queued[v] = 0;
+        order.swap(next);
+        std::sort(order.begin(), order.end());  // the shuffle then depends only on the set
     }
     return moves;
 }
