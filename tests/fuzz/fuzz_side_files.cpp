@@ -33,7 +33,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     kindred_cli::SideFiles files;
     (kind == 0 ? files.pairs : kind == 1 ? files.triplets : files.partial_labels) = file.path();
     try {
-        kindred_cli::SidePtr side = kindred_cli::read_side_files(files, n);
+        kindred_cli::Dataset data;  // points without IDs: rows are named by number
+        data.n = n;
+        kindred_cli::SidePtr side = kindred_cli::read_side_files(files, data);
         int64_t got_n = 0, pairs = 0, triplets = 0, labelled = 0;
         kindred_fuzz::check_status(kindred_side_counts(side.get(), &got_n, &pairs, &triplets, &labelled));
         if (got_n != n || labelled > n) __builtin_trap();
