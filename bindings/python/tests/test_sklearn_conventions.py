@@ -199,7 +199,10 @@ def test_check_estimator(estimator, check):
 # ---- Ctrl-C ------------------------------------------------------------------------------------
 
 _LONG_FIT = textwrap.dedent("""
-    import sys, time, numpy as np, kindred
+    import signal, sys, time, numpy as np, kindred
+    # As in an interactive Python: a process started in the background of a
+    # non-interactive shell (as CI may run the tests) inherits SIGINT ignored.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     X = np.random.default_rng(0).normal(size=(4000, 8))  # short iterations: the library reports each one
     progress = (lambda it, obj, msg: False) if sys.argv[1] == "callback" else None
     print("fitting", flush=True)
