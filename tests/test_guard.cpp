@@ -44,7 +44,7 @@ void kindred_errors_keep_their_code_and_message(void **) {
 
 void allocation_failures_are_nomem(void **) {
     assert_int_equal(capi::guarded([] { throw std::bad_alloc(); }), KINDRED_E_NOMEM);
-    assert_string_equal(kindred_last_error(), "out of memory");
+    assert_non_null(strstr(kindred_last_error(), "out of memory: an allocation"));
     assert_int_equal(capi::guarded([] { throw std::bad_array_new_length(); }), KINDRED_E_NOMEM);
     // A container asked for more than it can ever hold.
     assert_int_equal(capi::guarded([] { std::vector<double> v(SIZE_MAX / 2); }), KINDRED_E_NOMEM);

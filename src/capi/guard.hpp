@@ -29,7 +29,7 @@ kindred_status guarded(Body &&body) noexcept {
     } catch (const Error &e) {
         return set_error(e.code(), e.what());
     } catch (const std::bad_alloc &) {
-        return set_error(KINDRED_E_NOMEM, "out of memory");
+        return set_error(KINDRED_E_NOMEM, "out of memory: an allocation the call needs was refused (data or sizes too large for this machine)");
     } catch (const std::length_error &) {
         // A container asked for more than it can ever hold (e.g. a size near
         // INT64_MAX): the same failure for the caller as a refused allocation.
