@@ -45,6 +45,27 @@ struct UnitFit {
     double objective = std::numeric_limits<double>::infinity();
 };
 
+// The cannot-link terms of one restart as one sequential stream per unit:
+// for edge e = (u, v), the neighbour v, w c(U, V) and |V|. The ICM reads
+// them for every visited unit; reading |V| from unit_size[v] instead was a
+// random access per edge, the largest cost of a sweep (perf at n = 2e5).
+// The products keep the order of the closure penalty w c(U,V) |U| |V|
+// below, so that the costs are the same to the last bit.
+struct LinkTerm {
+    int64_t unit;
+    double weight;  // w c(U, V)
+    double size;    // |V|
+};
+
+std::vector<LinkTerm> link_terms(const PropagatedConstraints &units, double w) {
+    std::vector<LinkTerm> terms(units.cl_unit.size());
+    for (size_t e = 0; e < terms.size(); ++e) {
+        const int64_t v = units.cl_unit[e];
+        terms[e] = LinkTerm{v, w * units.cl_weight[e], static_cast<double>(units.unit_size[v])};
+    }
+    return terms;
+}
+
 // Block ICM (3.22 for units): units visited in random order, each moved to
 // the cluster of least cost (its members' distortions plus the cannot-link
 // penalties of the units already there), until no unit moves. After the
@@ -53,8 +74,8 @@ struct UnitFit {
 // cannot-linked neighbour moves, so the others would be visited for nothing
 // (at n = 1e6 most sweeps touch a few percent of the units). Returns the
 // number of moves.
-int64_t unit_icm(const PropagatedConstraints &units, const std::vector<double> &cost, int64_t k, double w,
-                 int64_t max_sweeps, Rng &rng, std::vector<int32_t> &unit_label) {
+int64_t unit_icm(const PropagatedConstraints &units, const std::vector<LinkTerm> &terms, const std::vector<double> &cost,
+                 int64_t k, int64_t max_sweeps, Rng &rng, std::vector<int32_t> &unit_label) {
     const int64_t m = units.unit_count();
     std::vector<int64_t> order(static_cast<size_t>(m)), next;
     std::iota(order.begin(), order.end(), 0);
@@ -67,10 +88,8 @@ int64_t unit_icm(const PropagatedConstraints &units, const std::vector<double> &
         for (int64_t u : order) {
             std::copy(cost.begin() + u * k, cost.begin() + (u + 1) * k, local.begin());
             const double size_u = static_cast<double>(units.unit_size[u]);
-            for (int64_t e = units.cl_ptr[u]; e < units.cl_ptr[u + 1]; ++e) {
-                const int64_t v = units.cl_unit[e];
-                local[unit_label[v]] += w * units.cl_weight[e] * size_u * static_cast<double>(units.unit_size[v]);
-            }
+            const LinkTerm *t = terms.data() + units.cl_ptr[u], *end = terms.data() + units.cl_ptr[u + 1];
+            for (; t != end; ++t) local[unit_label[t->unit]] += t->weight * size_u * t->size;
             int32_t best = unit_label[u];
             for (int64_t h = 0; h < k; ++h)
                 if (local[h] < local[best]) best = static_cast<int32_t>(h);
@@ -92,14 +111,14 @@ int64_t unit_icm(const PropagatedConstraints &units, const std::vector<double> &
     return moves;
 }
 
-double unit_penalty(const PropagatedConstraints &units, double w, const std::vector<int32_t> &unit_label) {
+double unit_penalty(const PropagatedConstraints &units, const std::vector<LinkTerm> &terms,
+                    const std::vector<int32_t> &unit_label) {
     double s = 0.0;
     for (int64_t u = 0; u < units.unit_count(); ++u)
         for (int64_t e = units.cl_ptr[u]; e < units.cl_ptr[u + 1]; ++e) {
-            const int64_t v = units.cl_unit[e];
-            if (v > u && unit_label[u] == unit_label[v])
-                s += w * units.cl_weight[e] * static_cast<double>(units.unit_size[u]) *
-                     static_cast<double>(units.unit_size[v]);
+            const LinkTerm &t = terms[e];
+            if (t.unit > u && unit_label[u] == unit_label[t.unit])
+                s += t.weight * static_cast<double>(units.unit_size[u]) * t.size;
         }
     return s;
 }
@@ -113,19 +132,23 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
     fit.centers = initial_centers(ctx, dist, cfg, init_rng, &units.unit, m, neighbourhoods);
     std::vector<double> dmat(static_cast<size_t>(n * k)), cost(static_cast<size_t>(m * k));
     std::vector<int32_t> unit_label(static_cast<size_t>(m), 0);
+    const std::vector<LinkTerm> terms = link_terms(units, w);
     fit.labels.assign(static_cast<size_t>(n), 0);
     double learning_rate = cfg.learning_rate;
-    // The members' distortions summed per unit, and the distortion term of J_obj.
+    // The members' distortions summed per unit, and the distortion term of
+    // J_obj, block by block while the distances are in cache (the n x k
+    // matrix is written only by distortions without blocks).
     auto distances = [&]() {
-        dist.point_center_all(fit.centers.data(), k, dmat.data());
         std::fill(cost.begin(), cost.end(), 0.0);
         double total = 0.0;
-        for (int64_t i = 0; i < n; ++i) {
-            const double *row = dmat.data() + i * k;
-            double *c = cost.data() + units.unit[i] * k;
-            for (int64_t h = 0; h < k; ++h) c[h] += row[h];
-            total += row[fit.labels[i]];
-        }
+        dist.point_center_blocks(fit.centers.data(), k, dmat.data(), [&](int64_t begin, int64_t end, const double *rows) {
+            for (int64_t i = begin; i < end; ++i) {
+                const double *row = rows + (i - begin) * k;
+                double *c = cost.data() + units.unit[i] * k;
+                for (int64_t h = 0; h < k; ++h) c[h] += row[h];
+                total += row[fit.labels[i]];
+            }
+        });
         return total;
     };
     distances();
@@ -136,11 +159,11 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
     }
     int64_t it = 0;
     for (it = 1; it <= cfg.max_iter; ++it) {
-        const int64_t moves = unit_icm(units, cost, k, w, cfg.icm_max_sweeps, icm_rng, unit_label);
+        const int64_t moves = unit_icm(units, terms, cost, k, cfg.icm_max_sweeps, icm_rng, unit_label);
         for (int64_t i = 0; i < n; ++i) fit.labels[i] = unit_label[units.unit[i]];
         dist.centroids(fit.labels.data(), k, fit.centers);
         if (cfg.learn_metric) metric_step(dist, none, fit.centers, fit.labels, cfg, learning_rate);
-        double j = distances() + unit_penalty(units, w, unit_label);
+        double j = distances() + unit_penalty(units, terms, unit_label);
         if (cfg.learn_metric) j += dist.regulariser(cfg.use_prior, cfg.rayleigh_s);
         if (!std::isfinite(j))
             fail(KINDRED_E_NUMERICAL, cfg.name, ": the objective became ", j, " at iteration ", it,
