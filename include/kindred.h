@@ -476,6 +476,25 @@ KINDRED_API kindred_status kindred_model_fit_dense(kindred_model *model, const d
                                                    int64_t ld, const kindred_side *side);
 
 /**
+ * @brief Fit the model on dense float32 points, read in place (no copy).
+ * Every value is widened to double where it is read (exactly: each float is a
+ * double) and all sums accumulate in double, so the result is the result of
+ * kindred_model_fit_dense() on a float64 array holding the same values
+ * (bitwise for row-major points; GEMM on column-major blocks may differ in
+ * the last bits). Options, arguments and errors as kindred_model_fit_dense().
+ * Memory: no copy of the points, beyond the copies an algorithm makes for
+ * float64 input too (docs/reliability.md) and blocks of a few thousand rows
+ * widened for GEMM.
+ * @param model handle.
+ * @param x float32 matrix of n rows (points) and d columns (borrowed).
+ * @param n,d,layout,ld,side as in kindred_model_fit_dense().
+ * @return as kindred_model_fit_dense().
+ */
+KINDRED_API kindred_status kindred_model_fit_dense_f32(kindred_model *model, const float *x,
+                                                       int64_t n, int64_t d, int layout,
+                                                       int64_t ld, const kindred_side *side);
+
+/**
  * @brief Fit the model on CSR sparse data (n rows, d columns).
  * @param model handle.
  * @param n number of points (rows), > 0.
@@ -585,6 +604,21 @@ KINDRED_API kindred_status kindred_model_predict_dense(const kindred_model *mode
                                                        int64_t capacity);
 
 /**
+ * @brief kindred_model_predict_dense() for float32 points (read in place,
+ *        widened to double where read; see kindred_model_fit_dense_f32()).
+ * @param model a fitted handle.
+ * @param x float32 points (borrowed).
+ * @param n,d,layout,ld as in kindred_model_fit_dense(); d must equal the fitted d.
+ * @param[out] labels caller array of @p capacity entries.
+ * @param capacity length of @p labels, >= n.
+ * @return as kindred_model_predict_dense().
+ */
+KINDRED_API kindred_status kindred_model_predict_dense_f32(const kindred_model *model,
+                                                           const float *x, int64_t n, int64_t d,
+                                                           int layout, int64_t ld,
+                                                           int32_t *labels, int64_t capacity);
+
+/**
  * @brief Soft memberships of new dense points in the fitted clusters, for the
  *        algorithms whose kindred_algorithm_uses() flags have ::KINDRED_USES_SOFT
  *        (a mixture model's posterior probabilities of its components).
@@ -605,6 +639,21 @@ KINDRED_API kindred_status kindred_model_predict_proba_dense(const kindred_model
                                                              const double *x, int64_t n, int64_t d,
                                                              int layout, int64_t ld, double *out,
                                                              int64_t capacity);
+
+/**
+ * @brief kindred_model_predict_proba_dense() for float32 points (read in
+ *        place; the memberships are float64).
+ * @param model a fitted handle.
+ * @param x float32 points (borrowed).
+ * @param n,d,layout,ld as in kindred_model_fit_dense(); d must equal the fitted d.
+ * @param[out] out caller array, row-major n x k.
+ * @param capacity length of @p out, >= n * k.
+ * @return as kindred_model_predict_proba_dense().
+ */
+KINDRED_API kindred_status kindred_model_predict_proba_dense_f32(const kindred_model *model,
+                                                                 const float *x, int64_t n,
+                                                                 int64_t d, int layout, int64_t ld,
+                                                                 double *out, int64_t capacity);
 
 /**
  * @brief Assign new CSR points to the fitted clusters.
@@ -644,6 +693,21 @@ KINDRED_API kindred_status kindred_model_transform_dense(const kindred_model *mo
                                                          const double *x, int64_t n, int64_t d,
                                                          int layout, int64_t ld, double *out,
                                                          int64_t capacity);
+
+/**
+ * @brief kindred_model_transform_dense() for float32 points (read in place;
+ *        the output is float64).
+ * @param model a fitted handle.
+ * @param x float32 points (borrowed).
+ * @param n,d,layout,ld as in kindred_model_fit_dense(); d must equal the fitted d.
+ * @param[out] out caller array, row-major n x dim.
+ * @param capacity length of @p out, >= n * dim.
+ * @return as kindred_model_transform_dense().
+ */
+KINDRED_API kindred_status kindred_model_transform_dense_f32(const kindred_model *model,
+                                                             const float *x, int64_t n, int64_t d,
+                                                             int layout, int64_t ld, double *out,
+                                                             int64_t capacity);
 
 /**
  * @brief Save a fitted model (options and results) to a file.

@@ -152,7 +152,7 @@ void cluster_sums(const DataView &data, const int32_t *labels, int64_t k, int th
     parallel_chunks(threads, n, kSumChunk, [&](int64_t chunk, int64_t lo, int64_t hi) {
         double *s = part.data() + chunk * k * d;
         int64_t *cnt = part_counts.data() + chunk * k;
-        if (data.is_dense() && data.as_dense().row_major) {
+        if (data.is_dense() && data.as_dense().row_major && !data.as_dense().is_f32()) {
             // The common case, written out so that the compiler vectorises the row sum.
             const DenseView &v = data.as_dense();
             for (int64_t i = lo; i < hi; ++i) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "capi/guard.hpp"
@@ -37,9 +38,9 @@ void check_largest(double largest) {
              kMinLargestMagnitude, " in magnitude squared distances underflow to 0 (scale the data)");
 }
 
-}  // namespace
-
-DataView dense_arg(const double *x, int64_t n, int64_t d, int layout, int64_t ld) {
+// The checks of dense_arg for either element type.
+template <typename T>
+DataView checked_dense(const T *x, int64_t n, int64_t d, int layout, int64_t ld) {
     require_pointer(x, "data");
     if (n <= 0) fail(KINDRED_E_INVALID, "data: n must be > 0, got ", n);
     if (d <= 0) fail(KINDRED_E_INVALID, "data: d must be > 0, got ", d);
@@ -54,7 +55,15 @@ DataView dense_arg(const double *x, int64_t n, int64_t d, int layout, int64_t ld
     if ((outer - 1) > (INT64_C(1) << 60) / ld || (outer - 1) * ld > (INT64_C(1) << 60) - inner)
         fail(KINDRED_E_DIMENSION, "data: n = ", n, ", d = ", d, " and leading dimension ", ld,
              " describe more than 2^60 values; no buffer is that large");
-    DenseView v{x, n, d, ld, row_major};
+    DenseView v;
+    v.n = n;
+    v.d = d;
+    v.ld = ld;
+    v.row_major = row_major;
+    if constexpr (std::is_same<T, float>::value)
+        v.xf = x;
+    else
+        v.x = x;
     double largest = 0.0;
     for (int64_t i = 0; i < n; ++i)
         for (int64_t j = 0; j < d; ++j) {
@@ -64,6 +73,16 @@ DataView dense_arg(const double *x, int64_t n, int64_t d, int layout, int64_t ld
         }
     check_largest(largest);
     return DataView::dense(v);
+}
+
+}  // namespace
+
+DataView dense_arg(const double *x, int64_t n, int64_t d, int layout, int64_t ld) {
+    return checked_dense(x, n, d, layout, ld);
+}
+
+DataView dense_arg_f32(const float *x, int64_t n, int64_t d, int layout, int64_t ld) {
+    return checked_dense(x, n, d, layout, ld);
 }
 
 DataView csr_arg(int64_t n, int64_t d, const int64_t *indptr, const int64_t *indices, const double *values) {

@@ -12,6 +12,8 @@ namespace capi {
 // Checks pointers, sizes, layout, leading dimension and that every value is
 // finite (the message names the first bad row and column).
 DataView dense_arg(const double *x, int64_t n, int64_t d, int layout, int64_t ld);
+// The same for float32 points (read in place, widened where they are read).
+DataView dense_arg_f32(const float *x, int64_t n, int64_t d, int layout, int64_t ld);
 // Checks indptr (starts at 0, non-decreasing), column indices in [0, d) and
 // finite values (naming the row and column of the first bad entry).
 DataView csr_arg(int64_t n, int64_t d, const int64_t *indptr, const int64_t *indices, const double *values);

@@ -93,6 +93,81 @@ void predict(const kindred_model *m, const DataView &data, int32_t *labels, int6
     m->spec->predict(ctx, labels);
 }
 
+// The dense entry points for float64 and float32 points alike: only the
+// view differs (a float32 array is read in place and widened where read).
+DataView dense_points(const double *x, int64_t n, int64_t d, int layout, int64_t ld) {
+    return capi::dense_arg(x, n, d, layout, ld);
+}
+DataView dense_points(const float *x, int64_t n, int64_t d, int layout, int64_t ld) {
+    return capi::dense_arg_f32(x, n, d, layout, ld);
+}
+
+template <typename T>
+kindred_status fit_dense(kindred_model *model, const T *x, int64_t n, int64_t d, int layout, int64_t ld,
+                         const kindred_side *side) {
+    return capi::guarded([&] {
+        checked(model);
+        model->fitted = false;
+        fit(model, dense_points(x, n, d, layout, ld), side);
+    });
+}
+
+template <typename T>
+kindred_status predict_dense(const kindred_model *model, const T *x, int64_t n, int64_t d, int layout, int64_t ld,
+                             int32_t *labels, int64_t capacity) {
+    return capi::guarded([&] {
+        fitted_result(model);
+        // Before the points are read: a buffer too small for n labels says
+        // that n is not what the caller has, and x may be shorter too.
+        capi::require_capacity(capacity, n, "labels");
+        predict(model, dense_points(x, n, d, layout, ld), labels, capacity);
+    });
+}
+
+template <typename T>
+kindred_status predict_proba_dense(const kindred_model *model, const T *x, int64_t n, int64_t d, int layout,
+                                   int64_t ld, double *out, int64_t capacity) {
+    return capi::guarded([&] {
+        const FitResult &r = fitted_result(model);
+        if (!model->spec->predict_proba) fail(KINDRED_E_STATE, model->spec->name, " gives no soft memberships");
+        const DataView data = dense_points(x, n, d, layout, ld);
+        if (d != r.d) fail(KINDRED_E_DIMENSION, "predict_proba: the model was fitted on d = ", r.d, ", the new points have d = ", d);
+        capi::require_pointer(out, "out");
+        capi::require_capacity(capacity, n * r.clusters, "predict_proba output");
+        // A model fitted on standardized data sees new points on the same scale.
+        ScaledData scaled;
+        const bool standardize = model->fitted_options.get_bool("standardize");
+        if (standardize) scaled = apply_scaling(stored_scaling(r, r.d), data, "predict_proba");
+        PredictContext ctx{r, model->fitted_options, standardize ? scaled.view : data,
+                           resolve_threads(model->options.get_int("threads"))};
+        model->spec->predict_proba(ctx, out);
+    });
+}
+
+template <typename T>
+kindred_status transform_dense(const kindred_model *model, const T *x, int64_t n, int64_t d, int layout, int64_t ld,
+                               double *out, int64_t capacity) {
+    return capi::guarded([&] {
+        const FitResult &r = fitted_result(model);
+        if (!model->spec->transform) fail(KINDRED_E_STATE, model->spec->name, " learns no transformation");
+        // The output's size is checked before the points are read (as for
+        // predict), and without forming n * dim, which may overflow.
+        const int64_t dim = model->spec->transform_dim(r);
+        if (n > 0 && dim > 0 && n > capacity / dim)
+            fail(KINDRED_E_DIMENSION, "transform output: buffer of ", capacity, " entries is too small; ", n, " x ", dim,
+                 " needed");
+        const DataView data = dense_points(x, n, d, layout, ld);
+        if (d != r.d) fail(KINDRED_E_DIMENSION, "transform: the model was fitted on d = ", r.d, ", the new points have d = ", d);
+        capi::require_pointer(out, "out");
+        ScaledData scaled;
+        const bool standardize = model->fitted_options.get_bool("standardize");
+        if (standardize) scaled = apply_scaling(stored_scaling(r, r.d), data, "transform");
+        PredictContext ctx{r, model->fitted_options, standardize ? scaled.view : data,
+                           resolve_threads(model->options.get_int("threads"))};
+        model->spec->transform(ctx, out);
+    });
+}
+
 }  // namespace
 
 extern "C" {
@@ -166,11 +241,12 @@ kindred_status kindred_model_set_log(kindred_model *model, kindred_log_fn fn, vo
 
 kindred_status kindred_model_fit_dense(kindred_model *model, const double *x, int64_t n, int64_t d, int layout,
                                        int64_t ld, const kindred_side *side) {
-    return capi::guarded([&] {
-        checked(model);
-        model->fitted = false;
-        fit(model, capi::dense_arg(x, n, d, layout, ld), side);
-    });
+    return fit_dense(model, x, n, d, layout, ld, side);
+}
+
+kindred_status kindred_model_fit_dense_f32(kindred_model *model, const float *x, int64_t n, int64_t d, int layout,
+                                           int64_t ld, const kindred_side *side) {
+    return fit_dense(model, x, n, d, layout, ld, side);
 }
 
 kindred_status kindred_model_fit_csr(kindred_model *model, int64_t n, int64_t d, const int64_t *indptr,
@@ -249,13 +325,12 @@ kindred_status kindred_model_get_array(const kindred_model *model, const char *n
 
 kindred_status kindred_model_predict_dense(const kindred_model *model, const double *x, int64_t n, int64_t d,
                                            int layout, int64_t ld, int32_t *labels, int64_t capacity) {
-    return capi::guarded([&] {
-        fitted_result(model);
-        // Before the points are read: a buffer too small for n labels says
-        // that n is not what the caller has, and x may be shorter too.
-        capi::require_capacity(capacity, n, "labels");
-        predict(model, capi::dense_arg(x, n, d, layout, ld), labels, capacity);
-    });
+    return predict_dense(model, x, n, d, layout, ld, labels, capacity);
+}
+
+kindred_status kindred_model_predict_dense_f32(const kindred_model *model, const float *x, int64_t n, int64_t d,
+                                               int layout, int64_t ld, int32_t *labels, int64_t capacity) {
+    return predict_dense(model, x, n, d, layout, ld, labels, capacity);
 }
 
 kindred_status kindred_model_predict_csr(const kindred_model *model, int64_t n, int64_t d, const int64_t *indptr,
@@ -272,16 +347,13 @@ kindred_status kindred_model_predict_csr(const kindred_model *model, int64_t n, 
 
 kindred_status kindred_model_predict_proba_dense(const kindred_model *model, const double *x, int64_t n, int64_t d,
                                                  int layout, int64_t ld, double *out, int64_t capacity) {
-    return capi::guarded([&] {
-        const FitResult &r = fitted_result(model);
-        if (!model->spec->predict_proba) fail(KINDRED_E_STATE, model->spec->name, " gives no soft memberships");
-        const DataView data = capi::dense_arg(x, n, d, layout, ld);
-        if (d != r.d) fail(KINDRED_E_DIMENSION, "predict_proba: the model was fitted on d = ", r.d, ", the new points have d = ", d);
-        capi::require_pointer(out, "out");
-        capi::require_capacity(capacity, n * r.clusters, "predict_proba output");
-        PredictContext ctx{r, model->fitted_options, data, resolve_threads(model->options.get_int("threads"))};
-        model->spec->predict_proba(ctx, out);
-    });
+    return predict_proba_dense(model, x, n, d, layout, ld, out, capacity);
+}
+
+kindred_status kindred_model_predict_proba_dense_f32(const kindred_model *model, const float *x, int64_t n,
+                                                     int64_t d, int layout, int64_t ld, double *out,
+                                                     int64_t capacity) {
+    return predict_proba_dense(model, x, n, d, layout, ld, out, capacity);
 }
 
 kindred_status kindred_model_transform_dim(const kindred_model *model, int64_t *dim) {
@@ -295,25 +367,12 @@ kindred_status kindred_model_transform_dim(const kindred_model *model, int64_t *
 
 kindred_status kindred_model_transform_dense(const kindred_model *model, const double *x, int64_t n, int64_t d,
                                              int layout, int64_t ld, double *out, int64_t capacity) {
-    return capi::guarded([&] {
-        const FitResult &r = fitted_result(model);
-        if (!model->spec->transform) fail(KINDRED_E_STATE, model->spec->name, " learns no transformation");
-        // The output's size is checked before the points are read (as for
-        // predict), and without forming n * dim, which may overflow.
-        const int64_t dim = model->spec->transform_dim(r);
-        if (n > 0 && dim > 0 && n > capacity / dim)
-            fail(KINDRED_E_DIMENSION, "transform output: buffer of ", capacity, " entries is too small; ", n, " x ", dim,
-                 " needed");
-        const DataView data = capi::dense_arg(x, n, d, layout, ld);
-        if (d != r.d) fail(KINDRED_E_DIMENSION, "transform: the model was fitted on d = ", r.d, ", the new points have d = ", d);
-        capi::require_pointer(out, "out");
-        ScaledData scaled;
-        const bool standardize = model->fitted_options.get_bool("standardize");
-        if (standardize) scaled = apply_scaling(stored_scaling(r, r.d), data, "transform");
-        PredictContext ctx{r, model->fitted_options, standardize ? scaled.view : data,
-                           resolve_threads(model->options.get_int("threads"))};
-        model->spec->transform(ctx, out);
-    });
+    return transform_dense(model, x, n, d, layout, ld, out, capacity);
+}
+
+kindred_status kindred_model_transform_dense_f32(const kindred_model *model, const float *x, int64_t n, int64_t d,
+                                                 int layout, int64_t ld, double *out, int64_t capacity) {
+    return transform_dense(model, x, n, d, layout, ld, out, capacity);
 }
 
 kindred_status kindred_model_save(const kindred_model *model, const char *path) {

@@ -7,15 +7,27 @@
 
 namespace kindred {
 
+// Dense points of float64 (x) or float32 (xf, with x null): a float32 array
+// is read in place, each value widened to double where it is read (exactly:
+// every float is a double), so that sums accumulate in double. Code that
+// takes raw pointers (GEMM, the vectorised sums) checks is_f32() and reads
+// a float32 array through linalg/dense_rows.hpp's converted blocks.
 struct DenseView {
     const double *x = nullptr;
     int64_t n = 0, d = 0, ld = 0;
     bool row_major = true;
-
-    double at(int64_t i, int64_t j) const { return row_major ? x[i * ld + j] : x[i + j * ld]; }
+    const float *xf = nullptr;
+    bool is_f32() const { return xf != nullptr; }
+    double at(int64_t i, int64_t j) const {
+        const int64_t e = row_major ? i * ld + j : i + j * ld;
+        return xf ? static_cast<double>(xf[e]) : x[e];
+    }
     // Distance in memory between consecutive coordinates of one point.
     int64_t col_stride() const { return row_major ? 1 : ld; }
+    // float64 data only (x non-null).
     const double *row_ptr(int64_t i) const { return row_major ? x + i * ld : x + i; }
+    // float32 data only (xf non-null).
+    const float *row_ptr_f32(int64_t i) const { return row_major ? xf + i * ld : xf + i; }
 };
 
 struct CsrView {

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/parallel.hpp"
 #include "linalg/blas.hpp"
+#include "linalg/dense_rows.hpp"
 #include "linalg/distances.hpp"
 
 namespace kindred {
@@ -31,7 +32,7 @@ void weighted_label_sums(const DataView &data, const int32_t *labels, const std:
         double *s = part.data() + chunk * k * d;
         double *w = part_w.data() + chunk * k;
         int64_t *cnt = part_counts.data() + chunk * k;
-        if (data.is_dense() && data.as_dense().row_major) {
+        if (data.is_dense() && data.as_dense().row_major && !data.as_dense().is_f32()) {
             // The common case written out (the same sums as add_row), so that
             // the compiler vectorises the row sum: a function call per point
             // was a tenth of an RDP-means iteration at d = 16.
@@ -74,8 +75,9 @@ void weighted_label_sums(const DataView &data, const int32_t *labels, const std:
 void raw_dots(const DataView &x, int64_t begin, int64_t end, const double *m, int64_t k, double *out) {
     const int64_t rows = end - begin, d = x.d();
     if (x.is_dense()) {
-        const DenseView &v = x.as_dense();
-        linalg::gemm(!v.row_major, true, rows, k, d, 1.0, v.row_ptr(begin), v.ld, m, d, 0.0, out, k);
+        std::vector<double> scratch;
+        const linalg::RowsF64 r = linalg::rows_f64(x.as_dense(), begin, end, scratch);
+        linalg::gemm(!r.row_major, true, rows, k, d, 1.0, r.x, r.ld, m, d, 0.0, out, k);
         return;
     }
     const CsrView &s = x.as_csr();

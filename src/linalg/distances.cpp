@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "linalg/blas.hpp"
+#include "linalg/dense_rows.hpp"
 
 namespace kindred {
 namespace linalg {
@@ -25,9 +26,10 @@ void minus_two_cross(const DataView &x, int64_t begin, int64_t end, const double
     const int64_t d = x.d();
     if (m <= 0 || k <= 0) return;
     if (x.is_dense()) {
-        const DenseView &v = x.as_dense();
+        std::vector<double> scratch;
+        const RowsF64 r = rows_f64(x.as_dense(), begin, end, scratch);
         // A column-major block is, for row-major BLAS, the transpose of a d x m matrix.
-        gemm(!v.row_major, true, m, k, d, -2.0, v.row_ptr(begin), v.ld, centers, d, 0.0, out, k);
+        gemm(!r.row_major, true, m, k, d, -2.0, r.x, r.ld, centers, d, 0.0, out, k);
     } else {
         const CsrView &s = x.as_csr();
         std::fill(out, out + m * k, 0.0);

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "linalg/blas.hpp"
+#include "linalg/dense_rows.hpp"
 #include "linalg/psd_projection.hpp"
 
 namespace kindred {
@@ -29,8 +30,18 @@ void data_times(const DataView &x, const double *b, int64_t cols, double *out) {
     const int64_t n = x.n(), d = x.d();
     if (x.is_dense()) {
         const DenseView &v = x.as_dense();
-        // Column-major x is the row-major d x n matrix x^T with leading dimension ld.
-        gemm(!v.row_major, false, n, cols, d, 1.0, v.x, v.ld, b, cols, 0.0, out, cols);
+        if (!v.is_f32()) {
+            // Column-major x is the row-major d x n matrix x^T with leading dimension ld.
+            gemm(!v.row_major, false, n, cols, d, 1.0, v.x, v.ld, b, cols, 0.0, out, cols);
+            return;
+        }
+        // float32 points: the same product by blocks of widened rows.
+        std::vector<double> scratch;
+        for (int64_t begin = 0; begin < n; begin += kWidenBlockRows) {
+            const int64_t end = std::min(n, begin + kWidenBlockRows);
+            const RowsF64 r = rows_f64(v, begin, end, scratch);
+            gemm(false, false, end - begin, cols, d, 1.0, r.x, r.ld, b, cols, 0.0, out + begin * cols, cols);
+        }
         return;
     }
     const CsrView &c = x.as_csr();
@@ -48,7 +59,17 @@ void data_transpose_times(const DataView &x, const double *b, int64_t cols, doub
     const int64_t n = x.n(), d = x.d();
     if (x.is_dense()) {
         const DenseView &v = x.as_dense();
-        gemm(v.row_major, false, d, cols, n, 1.0, v.x, v.ld, b, cols, 0.0, out, cols);
+        if (!v.is_f32()) {
+            gemm(v.row_major, false, d, cols, n, 1.0, v.x, v.ld, b, cols, 0.0, out, cols);
+            return;
+        }
+        // float32 points: x^T b summed over blocks of widened rows.
+        std::vector<double> scratch;
+        for (int64_t begin = 0; begin < n; begin += kWidenBlockRows) {
+            const int64_t end = std::min(n, begin + kWidenBlockRows);
+            const RowsF64 r = rows_f64(v, begin, end, scratch);
+            gemm(true, false, d, cols, end - begin, 1.0, r.x, r.ld, b + begin * cols, cols, begin == 0 ? 0.0 : 1.0, out, cols);
+        }
         return;
     }
     const CsrView &c = x.as_csr();
