@@ -26,17 +26,6 @@
 #include "kindred.h"
 #include "testing.h"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
-
 enum { kN = 1 << 20, kD = 16, kK = 4 };
 
 /* Address space a fit may add: what the linear terms need at this size
@@ -114,7 +103,7 @@ static int fit_limited(const char *algorithm, const char *propagation) {
 }
 
 static void run_case(const char *algorithm, const char *propagation) {
-    if (SANITIZED) {
+    if (TEST_SANITIZED) {
         print_message("SKIPPED %s (propagation %s): needs an address-space limit, which sanitizer builds cannot "
                       "run under\n",
                       algorithm, propagation);
