@@ -21,11 +21,17 @@
  * usage: pairwise_bench --n N --d D --k K --pairs P [--iters I] [--threads T]
  *        [--spread S] [--repeats R]
  *        [--methods kmeans,pckmeans,mpck-diag,mpck-full,copkmeans]
+ * --propagation P (robust | transitive | off; default robust) is pckmeans's
+ * and mpckmeans's.
  * Output: one line per method: "method=... n=... d=... k=... pairs=...
  * iter_cpu=... iter_wall=... intervals=... fit_s=... iterations=...
  * objective=..." (seconds; iter_* are medians per iteration, fit_s the median
  * wall time of a whole fit), then for every method but kmeans its ratio of
- * CPU time per iteration to kmeans's. */
+ * CPU time per iteration to kmeans's; for pckmeans / mpckmeans also init_s,
+ * the median wall time from the start of the fit to the log line that
+ * reports the must-link neighbourhoods (their centres are computed then:
+ * the set-up and the centres of the initialisation, without the k-means++
+ * or farthest-first choice that follows). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdint.h>
@@ -45,7 +51,18 @@ typedef struct timing {
     int64_t last_iter;
     double *cpu, *wall;
     int64_t count;
+    double fit_start, *init; /* init: one per fit that logged its neighbourhoods */
+    int64_t init_count;
 } timing;
+
+/* HMRF's initialisation logs "... must-link neighbourhoods for k = ..." once
+ * the centres of the neighbourhoods are computed. */
+static void on_log(void *user, int level, const char *message) {
+    (void)level;
+    timing *t = (timing *)user;
+    if (strstr(message, "must-link neighbourhoods") && t->init_count < kMaxIntervals)
+        t->init[t->init_count++] = now_seconds() - t->fit_start;
+}
 
 static int on_progress(void *user, int64_t iteration, double objective, const char *message) {
     (void)objective;
@@ -108,6 +125,7 @@ static int fail_status(kindred_status s, const char *what) {
 int main(int argc, char **argv) {
     int64_t n = 100000, d = 16, k = 10, pairs = -1, iters = 10, threads = 1, repeats = 1;
     double spread = 4.0;
+    const char *propagation = "robust";
     const char *methods = "kmeans,pckmeans,mpck-diag,mpck-full,copkmeans";
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--n")) n = atoll(argv[a + 1]);
@@ -119,6 +137,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[a], "--repeats")) repeats = atoll(argv[a + 1]);
         else if (!strcmp(argv[a], "--spread")) spread = atof(argv[a + 1]);
         else if (!strcmp(argv[a], "--methods")) methods = argv[a + 1];
+        else if (!strcmp(argv[a], "--propagation")) propagation = argv[a + 1];
         else {
             fprintf(stderr, "pairwise_bench: unknown flag %s\n", argv[a]);
             return 2;
@@ -151,10 +170,11 @@ int main(int argc, char **argv) {
         memset(&t[m], 0, sizeof t[m]);
         t[m].cpu = malloc(sizeof(double) * kMaxIntervals);
         t[m].wall = malloc(sizeof(double) * kMaxIntervals);
+        t[m].init = malloc(sizeof(double) * kMaxIntervals);
         fit_s[m] = malloc(sizeof(double) * (size_t)repeats);
         iterations[m] = 0;
         objective[m] = NAN;
-        if (!t[m].cpu || !t[m].wall || !fit_s[m]) return 1;
+        if (!t[m].cpu || !t[m].wall || !t[m].init || !fit_s[m]) return 1;
     }
     char *errors[kMethods] = {NULL};
     for (int64_t r = 0; r < repeats; ++r) {
@@ -178,15 +198,17 @@ int main(int argc, char **argv) {
             if (m >= 1) kindred_model_set_int(model, "n_init", 1);
             if (m == 1) {
                 kindred_model_set_double(model, "penalty", 1.0);
-                kindred_model_set_string(model, "propagation", "robust");
+                kindred_model_set_string(model, "propagation", propagation);
             }
             if (m == 2 || m == 3) {
                 kindred_model_set_double(model, "constraint_weight", 1.0);
-                kindred_model_set_string(model, "propagation", "robust");
+                kindred_model_set_string(model, "propagation", propagation);
             }
             t[m].last_iter = -1;
             kindred_model_set_progress(model, on_progress, &t[m]);
+            kindred_model_set_log(model, on_log, &t[m]);
             const double start = now_seconds();
+            t[m].fit_start = start;
             const kindred_status s =
                 kindred_model_fit_dense(model, x, n, d, KINDRED_ROW_MAJOR, d, m == 0 ? NULL : side);
             fit_s[m][r] = now_seconds() - start;
@@ -214,12 +236,14 @@ int main(int argc, char **argv) {
                names[m], (long long)n, (long long)d, (long long)k, (long long)pairs, (long long)threads, cpu, wall,
                (long long)count, median(fit_s[m], repeats), (long long)iterations[m], objective[m]);
         if (m > 0 && kmeans_cpu > 0.0) printf(" ratio_cpu=%.2f", cpu / kmeans_cpu);
+        if (t[m].init_count > 0) printf(" init_s=%.4f", median(t[m].init, t[m].init_count));
         printf("\n");
         fflush(stdout);
     }
     for (int m = 0; m < kMethods; ++m) {
         free(t[m].cpu);
         free(t[m].wall);
+        free(t[m].init);
         free(fit_s[m]);
         free(errors[m]);
     }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/label_sums.hpp"
 #include "core/options.hpp"
 #include "core/rng.hpp"
 #include "core/side_info.hpp"
@@ -389,6 +390,86 @@ void row_min_follows_its_lanes(void **) {
     }
 }
 
+// ---------------------------------------------------------------- label_sums
+
+// The additions label_sums documents, written plainly: per chunk of `chunk`
+// rows one block of partial sums from 0, the blocks added in chunk order.
+void reference_label_sums(const kindred::DataView &data, const std::vector<int32_t> &labels, const double *weight,
+                          int64_t k, int64_t chunk, std::vector<double> &sums, std::vector<double> &wsum) {
+    const int64_t n = data.n(), d = data.d();
+    sums.assign(static_cast<size_t>(k * d), 0.0);
+    wsum.assign(static_cast<size_t>(k), 0.0);
+    for (int64_t lo = 0; lo < n; lo += chunk) {
+        std::vector<double> part(static_cast<size_t>(k * d), 0.0), part_w(static_cast<size_t>(k), 0.0);
+        for (int64_t i = lo; i < std::min(n, lo + chunk); ++i) {
+            const int32_t l = labels[i];
+            if (l < 0 || l >= k) continue;
+            const double w = weight ? weight[i] : 1.0;
+            data.add_row(i, w, part.data() + l * d);
+            part_w[l] += w;
+        }
+        for (int64_t v = 0; v < k * d; ++v) sums[v] += part[v];
+        for (int64_t l = 0; l < k; ++l) wsum[l] += part_w[l];
+    }
+}
+
+// Both ways of label_sums (blocks per chunk for few labels, the counting
+// sort for many: issue 23) give the reference's bits, dense and CSR,
+// weighted or not, on 1 and 2 threads.
+void label_sums_same_bits_both_ways(void **) {
+    const int64_t chunk = 64, n = 5 * chunk + 17, d = 6;
+    Rng rng(11);
+    std::vector<double> x(static_cast<size_t>(n * d)), weight(static_cast<size_t>(n));
+    std::vector<int64_t> indptr(1, 0), indices;
+    std::vector<double> values;
+    for (int64_t i = 0; i < n; ++i) {
+        weight[i] = 0.1 + rng.uniform();
+        for (int64_t j = 0; j < d; ++j) {
+            // Magnitudes over many orders, so that the order of additions shows in the bits.
+            const double v = rng.uniform() < 0.4 ? 0.0 : (rng.uniform() - 0.3) * std::pow(10.0, rng.below(12) - 6.0);
+            x[i * d + j] = v;
+            if (v != 0.0) {
+                indices.push_back(j);
+                values.push_back(v);
+            }
+        }
+        indptr.push_back(static_cast<int64_t>(indices.size()));
+    }
+    kindred::DenseView dense;
+    dense.x = x.data();
+    dense.n = n;
+    dense.d = dense.ld = d;
+    kindred::CsrView csr;
+    csr.indptr = indptr.data();
+    csr.indices = indices.data();
+    csr.values = values.data();
+    csr.n = n;
+    csr.d = d;
+    const kindred::DataView views[2] = {kindred::DataView::dense(dense), kindred::DataView::csr(csr)};
+    // k = 2: blocks per chunk; k = n: the counting sort (4 x n x d > the stored values).
+    for (const int64_t k : {int64_t(2), n}) {
+        std::vector<int32_t> labels(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i) labels[i] = static_cast<int32_t>(rng.below(k + 1)) - 1;  // some -1
+        for (const kindred::DataView &data : views)
+            for (const double *w : {static_cast<const double *>(nullptr), static_cast<const double *>(weight.data())}) {
+                std::vector<double> ref, ref_w;
+                reference_label_sums(data, labels, w, k, chunk, ref, ref_w);
+                for (int threads : {1, 2}) {
+                    std::vector<double> sums, wsum;
+                    std::vector<int64_t> counts;
+                    kindred::label_sums(data, labels.data(), w, k, chunk, threads, sums, &wsum, counts);
+                    assert_int_equal(sums.size(), ref.size());
+                    assert_memory_equal(sums.data(), ref.data(), sums.size() * sizeof(double));
+                    assert_memory_equal(wsum.data(), ref_w.data(), wsum.size() * sizeof(double));
+                    int64_t counted = 0;
+                    for (int64_t c : counts) counted += c;
+                    assert_int_equal(counted, std::count_if(labels.begin(), labels.end(), [](int32_t l) { return l >= 0; }));
+                }
+            }
+    }
+}
+
+
 }  // namespace
 
 int main() {
@@ -404,6 +485,7 @@ int main() {
         cmocka_unit_test(option_ranges_and_validation),
         cmocka_unit_test(format_number_round_trips),
         cmocka_unit_test(row_min_follows_its_lanes),
+        cmocka_unit_test(label_sums_same_bits_both_ways),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

@@ -29,17 +29,6 @@
 #include "kindred.h"
 #include "testing.h"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
-
 #define BIG_MAX INT64_MAX
 #define BIG_32 ((int64_t)INT32_MAX + 1)
 #define BIG_LAPACK ((int64_t)INT32_MAX)
@@ -95,7 +84,7 @@ typedef int (*limited_case)(void);
  * returned KINDRED_E_NOMEM with a message (a body that expects another
  * outcome checks it and returns KINDRED_E_NOMEM for "as expected"). */
 static void run_limited(const char *name, limited_case body) {
-    if (SANITIZED) {
+    if (TEST_SANITIZED) {
         print_message("SKIPPED %s: needs an address-space limit, which sanitizer builds cannot run under\n", name);
         return;
     }

@@ -84,4 +84,17 @@ static inline int same_partition(const int32_t *a, const int32_t *b, int64_t n) 
     return ari == 1.0;
 }
 
+/* 1 in a sanitizer build: sanitizers reserve terabytes of address space, so
+ * tests that limit it (RLIMIT_AS) skip there, with a message. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define TEST_SANITIZED 1
+#endif
+#endif
+#ifndef TEST_SANITIZED
+#define TEST_SANITIZED 0
+#endif
+
 #endif

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/label_sums.hpp"
 #include "core/parallel.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/distances.hpp"
@@ -19,6 +20,7 @@ namespace {
 // GEMM stays efficient.
 constexpr int64_t kBlockValues = int64_t(1) << 17;
 constexpr int64_t kMinBlockRows = 256;
+// Rows per chunk of cluster_sums: it fixes the order of the additions.
 constexpr int64_t kSumChunk = 32768;
 }  // namespace
 
@@ -145,40 +147,7 @@ std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, 
 
 void cluster_sums(const DataView &data, const int32_t *labels, int64_t k, int threads, std::vector<double> &sums,
                   std::vector<int64_t> &counts) {
-    const int64_t n = data.n(), d = data.d();
-    const int64_t chunks = chunk_count(n, kSumChunk);
-    std::vector<double> part(static_cast<size_t>(chunks * k * d), 0.0);
-    std::vector<int64_t> part_counts(static_cast<size_t>(chunks * k), 0);
-    parallel_chunks(threads, n, kSumChunk, [&](int64_t chunk, int64_t lo, int64_t hi) {
-        double *s = part.data() + chunk * k * d;
-        int64_t *cnt = part_counts.data() + chunk * k;
-        if (data.is_dense() && data.as_dense().row_major && !data.as_dense().is_f32()) {
-            // The common case, written out so that the compiler vectorises the row sum.
-            const DenseView &v = data.as_dense();
-            for (int64_t i = lo; i < hi; ++i) {
-                const int32_t l = labels[i];
-                if (l < 0 || l >= k) continue;
-                const double *x = v.x + i * v.ld;
-                double *acc = s + l * d;
-                for (int64_t j = 0; j < d; ++j) acc[j] += x[j];
-                ++cnt[l];
-            }
-            return;
-        }
-        for (int64_t i = lo; i < hi; ++i) {
-            const int32_t l = labels[i];
-            if (l < 0 || l >= k) continue;
-            data.add_row(i, 1.0, s + l * d);
-            ++cnt[l];
-        }
-    });
-    sums.assign(static_cast<size_t>(k * d), 0.0);
-    counts.assign(static_cast<size_t>(k), 0);
-    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-        const double *s = part.data() + chunk * k * d;
-        for (int64_t v = 0; v < k * d; ++v) sums[v] += s[v];
-        for (int64_t c = 0; c < k; ++c) counts[c] += part_counts[chunk * k + c];
-    }
+    label_sums(data, labels, nullptr, k, kSumChunk, threads, sums, nullptr, counts);
 }
 
 std::vector<double> global_mean(const DataView &data) {

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/label_sums.hpp"
 #include "core/parallel.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/dense_rows.hpp"
@@ -19,55 +20,12 @@ namespace {
 
 constexpr int64_t kSumChunk = 8192;
 
-// Deterministic chunked sums of w_i * x_i (k x d) and of w_i (k) per label;
-// the caller turns them into means. Same fixed chunking as cluster_sums.
+// Deterministic sums of w_i * x_i (k x d) and of w_i (k) per label, in the
+// order fixed by kSumChunk (label_sums); the caller turns them into means.
 void weighted_label_sums(const DataView &data, const int32_t *labels, const std::vector<double> *weight, int64_t k,
                          int threads, std::vector<double> &sums, std::vector<double> &wsum,
                          std::vector<int64_t> &counts) {
-    const int64_t n = data.n(), d = data.d();
-    const int64_t chunks = chunk_count(n, kSumChunk);
-    std::vector<double> part(static_cast<size_t>(chunks * k * d), 0.0), part_w(static_cast<size_t>(chunks * k), 0.0);
-    std::vector<int64_t> part_counts(static_cast<size_t>(chunks * k), 0);
-    parallel_chunks(threads, n, kSumChunk, [&](int64_t chunk, int64_t lo, int64_t hi) {
-        double *s = part.data() + chunk * k * d;
-        double *w = part_w.data() + chunk * k;
-        int64_t *cnt = part_counts.data() + chunk * k;
-        if (data.is_dense() && data.as_dense().row_major && !data.as_dense().is_f32()) {
-            // The common case written out (the same sums as add_row), so that
-            // the compiler vectorises the row sum: a function call per point
-            // was a tenth of an RDP-means iteration at d = 16.
-            const DenseView &v = data.as_dense();
-            for (int64_t i = lo; i < hi; ++i) {
-                const int32_t l = labels[i];
-                if (l < 0 || l >= k) continue;
-                const double wi = weight ? (*weight)[i] : 1.0;
-                const double *x = v.x + i * v.ld;
-                double *acc = s + l * d;
-                for (int64_t j = 0; j < d; ++j) acc[j] += wi * x[j];
-                w[l] += wi;
-                ++cnt[l];
-            }
-            return;
-        }
-        for (int64_t i = lo; i < hi; ++i) {
-            const int32_t l = labels[i];
-            if (l < 0 || l >= k) continue;
-            const double wi = weight ? (*weight)[i] : 1.0;
-            data.add_row(i, wi, s + l * d);
-            w[l] += wi;
-            ++cnt[l];
-        }
-    });
-    sums.assign(static_cast<size_t>(k * d), 0.0);
-    wsum.assign(static_cast<size_t>(k), 0.0);
-    counts.assign(static_cast<size_t>(k), 0);
-    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-        for (int64_t v = 0; v < k * d; ++v) sums[v] += part[chunk * k * d + v];
-        for (int64_t c = 0; c < k; ++c) {
-            wsum[c] += part_w[chunk * k + c];
-            counts[c] += part_counts[chunk * k + c];
-        }
-    }
+    label_sums(data, labels, weight ? weight->data() : nullptr, k, kSumChunk, threads, sums, &wsum, counts);
 }
 
 // out[(i - begin) * k + c] = <x_i, m_c> for k rows m of d values: one GEMM

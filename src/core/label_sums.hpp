@@ -1,0 +1,30 @@
+// Per-label sums of the points, w_i x_i and w_i, the same bits for any
+// number of threads, in memory linear in the input: the one place where the
+// centre-based methods (cluster_sums), the Bregman divergences and the
+// HMRF distortions add up their clusters.
+#ifndef KINDRED_CORE_LABEL_SUMS_HPP
+#define KINDRED_CORE_LABEL_SUMS_HPP
+
+#include <cstdint>
+#include <vector>
+
+#include "core/data_view.hpp"
+
+namespace kindred {
+
+// sums (k x d) = sum of weight_i x_i, wsum (k, when not null) = sum of
+// weight_i and counts (k) = number of points, over the points of each label
+// in [0, k); other labels are skipped. weight: n values, or nullptr for 1.
+//
+// The order of the additions is fixed by `chunk` alone: a label's points of
+// one chunk of `chunk` rows are added in index order starting from 0, and
+// these chunk sums are added in chunk order. Results do not depend on
+// threads, nor on which of the two ways below computes them (they make the
+// same additions; a chunk without points of the label adds +0.0 in one way
+// and nothing in the other, the same bits since the sums are never -0.0).
+void label_sums(const DataView &data, const int32_t *labels, const double *weight, int64_t k, int64_t chunk,
+                int threads, std::vector<double> &sums, std::vector<double> *wsum, std::vector<int64_t> &counts);
+
+}  // namespace kindred
+
+#endif
