@@ -308,9 +308,6 @@ static void forged_payloads_never_crash(void **state) {
 
 /* ---- the option tier in model files ------------------------------------ */
 
-static const char *const kRdpInternal[] = {"skip_certified", "link_bounds", "center_bounds", "link_bytes"};
-enum { kRdpInternalCount = sizeof kRdpInternal / sizeof kRdpInternal[0] };
-
 static int contains(const unsigned char *bytes, long size, const char *text) {
     const size_t len = strlen(text);
     for (long at = 0; at + (long)len <= size; ++at)
@@ -324,7 +321,7 @@ static kindred_model *fit_rdpmeans(const double *x) {
     assert_ok(kindred_model_new(&m, "rdpmeans"));
     assert_ok(kindred_model_set_int(m, "k", K));
     assert_ok(kindred_model_set_double(m, "xi_0", 0.01));
-    for (int s = 0; s < kRdpInternalCount; ++s) assert_ok(kindred_model_set_string(m, kRdpInternal[s], "false"));
+    for (int s = 0; s < RDPMEANS_INTERNAL_OPTIONS; ++s) assert_ok(kindred_model_set_string(m, rdpmeans_internal_option(s), "false"));
     assert_ok(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, NULL));
     return m;
 }
@@ -342,7 +339,7 @@ static void saved_file_holds_stable_options_only(void **state) {
     assert_ok(kindred_model_save(m, path));
     long size = 0;
     unsigned char *bytes = read_all(path, &size);
-    for (int s = 0; s < kRdpInternalCount; ++s) assert_false(contains(bytes, size, kRdpInternal[s]));
+    for (int s = 0; s < RDPMEANS_INTERNAL_OPTIONS; ++s) assert_false(contains(bytes, size, rdpmeans_internal_option(s)));
     assert_false(contains(bytes, size, "pass_"));
     int64_t count = 0;
     assert_ok(kindred_option_count("rdpmeans", &count));
@@ -355,8 +352,8 @@ static void saved_file_holds_stable_options_only(void **state) {
     assert_ok(kindred_model_load(&loaded, path));
     assert_same_models(m, loaded, x); /* labels, arrays, every stable option's text, predictions */
     char text[32];
-    for (int s = 0; s < kRdpInternalCount; ++s) {
-        assert_ok(kindred_model_get_option(loaded, kRdpInternal[s], text, sizeof text));
+    for (int s = 0; s < RDPMEANS_INTERNAL_OPTIONS; ++s) {
+        assert_ok(kindred_model_get_option(loaded, rdpmeans_internal_option(s), text, sizeof text));
         assert_string_equal(text, "1");
     }
     free(bytes);
@@ -410,14 +407,14 @@ static void file_naming_internal_option_loads(void **state) {
     unsigned char *forged = malloc((size_t)size + 256);
     const char *values[] = {"0", "1", "maybe"};
     char text[32];
-    for (int s = 0; s < kRdpInternalCount; ++s) {
+    for (int s = 0; s < RDPMEANS_INTERNAL_OPTIONS; ++s) {
         for (int v = 0; v < 3; ++v) {
-            const long forged_size = with_option_record(bytes, size, kRdpInternal[s], values[v], forged);
+            const long forged_size = with_option_record(bytes, size, rdpmeans_internal_option(s), values[v], forged);
             write_all(path, forged, forged_size);
             kindred_model *loaded = NULL;
             assert_ok(kindred_model_load(&loaded, path));
             assert_same_models(m, loaded, x);
-            assert_ok(kindred_model_get_option(loaded, kRdpInternal[s], text, sizeof text));
+            assert_ok(kindred_model_get_option(loaded, rdpmeans_internal_option(s), text, sizeof text));
             assert_string_equal(text, "1"); /* the default, not the file's value */
             assert_ok(kindred_model_save(loaded, again));
             long again_size = 0;

@@ -16,10 +16,6 @@
 #include "kindred.h"
 #include "testing.h"
 
-/* RDP-means' internal options: the timing switches (docs/algorithms/rdpmeans-tvclust.md). */
-static const char *const kRdpInternal[] = {"skip_certified", "link_bounds", "center_bounds", "link_bytes"};
-enum { kRdpInternalCount = sizeof kRdpInternal / sizeof kRdpInternal[0] };
-
 /* The status must be INVALID and the message must name the option (and say
  * which algorithm and value, when it does not, to make a failure readable). */
 static void expect_refused(kindred_status status, const char *algorithm, const char *name, const char *what) {
@@ -124,15 +120,15 @@ static void internal_options_are_set_but_not_listed(void **state) {
     for (int64_t o = 0; o < count; ++o) {
         const char *name = NULL;
         assert_ok(kindred_option_info("rdpmeans", o, &name, NULL, NULL, NULL, NULL));
-        for (int s = 0; s < kRdpInternalCount; ++s) assert_string_not_equal(name, kRdpInternal[s]);
+        for (int s = 0; s < RDPMEANS_INTERNAL_OPTIONS; ++s) assert_string_not_equal(name, rdpmeans_internal_option(s));
     }
     /* The listed ones are the stable table: lambda ... max_iter, then the common three. */
     assert_int_equal(count, 15);
     kindred_model *m = NULL;
     assert_ok(kindred_model_new(&m, "rdpmeans"));
     char text[32];
-    for (int s = 0; s < kRdpInternalCount; ++s) {
-        const char *name = kRdpInternal[s];
+    for (int s = 0; s < RDPMEANS_INTERNAL_OPTIONS; ++s) {
+        const char *name = rdpmeans_internal_option(s);
         assert_ok(kindred_model_get_option(m, name, text, sizeof text));
         assert_string_equal(text, "1"); /* the default: on */
         assert_ok(kindred_model_set_string(m, name, "false"));
@@ -145,7 +141,7 @@ static void internal_options_are_set_but_not_listed(void **state) {
         expect_refused(kindred_model_set_string(m, name, "maybe"), "rdpmeans", name, "maybe");
     }
     assert_fails_with(kindred_model_set_int(m, "no_such_option", 1), KINDRED_E_UNKNOWN_OPTION, "valid options: lambda");
-    for (int s = 0; s < kRdpInternalCount; ++s) assert_null(strstr(kindred_last_error(), kRdpInternal[s]));
+    for (int s = 0; s < RDPMEANS_INTERNAL_OPTIONS; ++s) assert_null(strstr(kindred_last_error(), rdpmeans_internal_option(s)));
     kindred_model_free(m);
 }
 
