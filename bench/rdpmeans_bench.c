@@ -42,6 +42,7 @@
 
 #include "bench_clock.h"
 #include "kindred.h"
+#include "rdpmeans_passes.h"
 
 static double peak_mb(void) {
     struct rusage u;
@@ -93,7 +94,7 @@ typedef struct {
 } intervals;
 
 /* computed: NULL, or per iteration (from 1) the fraction of the pass that
- * was computed (RDP-means' "pass_computed": 1 for a full pass, less where
+ * was computed (RDP-means' logged pass_computed: 1 for a full pass, less where
  * points were certified unchanged); only the full passes are kept then. */
 static void add_intervals(intervals *out, const clock_state *c, const double *computed) {
     for (int64_t t = 1; t < c->calls && out->count < out->capacity; ++t) {
@@ -194,9 +195,11 @@ int main(int argc, char **argv) {
     /* kmeans runs iters restarts of at most iters iterations (see below). */
     const int64_t cap = iters * iters + 2, all = repeats * cap;
     double *buf = malloc((size_t)(2 * cap + 6 * all) * sizeof *buf);
-    double *computed = malloc((size_t)cap * sizeof *computed);
+    double *pass_buf = malloc((size_t)(4 * cap) * sizeof *pass_buf);
     int64_t *iteration = malloc((size_t)cap * sizeof *iteration);
-    if (!x || !truth || !labels || !buf || !iteration || !computed) return 1;
+    if (!x || !truth || !labels || !buf || !iteration || !pass_buf) return 1;
+    /* RDP-means' per-pass figures, from its log lines (rdpmeans_passes.h). */
+    rdpmeans_passes passes = {0, cap, pass_buf, pass_buf + cap, pass_buf + 2 * cap, pass_buf + 3 * cap, 0};
     clock_state c = {0, cap, iteration, buf, buf + cap, 0.0};
     double rss_rdp = 0.0, rss_kmeans = 0.0;
     intervals ri = {0, all, buf + 2 * cap, buf + 2 * cap + all};
@@ -223,6 +226,8 @@ int main(int argc, char **argv) {
         CHECK(kindred_model_set_int(m, "threads", threads));
         CHECK(kindred_model_set_progress(m, on_progress, &c));
         if (!strcmp(alg, "rdpmeans")) {
+            passes.count = 0;
+            CHECK(kindred_model_set_log(m, rdpmeans_passes_log, &passes));
             CHECK(kindred_model_set_int(m, "k", 20));
             CHECK(kindred_model_set_int(m, "max_iter", iters));
             CHECK(kindred_model_set_int(m, "stable_iterations", iters + 1));
@@ -239,21 +244,23 @@ int main(int argc, char **argv) {
         fit_s = now_seconds() - t0;
         add_intervals(&ri, &c, NULL);
         if (!strcmp(alg, "rdpmeans")) {
-            CHECK(kindred_model_get_array(m, "pass_computed", computed, cap));
+            int64_t fit_iterations = 0;
+            CHECK(kindred_model_summary(m, NULL, NULL, NULL, &fit_iterations, NULL, NULL));
+            if (passes.malformed || passes.count != fit_iterations) {
+                fprintf(stderr, "rdpmeans_bench: %lld pass records for %lld iterations (%lld malformed)\n",
+                        (long long)passes.count, (long long)fit_iterations, (long long)passes.malformed);
+                return 1;
+            }
             const int64_t before = ci.count;
-            add_intervals(&ci, &c, computed);
+            add_intervals(&ci, &c, passes.computed);
             timed += c.calls - 1;
             skipped += c.calls - 1 - (ci.count - before);
             /* The share of points whose link terms a pass read (the others
              * were decided by the distance bound, or certified unchanged). */
-            int64_t passes = 0;
-            CHECK(kindred_model_array_shape(m, "pass_linked", &passes, NULL));
-            CHECK(kindred_model_get_array(m, "pass_linked", computed, cap));
-            for (int64_t t = 1; t < passes && t < cap; ++t) linked_sum += computed[t], ++linked_count;
+            for (int64_t t = 1; t < passes.count; ++t) linked_sum += passes.linked[t], ++linked_count;
             /* The share of points whose divergences a pass computed (the
              * others were kept by the center bounds, or certified unchanged). */
-            CHECK(kindred_model_get_array(m, "pass_rows", computed, cap));
-            for (int64_t t = 1; t < passes && t < cap; ++t) rows_sum += computed[t];
+            for (int64_t t = 1; t < passes.count; ++t) rows_sum += passes.rows[t];
         }
         rss_rdp = c.max_resident_mb;
         c.max_resident_mb = 0.0;
@@ -332,6 +339,6 @@ int main(int argc, char **argv) {
     free(truth);
     free(buf);
     free(iteration);
-    free(computed);
+    free(pass_buf);
     return 0;
 }

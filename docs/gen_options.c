@@ -44,7 +44,10 @@ int main(void) {
     printf("# Algorithm options\n\n");
     printf("Generated from the option registry by `docs/gen_options` (do not edit by hand; the\n"
            "`options-doc` test checks that this page and the library agree). The same table drives\n"
-           "`kindred_model_set_*`, the CLI flags (`--NAME VALUE`) and the bindings' keyword arguments.\n");
+           "`kindred_model_set_*`, the CLI flags (`--NAME VALUE`) and the bindings' keyword arguments.\n"
+           "Only the stable options are listed: a few internal ones, for tests and benchmarks, are set by\n"
+           "name but may change in any release (docs/conventions.md, \"Options: the stable and the\n"
+           "internal tier\").\n");
     for (int64_t a = 0; a < kindred_algorithm_count(); ++a) {
         const char *alg = kindred_algorithm_name(a);
         const char *summary = "";

@@ -1,6 +1,7 @@
 /* Model files: save / load round trip for every algorithm of the foundation,
- * and rejection (KINDRED_E_CORRUPT, never a crash) of corrupted, truncated,
- * foreign and wrong-version files. */
+ * the option tier in files (only stable options are written; a file naming an
+ * internal one loads), and rejection (KINDRED_E_CORRUPT, never a crash) of
+ * corrupted, truncated, foreign and wrong-version files. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -305,11 +306,141 @@ static void forged_payloads_never_crash(void **state) {
     free(copy);
 }
 
+/* ---- the option tier in model files ------------------------------------ */
+
+static int contains(const unsigned char *bytes, long size, const char *text) {
+    const size_t len = strlen(text);
+    for (long at = 0; at + (long)len <= size; ++at)
+        if (memcmp(bytes + at, text, len) == 0) return 1;
+    return 0;
+}
+
+/* An RDP-means fit with its internal options away from their defaults. */
+static kindred_model *fit_rdpmeans(const double *x) {
+    kindred_model *m = NULL;
+    assert_ok(kindred_model_new(&m, "rdpmeans"));
+    assert_ok(kindred_model_set_int(m, "k", K));
+    assert_ok(kindred_model_set_double(m, "xi_0", 0.01));
+    for (int s = 0; s < RDPMEANS_INTERNAL_OPTIONS; ++s) assert_ok(kindred_model_set_string(m, rdpmeans_internal_option(s), "false"));
+    assert_ok(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, NULL));
+    return m;
+}
+
+/* The saved file names every stable option and no internal one (nor the
+ * per-pass diagnostics, which are log records); the stable options come
+ * back, the internal ones at their defaults. */
+static void saved_file_holds_stable_options_only(void **state) {
+    (void)state;
+    double x[N * D];
+    make_blobs(x, NULL, N, D, K, 6.0, 0.5, 23);
+    kindred_model *m = fit_rdpmeans(x);
+    char path[512];
+    temp_path(path, sizeof path, "tier.kdm");
+    assert_ok(kindred_model_save(m, path));
+    long size = 0;
+    unsigned char *bytes = read_all(path, &size);
+    for (int s = 0; s < RDPMEANS_INTERNAL_OPTIONS; ++s) assert_false(contains(bytes, size, rdpmeans_internal_option(s)));
+    assert_false(contains(bytes, size, "pass_"));
+    int64_t count = 0;
+    assert_ok(kindred_option_count("rdpmeans", &count));
+    for (int64_t o = 0; o < count; ++o) {
+        const char *name = NULL;
+        assert_ok(kindred_option_info("rdpmeans", o, &name, NULL, NULL, NULL, NULL));
+        assert_true(contains(bytes, size, name));
+    }
+    kindred_model *loaded = NULL;
+    assert_ok(kindred_model_load(&loaded, path));
+    assert_same_models(m, loaded, x); /* labels, arrays, every stable option's text, predictions */
+    char text[32];
+    for (int s = 0; s < RDPMEANS_INTERNAL_OPTIONS; ++s) {
+        assert_ok(kindred_model_get_option(loaded, rdpmeans_internal_option(s), text, sizeof text));
+        assert_string_equal(text, "1");
+    }
+    free(bytes);
+    remove(path);
+    kindred_model_free(loaded);
+    kindred_model_free(m);
+}
+
+/* The file's bytes with one more option record (name, value) before the
+ * others, its counts and checksum made right: what a writer that recorded
+ * the option would have written. Returns the new size. */
+static long with_option_record(const unsigned char *bytes, long size, const char *name, const char *value,
+                               unsigned char *out) {
+    uint64_t algorithm_len = 0, options = 0, payload = 0;
+    memcpy(&algorithm_len, bytes + HEADER, 8);
+    const long count_at = HEADER + 8 + (long)algorithm_len;
+    memcpy(&options, bytes + count_at, 8);
+    memcpy(&payload, bytes + 12, 8);
+    const uint64_t name_len = strlen(name), value_len = strlen(value);
+    const long record = (long)(16 + name_len + value_len);
+    memcpy(out, bytes, (size_t)count_at + 8);
+    unsigned char *p = out + count_at + 8;
+    memcpy(p, &name_len, 8);
+    memcpy(p + 8, name, name_len);
+    memcpy(p + 8 + name_len, &value_len, 8);
+    memcpy(p + 16 + name_len, value, value_len);
+    memcpy(p + record, bytes + count_at + 8, (size_t)(size - count_at - 8));
+    options += 1;
+    payload += (uint64_t)record;
+    memcpy(out + count_at, &options, 8);
+    memcpy(out + 12, &payload, 8);
+    fix_checksum(out, size + record);
+    return size + record;
+}
+
+/* A file that names an internal option (as files written before the tier
+ * did, with any value, even one the option refuses) loads: the value is
+ * ignored, the model is the saved one, and saving it again writes the
+ * original bytes. An unknown name is still a corrupt file. */
+static void file_naming_internal_option_loads(void **state) {
+    (void)state;
+    double x[N * D];
+    make_blobs(x, NULL, N, D, K, 6.0, 0.5, 29);
+    kindred_model *m = fit_rdpmeans(x);
+    char path[512], again[512];
+    temp_path(path, sizeof path, "tier_named.kdm");
+    temp_path(again, sizeof again, "tier_again.kdm");
+    assert_ok(kindred_model_save(m, path));
+    long size = 0;
+    unsigned char *bytes = read_all(path, &size);
+    unsigned char *forged = malloc((size_t)size + 256);
+    const char *values[] = {"0", "1", "maybe"};
+    char text[32];
+    for (int s = 0; s < RDPMEANS_INTERNAL_OPTIONS; ++s) {
+        for (int v = 0; v < 3; ++v) {
+            const long forged_size = with_option_record(bytes, size, rdpmeans_internal_option(s), values[v], forged);
+            write_all(path, forged, forged_size);
+            kindred_model *loaded = NULL;
+            assert_ok(kindred_model_load(&loaded, path));
+            assert_same_models(m, loaded, x);
+            assert_ok(kindred_model_get_option(loaded, rdpmeans_internal_option(s), text, sizeof text));
+            assert_string_equal(text, "1"); /* the default, not the file's value */
+            assert_ok(kindred_model_save(loaded, again));
+            long again_size = 0;
+            unsigned char *resaved = read_all(again, &again_size);
+            assert_int_equal(again_size, size);
+            assert_memory_equal(resaved, bytes, (size_t)size);
+            free(resaved);
+            kindred_model_free(loaded);
+        }
+    }
+    write_all(path, forged, with_option_record(bytes, size, "no_such_option", "1", forged));
+    load_expect(path, KINDRED_E_CORRUPT, "unknown option 'no_such_option'");
+    free(forged);
+    free(bytes);
+    remove(path);
+    remove(again);
+    kindred_model_free(m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(round_trip_kmeans),
         cmocka_unit_test(round_trip_dpmeans),
         cmocka_unit_test(round_trip_gmm),
+        cmocka_unit_test(saved_file_holds_stable_options_only),
+        cmocka_unit_test(file_naming_internal_option_loads),
         cmocka_unit_test_setup_teardown(flipped_payload_byte_is_corrupt, setup_saved, teardown_saved),
         cmocka_unit_test_setup_teardown(every_truncation_is_corrupt, setup_saved, teardown_saved),
         cmocka_unit_test_setup_teardown(foreign_files_are_corrupt, setup_saved, teardown_saved),

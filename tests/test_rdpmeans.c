@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "kindred.h"
+#include "../bench/rdpmeans_passes.h"
 
 #define OK(call) assert_int_equal((call), KINDRED_OK)
 
@@ -45,9 +46,16 @@ static kindred_side *iris_pairs(const int32_t *y, double rate, double noise, uin
     return side;
 }
 
+/* The per-pass figures of the last fit of a model made by new_rdp(), from
+ * its log lines (every fit of this file parses them; none may be malformed). */
+static double pass_computed[400], pass_linked[400], pass_rows[400], pass_bytes[400];
+static rdpmeans_passes passes = {0, 400, pass_computed, pass_linked, pass_rows, pass_bytes, 0};
+
 static kindred_model *new_rdp(void) {
     kindred_model *m = NULL;
     OK(kindred_model_new(&m, "rdpmeans"));
+    passes.count = 0;
+    OK(kindred_model_set_log(m, rdpmeans_passes_log, &passes));
     return m;
 }
 
@@ -63,6 +71,8 @@ static int64_t fit_with_trace(kindred_model *m, const double *x, int64_t n, int6
     OK(kindred_model_array_shape(m, "objective_trace", &length, &cols));
     assert_true(length <= 400);
     OK(kindred_model_get_array(m, "objective_trace", trace, 400));
+    assert_int_equal(passes.malformed, 0);
+    assert_int_equal(passes.count, length); /* one pass record per iteration */
     return length;
 }
 
@@ -209,7 +219,7 @@ static void objective_never_increases_for_fixed_xi(void **state) {
 
 /* In passes after a pass in which nothing moved, the points whose
  * certificate proves that they keep their cluster are not computed
- * (rdpmeans_stable.hpp): "pass_computed" is the fraction of blocks computed
+ * (rdpmeans_stable.hpp): the logged pass_computed is the fraction of blocks computed
  * (1 for a full pass); the first pass and the one right after a change are
  * always full; the fit still stops after stable_iterations unchanged passes,
  * and a certified pass's objective follows eq. (20) with its own xi (the
@@ -230,11 +240,14 @@ static void stable_passes_are_certified(void **state) {
     int converged = 0;
     OK(kindred_model_summary(m, NULL, NULL, NULL, &it, &converged, NULL));
     assert_true(converged);
-    OK(kindred_model_array_shape(m, "pass_computed", &rows, &cols));
+    /* The per-pass figures are log records, not model arrays. */
+    assert_int_equal(kindred_model_array_shape(m, "pass_computed", &rows, &cols), KINDRED_E_UNKNOWN_OPTION);
+    assert_int_equal(passes.malformed, 0);
+    rows = passes.count;
     assert_int_equal(rows, it);
     assert_true(rows <= 400);
-    double computed[400], trace[400], xi[400], clusters[400];
-    OK(kindred_model_get_array(m, "pass_computed", computed, 400));
+    const double *computed = pass_computed;
+    double trace[400], xi[400], clusters[400];
     OK(kindred_model_get_array(m, "objective_trace", trace, 400));
     OK(kindred_model_get_array(m, "xi_trace", xi, 400));
     OK(kindred_model_get_array(m, "clusters_trace", clusters, 400));
@@ -273,7 +286,6 @@ static void stable_passes_are_certified(void **state) {
             OK(kindred_model_set_string(m, "center_bounds", "false"));
             OK(kindred_model_set_string(m, "skip_certified", on ? "true" : "false"));
             lengths[on] = fit_iris_with_trace(m, x, side, labels[on], traces[on]);
-            OK(kindred_model_get_array(m, "pass_computed", computed, 400));
             for (int64_t t = 0; t < lengths[on]; ++t) {
                 if (!on) assert_true(computed[t] == 1.0);
                 skipped_total += computed[t] < 1.0;
@@ -368,7 +380,7 @@ static void centers_are_the_means_of_their_points(void **state) {
  * objective agrees to rounding (a kept point's divergence to its centre is
  * computed alone, not in the block product). On iris, and on 3000 points of
  * eight overlapping blobs (several blocks of rows, moves in many passes).
- * pass_rows says which share of the points a pass computed. */
+ * The logged pass_rows says which share of the points a pass computed. */
 static void center_bounds_change_only_rounding(void **state) {
     (void)state;
     static double blobs[kBlobN * kBlobD];
@@ -386,7 +398,8 @@ static void center_bounds_change_only_rounding(void **state) {
         OK(kindred_sample_pairs(side, on_blobs ? blob_y : iris_y, n, on_blobs ? 10 * n : -1,
                                 on_blobs ? 0.0 : 0.02 + 0.01 * trial, 0.1 * (trial % 3), 70 + trial));
         static int32_t labels[4][kBlobN];
-        static double traces[4][400], rows[400], computed[400];
+        static double traces[4][400];
+        const double *rows = pass_rows, *computed = pass_computed;
         int64_t lengths[4];
         for (int v = 0; v < 4; ++v) {
             kindred_model *m = new_rdp();
@@ -396,8 +409,6 @@ static void center_bounds_change_only_rounding(void **state) {
             OK(kindred_model_set_string(m, "link_bounds", v & 2 ? "true" : "false"));
             OK(kindred_model_set_string(m, "skip_certified", v & 2 ? "false" : "true"));
             lengths[v] = fit_with_trace(m, on_blobs ? blobs : iris, n, d, side, labels[v], traces[v]);
-            OK(kindred_model_get_array(m, "pass_rows", rows, 400));
-            OK(kindred_model_get_array(m, "pass_computed", computed, 400));
             for (int64_t t = 0; t < lengths[v]; ++t) {
                 assert_true(rows[t] >= 0.0 && rows[t] <= 1.0);
                 if (!(v & 1) && computed[t] == 1.0) assert_true(rows[t] == 1.0);
@@ -422,7 +433,7 @@ static void center_bounds_change_only_rounding(void **state) {
  * eight overlapping blobs with 10n pairs (pair values 1 and 2, so terms of
  * magnitude 1 to 4 with these weights) and a few noisy ones, from a small xi
  * (the bound decides most points) to a large one (the links decide them).
- * pass_bytes says which passes read the bytes: some must (among them passes
+ * The logged pass_bytes says which passes read the bytes: some must (among them passes
  * that move many points, which drop the bytes part way; and with 28 clusters
  * hinted, near the 32 the bytes hold). With a point whose terms sum past 127,
  * no pass reads them, and the result is again the same. */
@@ -448,7 +459,8 @@ static void link_bytes_change_nothing(void **state) {
             OK(kindred_side_add_pairs(side, a, b, v, 70));
         }
         static int32_t labels[2][kBlobN];
-        static double traces[2][400], bytes[400], clusters[400];
+        static double traces[2][400], clusters[400];
+        const double *bytes = pass_bytes;
         int64_t lengths[2];
         for (int v = 0; v < 2; ++v) {
             kindred_model *m = new_rdp();
@@ -457,7 +469,6 @@ static void link_bytes_change_nothing(void **state) {
             OK(kindred_model_set_double(m, "xi_1", 2.0));
             OK(kindred_model_set_string(m, "link_bytes", v ? "true" : "false"));
             lengths[v] = fit_with_trace(m, blobs, n, d, side, labels[v], traces[v]);
-            OK(kindred_model_get_array(m, "pass_bytes", bytes, 400));
             OK(kindred_model_get_array(m, "clusters_trace", clusters, 400));
             for (int64_t t = 0; t < lengths[v]; ++t) {
                 assert_true(bytes[t] == 0.0 || bytes[t] == 1.0);
@@ -479,7 +490,7 @@ static void link_bytes_change_nothing(void **state) {
  * centre wins by more than xi times the sum of its |link terms|; the labels
  * and objective traces must be bitwise those of reading every point's link
  * terms, with and without certified passes, from small xi (most points
- * decided by the bound) to large (most read their links). pass_linked says
+ * decided by the bound) to large (most read their links). The logged pass_linked says
  * which share of the points read them. */
 static void link_bounds_change_nothing(void **state) {
     (void)state;
@@ -491,7 +502,8 @@ static void link_bounds_change_nothing(void **state) {
         kindred_side *side = iris_pairs(y, 0.01 + 0.01 * (trial % 5), 0.1 * (trial % 3), 40 + trial);
         const double xi_0 = pow(10.0, -4.0 + 0.4 * trial); /* 1e-4 ... 1e2 */
         int32_t labels[4][150];
-        double traces[4][400], linked[400];
+        double traces[4][400];
+        const double *linked = pass_linked;
         int64_t lengths[4];
         for (int v = 0; v < 4; ++v) {
             kindred_model *m = new_rdp();
@@ -508,7 +520,6 @@ static void link_bounds_change_nothing(void **state) {
             OK(kindred_model_set_string(m, "link_bounds", v & 1 ? "true" : "false"));
             OK(kindred_model_set_string(m, "skip_certified", v & 2 ? "true" : "false"));
             lengths[v] = fit_iris_with_trace(m, x, side, labels[v], traces[v]);
-            OK(kindred_model_get_array(m, "pass_linked", linked, 400));
             for (int64_t t = 0; t < lengths[v]; ++t) {
                 assert_true(linked[t] >= 0.0 && linked[t] <= 1.0);
                 if (v == 0) assert_true(linked[t] == 1.0 || t > 0); /* without bounds: every point of a full pass */

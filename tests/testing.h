@@ -37,6 +37,16 @@ static inline uint64_t test_fnv1a(const unsigned char *p, size_t size) {
     return h;
 }
 
+/* RDP-means' internal options, the timing switches (docs/conventions.md, "Options:
+ * the stable and the internal tier"): index 0 to 3, NULL past them. A test of
+ * the tier uses them as its internal options. */
+enum { RDPMEANS_INTERNAL_OPTIONS = 4 };
+static inline const char *rdpmeans_internal_option(int index) {
+    static const char *const names[RDPMEANS_INTERNAL_OPTIONS] = {"skip_certified", "link_bounds", "center_bounds",
+                                                                 "link_bytes"};
+    return index >= 0 && index < RDPMEANS_INTERNAL_OPTIONS ? names[index] : NULL;
+}
+
 /* A small generator of our own (splitmix64), so that test data is the same
  * everywhere and does not depend on the library under test. */
 typedef struct test_rng {

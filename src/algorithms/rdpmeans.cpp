@@ -767,7 +767,7 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
     const LinkCounts::PairTotals start = LinkCounts(adjacency).pair_totals(st.labels.data());  // pairs inside the starting clusters
     st.link_within = w_may_not * start.may_not_within - w_may * start.may_within;
 
-    std::vector<double> trace, xi_trace, k_trace, computed_trace, linked_trace, rows_trace, bytes_trace;
+    std::vector<double> trace, xi_trace, k_trace;
     FitResult result;
     int64_t stable = 0, k = 1, changed = 0;
     double divergence_total = 0.0;
@@ -860,10 +860,17 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
         last_linked = st.linked;
         if (try_bounds && st.decided > 0)
             bound_share = 1.0 - static_cast<double>(st.linked) / static_cast<double>(st.decided);
-        computed_trace.push_back(computed);
-        linked_trace.push_back(static_cast<double>(st.linked) / static_cast<double>(n));
-        rows_trace.push_back(static_cast<double>(st.rows) / static_cast<double>(n));
-        bytes_trace.push_back(bytes_pass ? 1.0 : 0.0);
+        // How much of the pass was done, for the benchmarks and the tests of
+        // the timing switches: the fraction of blocks computed (1 = a full
+        // pass, less where points were certified unchanged), the shares of
+        // the points whose link terms / divergences were computed, and
+        // whether the link terms were read as bytes. A log record, not a
+        // result: these figures describe the implementation, which may change.
+        ctx.log.iteration_record("rdpmeans", it,
+                                 {{"pass_computed", computed},
+                                  {"pass_linked", static_cast<double>(st.linked) / static_cast<double>(n)},
+                                  {"pass_rows", static_cast<double>(st.rows) / static_cast<double>(n)},
+                                  {"pass_bytes", bytes_pass ? 1.0 : 0.0}});
         computed_total += computed;
         // Eq. (20), each pair counted once (see the file comment).
         const double obj = divergence_total + lambda * static_cast<double>(k) + xi * st.link_within;
@@ -887,10 +894,6 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
     result.set_array("xi_trace", static_cast<int64_t>(xi_trace.size()), 1, xi_trace);
     result.set_array("clusters_trace", static_cast<int64_t>(k_trace.size()), 1, k_trace);
     result.set_array("lambda", 1, 1, {lambda});
-    result.set_array("pass_computed", static_cast<int64_t>(computed_trace.size()), 1, computed_trace);
-    result.set_array("pass_linked", static_cast<int64_t>(linked_trace.size()), 1, linked_trace);
-    result.set_array("pass_rows", static_cast<int64_t>(rows_trace.size()), 1, rows_trace);
-    result.set_array("pass_bytes", static_cast<int64_t>(bytes_trace.size()), 1, bytes_trace);
     ctx.log.info(cat("rdpmeans: ", computed_total, " of ", result.iterations,
                      " passes computed (blocks of points certified unchanged are not)"));
     return result;
@@ -949,21 +952,25 @@ OptionTable rdpmeans_options() {
                            "start from one cluster (Algorithm 1) or from the spectral relaxation of section 4.7 "
                            "(dense data, euclidean divergence, small n)"),
         OptionSpec::integer("stable_iterations", 20, 1, 100000000, "stop after this many iterations without a change"),
+        // The four timing switches are internal (core/options.hpp): they
+        // change how long a fit takes, never its labels, and exist for the
+        // benchmarks and the tests that prove that; they are not recorded in
+        // model files, so that they can change or go.
         OptionSpec::boolean("skip_certified", true,
                             "after an unchanged pass, do not compute the points proven to keep their clusters "
-                            "(same result; off: compute every pass, for timing)"),
+                            "(same result; off: compute every pass, for timing)").internal(),
         OptionSpec::boolean("link_bounds", true,
                             "decide without its link terms a point whose nearest centre wins by more than they can "
-                            "change (same result; off: always add them, for timing)"),
+                            "change (same result; off: always add them, for timing)").internal(),
         OptionSpec::boolean("center_bounds", true,
                             "skip the divergences of the points that distance bounds prove keep their clusters "
                             "(squared Euclidean divergence, dense data; same labels, the objective agrees to "
-                            "rounding; off: compute every point's divergences)"),
+                            "rounding; off: compute every point's divergences)").internal(),
         OptionSpec::boolean("link_bytes", true,
                             "while few points move and most read their link terms, keep those terms as one byte "
                             "per point and cluster (up to 32 clusters; integer terms, at most 127 in sum of "
                             "magnitudes per point) instead of gathering them from the neighbours' labels (same "
-                            "result; off: always gather, for timing)"),
+                            "result; off: always gather, for timing)").internal(),
         OptionSpec::integer("max_iter", 300, 1, 100000000, "maximum assignment passes"),
     };
     append_common_options(t);

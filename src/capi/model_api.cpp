@@ -381,7 +381,9 @@ kindred_status kindred_model_save(const kindred_model *model, const char *path) 
         capi::require_pointer(path, "path");
         ModelRecord rec;
         rec.algorithm = model->spec->name;
-        for (const OptionSpec &s : model->spec->options) rec.options.emplace_back(s.name, model->fitted_options.text(s.name));
+        // Only the stable tier: an internal option recorded here could never be removed.
+        for (const OptionSpec *s : stable_options(model->spec->options))
+            rec.options.emplace_back(s->name, model->fitted_options.text(s->name));
         rec.result = r;
         write_model_file(path, rec);
     });
@@ -397,6 +399,13 @@ kindred_status kindred_model_load(kindred_model **out, const char *path) {
         if (!spec) fail(KINDRED_E_CORRUPT, "'", path, "' names an algorithm this library does not have: '", rec.algorithm, "'");
         std::unique_ptr<kindred_model> m(new kindred_model(spec));
         for (const auto &o : rec.options) {
+            // An internal option named by the file (files written before the tier
+            // recorded RDP-means' timing switches) is ignored, not applied: it
+            // changes how a fit runs, never its result, and this model is
+            // already fitted; and since internal options may change or go in
+            // any release, a file naming one must load whatever its value.
+            const OptionSpec *spec_option = find_option(spec->options, o.first);
+            if (spec_option && !spec_option->is_stable()) continue;
             if (o.second.empty()) continue;
             try {
                 m->options.set_text(o.first, o.second);

@@ -1,4 +1,6 @@
-// Introspection of algorithms and their option tables.
+// Introspection of algorithms and their option tables. Only the stable tier
+// is enumerated (core/options.hpp): internal options stay out of everything
+// built from these functions (CLI help, bindings, docs/options.md).
 #include "algorithms/registry.hpp"
 #include "capi/guard.hpp"
 
@@ -41,7 +43,7 @@ kindred_status kindred_option_count(const char *algorithm, int64_t *count) {
     return capi::guarded([&] {
         capi::require_pointer(algorithm, "algorithm");
         capi::require_pointer(count, "count");
-        *count = static_cast<int64_t>(get_algorithm(algorithm).options.size());
+        *count = static_cast<int64_t>(stable_options(get_algorithm(algorithm).options).size());
     });
 }
 
@@ -49,10 +51,10 @@ kindred_status kindred_option_info(const char *algorithm, int64_t index, const c
                                    const char **default_value, const char **range, const char **doc) {
     return capi::guarded([&] {
         capi::require_pointer(algorithm, "algorithm");
-        const AlgorithmSpec &a = get_algorithm(algorithm);
-        if (index < 0 || index >= static_cast<int64_t>(a.options.size()))
-            fail(KINDRED_E_INDEX, "option index ", index, " out of range: ", algorithm, " has ", a.options.size(), " options");
-        const OptionSpec &s = a.options[index];
+        const std::vector<const OptionSpec *> listed = stable_options(get_algorithm(algorithm).options);
+        if (index < 0 || index >= static_cast<int64_t>(listed.size()))
+            fail(KINDRED_E_INDEX, "option index ", index, " out of range: ", algorithm, " has ", listed.size(), " options");
+        const OptionSpec &s = *listed[static_cast<size_t>(index)];
         if (name) *name = s.name.c_str();
         if (type) *type = static_cast<int>(s.type);
         if (default_value) *default_value = s.default_text.c_str();

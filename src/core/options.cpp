@@ -85,6 +85,19 @@ bool OptionSpec::is_choice(const std::string &word) const {
     return false;
 }
 
+std::vector<const OptionSpec *> stable_options(const OptionTable &table) {
+    std::vector<const OptionSpec *> out;
+    for (const OptionSpec &s : table)
+        if (s.is_stable()) out.push_back(&s);
+    return out;
+}
+
+const OptionSpec *find_option(const OptionTable &table, const std::string &name) {
+    for (const OptionSpec &s : table)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
 void append_common_options(OptionTable &table) {
     // Options hold doubles: 2^53 - 1 is the largest seed every value of which is exact.
     table.push_back(OptionSpec::integer("seed", 0, 0, 9007199254740991LL, "seed of the random generator; equal seeds give equal results"));
@@ -102,10 +115,11 @@ OptionValues::OptionValues(const OptionTable *table) : table_(table), values_(ta
 }
 
 int64_t OptionValues::index_of(const std::string &name) const {
-    for (size_t k = 0; k < table_->size(); ++k)
-        if ((*table_)[k].name == name) return static_cast<int64_t>(k);
+    if (const OptionSpec *s = find_option(*table_, name)) return s - table_->data();
+    // The message guides a user, so it lists what the documentation lists:
+    // the stable options.
     std::string names;
-    for (const auto &s : *table_) names += (names.empty() ? "" : ", ") + s.name;
+    for (const OptionSpec *s : stable_options(*table_)) names += (names.empty() ? "" : ", ") + s->name;
     fail(KINDRED_E_UNKNOWN_OPTION, "unknown option '", name, "'; valid options: ", names);
 }
 

@@ -1,7 +1,15 @@
 // The option registry: each algorithm declares one table of OptionSpec (name,
-// type, default, range, doc). That table is the single source for the C API
-// checks, the introspection functions, the CLI flags, the bindings and the
+// type, default, range, doc, tier). That table is the single source for the C
+// API checks, the introspection functions, the CLI flags, the bindings and the
 // docs. OptionValues holds one model's current settings, checked against it.
+//
+// The tier: a stable option is part of the released interface (enumerated by
+// kindred_option_count / kindred_option_info, hence in the CLI help, the
+// bindings' keyword arguments and docs/options.md, and recorded in model
+// files). An internal option (a switch for tests and benchmarks, which may
+// change or go in any release) is set and read by name like any other, but is
+// never enumerated and never written to a model file (zstd keeps its
+// experimental parameters apart in the same way).
 #ifndef KINDRED_CORE_OPTIONS_HPP
 #define KINDRED_CORE_OPTIONS_HPP
 
@@ -15,6 +23,7 @@
 namespace kindred {
 
 enum class OptionType { Int = KINDRED_OPTION_INT, Double = KINDRED_OPTION_DOUBLE, Bool = KINDRED_OPTION_BOOL, Choice = KINDRED_OPTION_CHOICE };
+enum class OptionTier { Stable, Internal };
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -27,6 +36,7 @@ struct OptionSpec {
     std::string choices;  // "a|b|c" for Choice
     std::string doc;
     std::string range_text;  // derived by finish()
+    OptionTier tier = OptionTier::Stable;
 
     // Builders, so that a table reads as one line per option.
     static OptionSpec integer(const char *name, int64_t def, int64_t lo, int64_t hi, const char *doc);
@@ -37,13 +47,21 @@ struct OptionSpec {
     OptionSpec &open_low() { lo_open = true; return finish(); }
     OptionSpec &open_high() { hi_open = true; return finish(); }
     OptionSpec &unset() { default_text.clear(); return *this; }
+    OptionSpec &internal() { tier = OptionTier::Internal; return *this; }
     OptionSpec &finish();
 
     bool in_range(double v) const;
     bool is_choice(const std::string &word) const;
+    bool is_stable() const { return tier == OptionTier::Stable; }
 };
 
 using OptionTable = std::vector<OptionSpec>;
+
+// The stable options of a table, in table order: what introspection lists and
+// what a model file records.
+std::vector<const OptionSpec *> stable_options(const OptionTable &table);
+// The option of that name, of either tier; nullptr when the table has none.
+const OptionSpec *find_option(const OptionTable &table, const std::string &name);
 
 // The options every algorithm has (seed, threads), appended to each table.
 void append_common_options(OptionTable &table);
@@ -67,7 +85,8 @@ public:
     // Text form of the current value ("" when unset).
     std::string text(const std::string &name) const;
 
-    // For save / load: every option in text form, in table order.
+    // Every option of both tiers in text form, in table order (the model file
+    // records only the stable ones: kindred_model_save).
     std::vector<std::string> all_texts() const;
 
 private:

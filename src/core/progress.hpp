@@ -5,6 +5,7 @@
 #define KINDRED_CORE_PROGRESS_HPP
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 #include "kindred.h"
@@ -22,6 +23,12 @@ private:
     void *user_ = nullptr;
 };
 
+// One figure of an iteration record (Log::iteration_record).
+struct RecordField {
+    const char *name;
+    double value;
+};
+
 class Log {
 public:
     Log() = default;
@@ -29,6 +36,12 @@ public:
     void debug(const std::string &m) const { emit(0, m); }
     void info(const std::string &m) const { emit(1, m); }
     void warning(const std::string &m) const { emit(2, m); }
+    // A fit's per-iteration figures, one debug line per iteration in a fixed
+    // form that a benchmark or test parses:
+    //   "WHO: iteration N: name=value name=value ..."
+    // values written by format_number (they read back exactly with strtod).
+    // These diagnostics are not results: a model neither keeps nor saves them.
+    void iteration_record(const char *who, int64_t iteration, std::initializer_list<RecordField> fields) const;
 
 private:
     void emit(int level, const std::string &m) const {
