@@ -19,7 +19,7 @@ import header_parser  # noqa: E402
 
 SYS = os.path.join(HERE, "kindred-sys", "src", "lib.rs")
 
-SCALARS = {"int64_t": "i64", "int32_t": "i32", "uint64_t": "u64", "int": "c_int", "double": "f64",
+SCALARS = {"int64_t": "i64", "int32_t": "i32", "uint64_t": "u64", "int": "c_int", "double": "f64", "float": "f32",
            "size_t": "usize", "void": "c_void", "char": "c_char"}
 
 
@@ -182,8 +182,9 @@ def main(argv):
     rust_path = args[1] if len(args) > 1 else SYS
     header = header_parser.parse_file(header_path)
     if write:
+        text = render(header)  # before the file is opened: a failure leaves it as it was
         with open(rust_path, "w", encoding="utf-8") as f:
-            f.write(render(header))
+            f.write(text)
         print("wrote", rust_path)
         return 0
     with open(rust_path, encoding="utf-8") as f:

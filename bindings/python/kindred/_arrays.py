@@ -5,19 +5,23 @@ from ._lib import COL_MAJOR, ROW_MAJOR, ffi
 
 
 class DenseArg:
-    """A float64 matrix as the C API sees it: pointer, n, d, layout flag and leading dimension.
+    """A float64 (or float32) matrix as the C API sees it: pointer, n, d, layout flag and leading
+    dimension.
 
     C-ordered and Fortran-ordered float64 arrays, and slices of them whose rows (or columns) are
-    evenly spaced, are passed in place; anything else (other dtypes, negative or odd strides) is
-    converted once. `array` keeps the memory alive for as long as the argument is used.
+    evenly spaced, are passed in place; so are float32 ones when `float32` is true (the C API's
+    `_f32` entry points read them in place, widened to double where read: the result is that of
+    the float64 array with the same values). Anything else (other dtypes, negative or odd strides)
+    is converted once. `array` keeps the memory alive for as long as the argument is used; `f32`
+    says which entry point takes it, and `suffix` is that entry point's name suffix.
     """
 
-    def __init__(self, X, what="X"):
+    def __init__(self, X, what="X", float32=False):
         try:
             a = np.asarray(X)
             if a.dtype.kind == "c":
                 raise ValueError("%s: Complex data not supported; kindred clusters real points" % what)
-            if a.dtype != np.float64:
+            if a.dtype != np.float64 and not (float32 and a.dtype == np.float32):
                 if a.dtype.kind not in "biufO":  # object arrays of numbers convert; numpy names what does not
                     raise TypeError("%s: expected a numeric array, got dtype %s" % (what, a.dtype))
                 a = a.astype(np.float64)
@@ -37,7 +41,9 @@ class DenseArg:
             a = np.ascontiguousarray(a)
             layout, ld = ROW_MAJOR, d
         self.array = a  # keeps the buffer alive
-        self.ptr = ffi.cast("const double *", a.__array_interface__["data"][0])
+        self.f32 = a.dtype == np.float32
+        self.suffix = "_f32" if self.f32 else ""
+        self.ptr = ffi.cast("const float *" if self.f32 else "const double *", a.__array_interface__["data"][0])
         self.n, self.d, self.layout, self.ld = n, d, layout, ld
         self.copied = not np.shares_memory(a, X) if isinstance(X, np.ndarray) else True
 

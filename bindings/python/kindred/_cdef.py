@@ -39,6 +39,7 @@ kindred_status kindred_model_get_option(const kindred_model * model, const char 
 kindred_status kindred_model_set_progress(kindred_model * model, kindred_progress_fn fn, void * user);
 kindred_status kindred_model_set_log(kindred_model * model, kindred_log_fn fn, void * user);
 kindred_status kindred_model_fit_dense(kindred_model * model, const double * x, int64_t n, int64_t d, int layout, int64_t ld, const kindred_side * side);
+kindred_status kindred_model_fit_dense_f32(kindred_model * model, const float * x, int64_t n, int64_t d, int layout, int64_t ld, const kindred_side * side);
 kindred_status kindred_model_fit_csr(kindred_model * model, int64_t n, int64_t d, const int64_t * indptr, const int64_t * indices, const double * values, const kindred_side * side);
 kindred_status kindred_model_summary(const kindred_model * model, int64_t * n, int64_t * d, int64_t * clusters, int64_t * iterations, int * converged, double * objective);
 kindred_status kindred_model_labels(const kindred_model * model, int32_t * labels, int64_t capacity);
@@ -47,10 +48,13 @@ kindred_status kindred_model_array_info(const kindred_model * model, int64_t ind
 kindred_status kindred_model_array_shape(const kindred_model * model, const char * name, int64_t * rows, int64_t * cols);
 kindred_status kindred_model_get_array(const kindred_model * model, const char * name, double * out, int64_t capacity);
 kindred_status kindred_model_predict_dense(const kindred_model * model, const double * x, int64_t n, int64_t d, int layout, int64_t ld, int32_t * labels, int64_t capacity);
+kindred_status kindred_model_predict_dense_f32(const kindred_model * model, const float * x, int64_t n, int64_t d, int layout, int64_t ld, int32_t * labels, int64_t capacity);
 kindred_status kindred_model_predict_proba_dense(const kindred_model * model, const double * x, int64_t n, int64_t d, int layout, int64_t ld, double * out, int64_t capacity);
+kindred_status kindred_model_predict_proba_dense_f32(const kindred_model * model, const float * x, int64_t n, int64_t d, int layout, int64_t ld, double * out, int64_t capacity);
 kindred_status kindred_model_predict_csr(const kindred_model * model, int64_t n, int64_t d, const int64_t * indptr, const int64_t * indices, const double * values, int32_t * labels, int64_t capacity);
 kindred_status kindred_model_transform_dim(const kindred_model * model, int64_t * dim);
 kindred_status kindred_model_transform_dense(const kindred_model * model, const double * x, int64_t n, int64_t d, int layout, int64_t ld, double * out, int64_t capacity);
+kindred_status kindred_model_transform_dense_f32(const kindred_model * model, const float * x, int64_t n, int64_t d, int layout, int64_t ld, double * out, int64_t capacity);
 kindred_status kindred_model_save(const kindred_model * model, const char * path);
 kindred_status kindred_model_load(kindred_model ** out, const char * path);
 kindred_status kindred_metric(const char * metric, const int32_t * truth, const int32_t * predicted, int64_t n, double * value);

@@ -292,7 +292,7 @@ class Clusterer(_ClusterMixin, _BaseEstimator):
         names = _feature_names(X)
         model = self._configured_model()
         sparse = is_sparse(X)
-        data = CsrArg(X) if sparse else DenseArg(X)
+        data = CsrArg(X) if sparse else DenseArg(X, float32=True)
         if data.n < 2:
             raise ValueError("X: n_samples = %d; clustering needs at least 2 points" % data.n)
         side_info = make_side(data.n, side, pairs, triplets, partial_labels, ml, cl)
@@ -307,8 +307,8 @@ class Clusterer(_ClusterMixin, _BaseEstimator):
                     status = lib.kindred_model_fit_csr(model, data.n, data.d, data.p_indptr, data.p_indices,
                                                        data.p_values, side_handle)
                 else:
-                    status = lib.kindred_model_fit_dense(model, data.ptr, data.n, data.d, data.layout, data.ld,
-                                                         side_handle)
+                    fit_dense = getattr(lib, "kindred_model_fit_dense" + data.suffix)
+                    status = fit_dense(model, data.ptr, data.n, data.d, data.layout, data.ld, side_handle)
                 err = error_for(status) if status != CONSTANTS["KINDRED_OK"] else None
         finally:
             # The callbacks die with this frame: the model must not keep pointers to them.
@@ -397,10 +397,10 @@ class Clusterer(_ClusterMixin, _BaseEstimator):
             check(lib.kindred_model_predict_csr(model, data.n, data.d, data.p_indptr, data.p_indices,
                                                 data.p_values, ptr(labels, "int32_t"), data.n))
             return labels
-        data = DenseArg(X)
+        data = DenseArg(X, float32=True)
         labels = np.empty(data.n, np.int32)
-        check(lib.kindred_model_predict_dense(model, data.ptr, data.n, data.d, data.layout, data.ld,
-                                              ptr(labels, "int32_t"), data.n))
+        check(getattr(lib, "kindred_model_predict_dense" + data.suffix)(model, data.ptr, data.n, data.d, data.layout,
+                                                                        data.ld, ptr(labels, "int32_t"), data.n))
         return labels
 
     @_offered("soft")
@@ -409,10 +409,10 @@ class Clusterer(_ClusterMixin, _BaseEstimator):
         with self._guard():
             model = self._fitted_model()
             self._check_names(X)
-            data = DenseArg(X)
+            data = DenseArg(X, float32=True)
             out = np.empty((data.n, self.n_clusters_), np.float64)
-            check(lib.kindred_model_predict_proba_dense(model, data.ptr, data.n, data.d, data.layout, data.ld,
-                                                        ptr(out, "double"), out.size))
+            check(getattr(lib, "kindred_model_predict_proba_dense" + data.suffix)(
+                model, data.ptr, data.n, data.d, data.layout, data.ld, ptr(out, "double"), out.size))
             return out
 
     @_offered("transform")
@@ -428,10 +428,10 @@ class Clusterer(_ClusterMixin, _BaseEstimator):
         check(lib.kindred_model_transform_dim(model, dim))
         if is_sparse(X):
             raise TypeError("transform: the C API transforms dense points only; pass X.toarray()")
-        data = DenseArg(X)
+        data = DenseArg(X, float32=True)
         out = np.empty((data.n, dim[0]), np.float64)
-        check(lib.kindred_model_transform_dense(model, data.ptr, data.n, data.d, data.layout, data.ld,
-                                                ptr(out, "double"), out.size))
+        check(getattr(lib, "kindred_model_transform_dense" + data.suffix)(model, data.ptr, data.n, data.d, data.layout,
+                                                                          data.ld, ptr(out, "double"), out.size))
         return out
 
     @_offered("transform")

@@ -88,6 +88,7 @@ extern "C" {
     pub fn kindred_model_set_progress(model: *mut kindred_model, r#fn: kindred_progress_fn, user: *mut c_void) -> kindred_status;
     pub fn kindred_model_set_log(model: *mut kindred_model, r#fn: kindred_log_fn, user: *mut c_void) -> kindred_status;
     pub fn kindred_model_fit_dense(model: *mut kindred_model, x: *const f64, n: i64, d: i64, layout: c_int, ld: i64, side: *const kindred_side) -> kindred_status;
+    pub fn kindred_model_fit_dense_f32(model: *mut kindred_model, x: *const f32, n: i64, d: i64, layout: c_int, ld: i64, side: *const kindred_side) -> kindred_status;
     pub fn kindred_model_fit_csr(model: *mut kindred_model, n: i64, d: i64, indptr: *const i64, indices: *const i64, values: *const f64, side: *const kindred_side) -> kindred_status;
     pub fn kindred_model_summary(model: *const kindred_model, n: *mut i64, d: *mut i64, clusters: *mut i64, iterations: *mut i64, converged: *mut c_int, objective: *mut f64) -> kindred_status;
     pub fn kindred_model_labels(model: *const kindred_model, labels: *mut i32, capacity: i64) -> kindred_status;
@@ -96,10 +97,13 @@ extern "C" {
     pub fn kindred_model_array_shape(model: *const kindred_model, name: *const c_char, rows: *mut i64, cols: *mut i64) -> kindred_status;
     pub fn kindred_model_get_array(model: *const kindred_model, name: *const c_char, out: *mut f64, capacity: i64) -> kindred_status;
     pub fn kindred_model_predict_dense(model: *const kindred_model, x: *const f64, n: i64, d: i64, layout: c_int, ld: i64, labels: *mut i32, capacity: i64) -> kindred_status;
+    pub fn kindred_model_predict_dense_f32(model: *const kindred_model, x: *const f32, n: i64, d: i64, layout: c_int, ld: i64, labels: *mut i32, capacity: i64) -> kindred_status;
     pub fn kindred_model_predict_proba_dense(model: *const kindred_model, x: *const f64, n: i64, d: i64, layout: c_int, ld: i64, out: *mut f64, capacity: i64) -> kindred_status;
+    pub fn kindred_model_predict_proba_dense_f32(model: *const kindred_model, x: *const f32, n: i64, d: i64, layout: c_int, ld: i64, out: *mut f64, capacity: i64) -> kindred_status;
     pub fn kindred_model_predict_csr(model: *const kindred_model, n: i64, d: i64, indptr: *const i64, indices: *const i64, values: *const f64, labels: *mut i32, capacity: i64) -> kindred_status;
     pub fn kindred_model_transform_dim(model: *const kindred_model, dim: *mut i64) -> kindred_status;
     pub fn kindred_model_transform_dense(model: *const kindred_model, x: *const f64, n: i64, d: i64, layout: c_int, ld: i64, out: *mut f64, capacity: i64) -> kindred_status;
+    pub fn kindred_model_transform_dense_f32(model: *const kindred_model, x: *const f32, n: i64, d: i64, layout: c_int, ld: i64, out: *mut f64, capacity: i64) -> kindred_status;
     pub fn kindred_model_save(model: *const kindred_model, path: *const c_char) -> kindred_status;
     pub fn kindred_model_load(out: *mut *mut kindred_model, path: *const c_char) -> kindred_status;
     pub fn kindred_metric(metric: *const c_char, truth: *const i32, predicted: *const i32, n: i64, value: *mut f64) -> kindred_status;
