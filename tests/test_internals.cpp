@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/bounded_nearest.hpp"
+#include "algorithms/centroid_steps.hpp"
 #include "core/error.hpp"
 #include "core/label_sums.hpp"
 #include "core/options.hpp"
@@ -469,11 +471,85 @@ void label_sums_same_bits_both_ways(void **) {
     }
 }
 
+// Hamerly's bounds skip points, never change a label: along Lloyd runs
+// (centres = the means of the labels), the bounded step gives the labels of
+// the plain blocked step at every iteration, and the same distances up to
+// rounding, for row-major, column-major, float32 and CSR points, one and two
+// threads, k = 1, 3 and 12 (some clusters then empty and kept in place).
+void bounded_nearest_gives_the_plain_labels(void **) {
+    const int64_t n = 3000, d = 5;
+    kindred::Rng rng(11);
+    std::vector<double> rows(static_cast<size_t>(n * d)), cols(static_cast<size_t>(n * d));
+    std::vector<float> rows_f32(static_cast<size_t>(n * d));
+    std::vector<int64_t> indptr(1, 0), indices;
+    std::vector<double> values;
+    for (int64_t i = 0; i < n; ++i) {
+        for (int64_t j = 0; j < d; ++j) {
+            const double v = static_cast<float>((j == i % d ? 3.0 * static_cast<double>(i % 4) : 0.0) + rng.normal());
+            rows[i * d + j] = v;
+            cols[j * n + i] = v;
+            rows_f32[i * d + j] = static_cast<float>(v);
+            if (j % 2 == 0 || i % 3 == 0) {
+                indices.push_back(j);
+                values.push_back(v);
+            }
+        }
+        indptr.push_back(static_cast<int64_t>(indices.size()));
+    }
+    kindred::DenseView row_view, col_view, f32_view;
+    row_view.x = rows.data();
+    row_view.n = n;
+    row_view.d = row_view.ld = d;
+    col_view = row_view;
+    col_view.x = cols.data();
+    col_view.ld = n;
+    col_view.row_major = false;
+    f32_view = row_view;
+    f32_view.x = nullptr;
+    f32_view.xf = rows_f32.data();
+    kindred::CsrView csr;
+    csr.indptr = indptr.data();
+    csr.indices = indices.data();
+    csr.values = values.data();
+    csr.n = n;
+    csr.d = d;
+    const kindred::DataView views[4] = {kindred::DataView::dense(row_view), kindred::DataView::dense(col_view),
+                                        kindred::DataView::dense(f32_view), kindred::DataView::csr(csr)};
+    int64_t skipped = 0;
+    for (const kindred::DataView &data : views)
+        for (const int64_t k : {int64_t(1), int64_t(3), int64_t(12)})
+            for (int threads : {1, 2}) {
+                kindred::NearestCenter plain(data, threads);
+                kindred::BoundedNearest bounded(data, threads, plain.x_sqnorm());
+                std::vector<double> centers(static_cast<size_t>(k * d));
+                for (int64_t c = 0; c < k; ++c) data.copy_row(c * 97 % n, centers.data() + c * d);
+                std::vector<int32_t> expected(static_cast<size_t>(n)), got(static_cast<size_t>(n), 0);
+                std::vector<double> expected_dist(static_cast<size_t>(n)), got_dist(static_cast<size_t>(n));
+                for (int it = 0; it < 12; ++it) {
+                    plain.assign(centers.data(), k, expected.data(), expected_dist.data());
+                    // Every other iteration without distances: the bounds alone.
+                    bounded.assign(centers.data(), k, got.data(), it % 2 ? nullptr : got_dist.data());
+                    assert_memory_equal(got.data(), expected.data(), static_cast<size_t>(n) * sizeof(int32_t));
+                    if (it % 2 == 0)
+                        for (int64_t i = 0; i < n; ++i)
+                            assert_true(std::fabs(got_dist[i] - expected_dist[i]) <= 1e-9 * (1.0 + expected_dist[i]));
+                    if (it > 0) skipped += n - bounded.recomputed();
+                    std::vector<double> sums;
+                    std::vector<int64_t> counts;
+                    kindred::cluster_sums(data, expected.data(), k, threads, sums, counts);
+                    for (int64_t c = 0; c < k; ++c)
+                        for (int64_t j = 0; j < d; ++j)
+                            if (counts[c] > 0) centers[c * d + j] = sums[c * d + j] / static_cast<double>(counts[c]);
+                }
+            }
+    assert_true(skipped > 0);  // the bounds did skip points (the test is not of the plain step twice)
+}
 
 }  // namespace
 
 int main() {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bounded_nearest_gives_the_plain_labels),
         cmocka_unit_test(rng_stream_is_pinned),
         cmocka_unit_test(rng_same_seed_same_stream),
         cmocka_unit_test(rng_below_is_in_range_and_uniform),

@@ -1,5 +1,11 @@
 // k-means: k-means++ seeding, n_init restarts (the lowest inertia kept),
-// Lloyd iterations on blocked GEMM distances. An empty cluster is re-seeded
+// Lloyd iterations on blocked GEMM distances, skipping the points whose
+// centre cannot change (Hamerly's bounds, algorithms/bounded_nearest.hpp:
+// the labels of the plain Lloyd step). The inertia of an iteration (the
+// objective trace) comes from the cluster sums, sum |x|^2 - 2 c.S_c + n_c |c|^2,
+// so that the points the bounds decide are not read; it may differ from the
+// sum of the plain step's distances in the last bits. The final inertia is
+// the plain step's. An empty cluster is re-seeded
 // with the point farthest from its centre. Stops when the squared centre shift
 // falls to tol times the mean per-feature variance (the convention of common
 // implementations, so that tol does not depend on the data's scale) or at max_iter.
@@ -8,6 +14,7 @@
 #include <limits>
 #include <numeric>
 
+#include "algorithms/bounded_nearest.hpp"
 #include "algorithms/centroid_steps.hpp"
 #include "core/error.hpp"
 
@@ -59,30 +66,49 @@ Run lloyd(const FitContext &ctx, NearestCenter &nearest, std::vector<double> cen
     const int64_t n = data.n(), d = data.d();
     Run run;
     run.labels.resize(n);
-    std::vector<double> dist(n), sums;
+    std::vector<double> dist, sums;
     std::vector<int64_t> counts;
+    BoundedNearest bounded(data, ctx.threads, nearest.x_sqnorm());
+    double x_sq_total = 0.0;
+    for (double v : nearest.x_sqnorm()) x_sq_total += v;
     for (int64_t it = 1; it <= max_iter; ++it) {
-        nearest.assign(centers.data(), k, run.labels.data(), dist.data());
-        double inertia = 0.0;
-        for (double v : dist) inertia += v;
-        run.trace.push_back(inertia);
+        bounded.assign(centers.data(), k, run.labels.data(), nullptr);
         cluster_sums(data, run.labels.data(), k, ctx.threads, sums, counts);
+        double inertia = x_sq_total;
+        for (int64_t c = 0; c < k; ++c) {
+            double dot = 0.0, sq = 0.0;
+            for (int64_t j = 0; j < d; ++j) {
+                dot += centers[c * d + j] * sums[c * d + j];
+                sq += centers[c * d + j] * centers[c * d + j];
+            }
+            inertia += static_cast<double>(counts[c]) * sq - 2.0 * dot;
+        }
+        run.trace.push_back(std::max(0.0, inertia));
         std::vector<double> next(static_cast<size_t>(k * d));
         for (int64_t c = 0; c < k; ++c)
             for (int64_t j = 0; j < d; ++j)
                 next[c * d + j] = counts[c] > 0 ? sums[c * d + j] / static_cast<double>(counts[c]) : centers[c * d + j];
-        reseed_empty(data, counts, dist, next);
+        if (std::find(counts.begin(), counts.end(), 0) != counts.end()) {
+            // The farthest points by the plain step's distances (the bounded
+            // step's may differ in the last bits), as without bounds.
+            dist.resize(static_cast<size_t>(n));
+            nearest.assign(centers.data(), k, run.labels.data(), dist.data());
+            reseed_empty(data, counts, dist, next);
+        }
         double shift = 0.0;
         for (int64_t v = 0; v < k * d; ++v) shift += (next[v] - centers[v]) * (next[v] - centers[v]);
         centers.swap(next);
         run.iterations = it;
         ctx.progress.report(it, inertia, restart == 0 ? "kmeans: Lloyd iteration" : "kmeans: Lloyd iteration (restart)");
+        ctx.log.debug(cat("kmeans: iteration ", it, ": ", bounded.recomputed(), " of ", n,
+                          " points compared with every centre"));
         if (shift <= tol_abs) {
             run.converged = true;
             break;
         }
     }
     // Labels and inertia for the final centres.
+    dist.resize(static_cast<size_t>(n));
     nearest.assign(centers.data(), k, run.labels.data(), dist.data());
     run.inertia = 0.0;
     for (double v : dist) run.inertia += v;

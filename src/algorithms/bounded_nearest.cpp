@@ -1,0 +1,181 @@
+#include "algorithms/bounded_nearest.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/parallel.hpp"
+#include "linalg/blas.hpp"
+#include "linalg/distances.hpp"
+
+namespace kindred {
+namespace {
+
+// Rows per chunk: as NearestCenter's blocks (about 1 MB of distances).
+constexpr int64_t kBlockValues = int64_t(1) << 17;
+constexpr int64_t kMinBlockRows = 256;
+
+double sq_distance(const double *a, const double *b, int64_t d) {
+    double s = 0.0;
+    for (int64_t j = 0; j < d; ++j) s += (a[j] - b[j]) * (a[j] - b[j]);
+    return s;
+}
+
+// |x_i - c|^2 read in place: this runs for most points of an iteration, so
+// the row is not copied first (a copy per point cost as much as the GEMM it
+// saves at d = 16). The same sum as sq_distance on a copy of the row.
+double point_sq_distance(const DataView &data, int64_t i, const double *c, const std::vector<double> &x_sqnorm,
+                         double c_sq) {
+    if (!data.is_dense()) return std::max(0.0, x_sqnorm[i] + c_sq - 2.0 * data.dot_row(i, c));
+    const DenseView &v = data.as_dense();
+    const int64_t d = v.d, st = v.col_stride();
+    double s = 0.0;
+    if (v.is_f32()) {
+        const float *p = v.row_ptr_f32(i);
+        for (int64_t j = 0; j < d; ++j) {
+            const double t = static_cast<double>(p[j * st]) - c[j];
+            s += t * t;
+        }
+        return s;
+    }
+    const double *p = v.row_ptr(i);
+    if (st == 1) return sq_distance(p, c, d);
+    for (int64_t j = 0; j < d; ++j) s += (p[j * st] - c[j]) * (p[j * st] - c[j]);
+    return s;
+}
+
+}  // namespace
+
+BoundedNearest::BoundedNearest(const DataView &data, int threads, const std::vector<double> &x_sqnorm)
+    : data_(data), threads_(threads), x_sqnorm_(x_sqnorm) {}
+
+void BoundedNearest::assign(const double *centers, int64_t k, int32_t *labels, double *dist) {
+    const int64_t n = data_.n(), d = data_.d();
+    const int64_t rows = std::max<int64_t>(kMinBlockRows, kBlockValues / std::max<int64_t>(k, 1));
+    const std::vector<double> c_sq = linalg::center_sqnorms(centers, k, d);
+    const double c_sq_max = *std::max_element(c_sq.begin(), c_sq.end());
+    // The margin of the skip test, relative to |x|^2 + max |c|^2: above the
+    // rounding of a GEMM distance (d terms) and of the bounds' updates.
+    const double margin = 1e-9 + 4e-16 * static_cast<double>(d);
+    const double inf = std::numeric_limits<double>::infinity();
+    const bool bounded = have_bounds_ && static_cast<int64_t>(old_centers_.size()) == k * d;
+
+    // How far each centre moved, the largest and second largest moves, and
+    // half the distance from each centre to its nearest other centre.
+    std::vector<double> shift(static_cast<size_t>(k), 0.0), half_gap(static_cast<size_t>(k), inf);
+    int64_t far_mover = 0;
+    double largest = 0.0, second = 0.0;
+    if (bounded) {
+        for (int64_t c = 0; c < k; ++c) {
+            shift[c] = std::sqrt(sq_distance(centers + c * d, old_centers_.data() + c * d, d));
+            if (shift[c] > largest) {
+                second = largest;
+                largest = shift[c];
+                far_mover = c;
+            } else if (shift[c] > second) {
+                second = shift[c];
+            }
+        }
+        for (int64_t c = 0; c < k; ++c)
+            for (int64_t o = c + 1; o < k; ++o) {
+                const double h = 0.5 * std::sqrt(sq_distance(centers + c * d, centers + o * d, d));
+                half_gap[c] = std::min(half_gap[c], h);
+                half_gap[o] = std::min(half_gap[o], h);
+            }
+    }
+    upper_.resize(static_cast<size_t>(n));
+    lower_.resize(static_cast<size_t>(n));
+
+    // Threads planned with OpenBLAS's, as in NearestCenter::assign; the
+    // chunks are the same for any number of threads.
+    const int workers = linalg::blas_thread_count() == 1 ? std::max(1, threads_) : 1;
+    const int64_t chunk_rows = std::min(rows, n);
+    // Gathered rows only for dense points (a CSR row's distances come from
+    // its non-zeros, without a dense copy).
+    const bool dense = data_.is_dense();
+    const int64_t per_worker = (dense ? chunk_rows * d : 0) + chunk_rows * k;
+    scratch_.resize(static_cast<size_t>(workers * per_worker));
+    const int64_t chunks = chunk_count(n, rows);
+    std::vector<int64_t> redone(static_cast<size_t>(chunks), 0);
+    parallel_chunks_by_worker(workers, n, rows, [&](int w, int64_t chunk, int64_t begin, int64_t end) {
+        double *gathered = scratch_.data() + w * per_worker;
+        double *block = gathered + (dense ? chunk_rows * d : 0);
+        std::vector<int64_t> todo;
+        for (int64_t i = begin; i < end; ++i) {
+            const double tau = margin * (x_sqnorm_[i] + c_sq_max);
+            if (bounded) {
+                const int32_t a = labels[i];
+                const double u = upper_[i] + shift[a];
+                const double l = std::max(0.0, lower_[i] - (a == far_mover ? second : largest));
+                lower_[i] = l;
+                // Hamerly's two tests: with the bound as it is (the point's
+                // row is not read at all), then with u tightened to the
+                // distance to its centre, computed directly (for CSR rows
+                // from the non-zeros: |x|^2 + |c|^2 - 2 x.c).
+                const double floor = std::max(l, 2.0 * half_gap[a] - u);
+                if (!dist && floor > 0.0 && u * u + 2.0 * tau < floor * floor) {
+                    upper_[i] = u;
+                    continue;
+                }
+                const double s = point_sq_distance(data_, i, centers + a * d, x_sqnorm_, c_sq[a]);
+                const double tight = std::sqrt(s + tau);
+                const double bound = std::max(l, 2.0 * half_gap[a] - tight);
+                upper_[i] = tight;
+                if (bound > 0.0 && tight * tight + 2.0 * tau < bound * bound) {
+                    if (dist) dist[i] = s;
+                    continue;
+                }
+            }
+            todo.push_back(i);
+        }
+        const int64_t m = static_cast<int64_t>(todo.size());
+        redone[chunk] = m;
+        if (m == 0) return;
+        // Distances to every centre, by GEMM: on the rows in place when the
+        // whole chunk is redone (the blocks of NearestCenter), else on the
+        // gathered rows.
+        if (m == end - begin) {
+            linalg::minus_two_cross(data_, begin, end, centers, k, block);
+        } else if (!dense) {
+            for (int64_t r = 0; r < m; ++r) linalg::minus_two_cross(data_, todo[r], todo[r] + 1, centers, k, block + r * k);
+        } else {
+            for (int64_t r = 0; r < m; ++r) data_.copy_row(todo[r], gathered + r * d);
+            DenseView v;
+            v.x = gathered;
+            v.n = m;
+            v.d = d;
+            v.ld = d;
+            linalg::minus_two_cross(DataView::dense(v), 0, m, centers, k, block);
+        }
+        for (int64_t r = 0; r < m; ++r) {
+            const int64_t i = todo[r];
+            const double *values = block + r * k;
+            // argmin of |c|^2 - 2 x.c as NearestCenter (ties to the smaller c),
+            // and the second smallest value for the lower bound.
+            int64_t best = 0;
+            double best_value = c_sq[0] + values[0], next_value = inf;
+            for (int64_t c = 1; c < k; ++c) {
+                const double v = c_sq[c] + values[c];
+                if (v < best_value) {
+                    next_value = best_value;
+                    best_value = v;
+                    best = c;
+                } else if (v < next_value) {
+                    next_value = v;
+                }
+            }
+            const double tau = margin * (x_sqnorm_[i] + c_sq_max);
+            const double s = std::max(0.0, x_sqnorm_[i] + best_value);
+            labels[i] = static_cast<int32_t>(best);
+            if (dist) dist[i] = s;
+            upper_[i] = std::sqrt(s + tau);
+            lower_[i] = k > 1 ? std::sqrt(std::max(0.0, x_sqnorm_[i] + next_value - tau)) : inf;
+        }
+    });
+    recomputed_ = 0;
+    for (int64_t m : redone) recomputed_ += m;
+    old_centers_.assign(centers, centers + k * d);
+    have_bounds_ = true;
+}
+
+}  // namespace kindred
