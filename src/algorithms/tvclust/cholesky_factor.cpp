@@ -50,11 +50,21 @@ double forward_solve_norm2(const double *l, const double *inv_diag, double *t, i
     double q = 0.0;
     for (int64_t j = 0; j < d; ++j) {
         const double zj = t[j] * inv_diag[j];
+        t[j] = zj;
         q += zj * zj;
         const double *col = l + j * d;
         for (int64_t i = j + 1; i < d; ++i) t[i] -= col[i] * zj;
     }
     return q;
+}
+
+void backward_solve(const double *l, const double *inv_diag, double *t, int64_t d) {
+    for (int64_t j = d - 1; j >= 0; --j) {
+        const double *col = l + j * d;
+        double v = t[j];
+        for (int64_t i = j + 1; i < d; ++i) v -= col[i] * t[i];
+        t[j] = v * inv_diag[j];
+    }
 }
 
 }  // namespace tvclust

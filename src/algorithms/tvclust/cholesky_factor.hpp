@@ -26,9 +26,13 @@ bool cholesky_lower(double *a, int64_t d);
 // partly modified and must be rebuilt).
 bool cholesky_rank_one(double *l, double *v, int64_t d, double sign);
 
-// |L^{-1} t|^2 by forward substitution in column order; t is overwritten.
-// inv_diag[j] = 1 / L(j, j).
+// In place: t := z = L^{-1} t by forward substitution in column order;
+// returns |z|^2. inv_diag[j] = 1 / L(j, j).
 double forward_solve_norm2(const double *l, const double *inv_diag, double *t, int64_t d);
+
+// In place: t := L^{-T} t (back substitution; each step a dot product down
+// one column).
+void backward_solve(const double *l, const double *inv_diag, double *t, int64_t d);
 
 }  // namespace tvclust
 }  // namespace kindred

@@ -13,8 +13,20 @@ namespace tvclust {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-// Longest run of points solved together against one cluster state.
-constexpr int64_t kMaxBatch = 256;
+// Right-hand sides per triangular solve (the scratch block is d x kChunk).
+constexpr int64_t kChunk = 256;
+// A form that cannot be updated is solved afresh with the next kWindow - 1
+// points (one BLAS call instead of kWindow solves of one vector).
+constexpr int64_t kWindow = 64;
+// Every form is solved afresh at least once every kFreshEvery sweeps (a
+// residue class of the points per sweep), so that the rounding of its
+// updates cannot pile up over a long chain.
+constexpr int64_t kFreshEvery = 16;
+
+// Changes kept per cluster: an update costs about d per pending change, a
+// fresh solve about d^2 / 2 (faster per operation, being BLAS): beyond about
+// d / 4 pending changes solving is the cheaper.
+int64_t change_capacity(int64_t d) { return std::min<int64_t>(64, std::max<int64_t>(4, d / 4)); }
 
 // log of the multivariate gamma function Gamma_d(a).
 double log_multigamma(double a, int64_t d) {
@@ -56,21 +68,18 @@ NiwGaussian::NiwGaussian(const DataView &data, const NiwPrior &prior)
     refactor(empty_);
     y_.resize(static_cast<size_t>(d_));
     v_.resize(static_cast<size_t>(d_));
-    rhs_.resize(static_cast<size_t>(d_ * kMaxBatch));
+    rhs_.resize(static_cast<size_t>(d_ * kChunk));
     log_pi_ = std::log(kPi);
     // The prior predictive of every point: the empty slot never changes.
     const int64_t n = data.n();
     prior_predictive_.resize(static_cast<size_t>(n));
-    for (int64_t b = 0; b < n; b += kMaxBatch) {
-        const int64_t m = std::min(kMaxBatch, n - b);
-        solve_batch(empty_, b, m, prior_predictive_.data() + b);
-        for (int64_t j = b; j < b + m; ++j) prior_predictive_[j] = student_t(0, empty_.logdet, prior_predictive_[j]);
-    }
+    solve_points(empty_, 0, 1, n, prior_predictive_.data());
+    for (int64_t j = 0; j < n; ++j) prior_predictive_[j] = student_t(0, empty_.logdet, prior_predictive_[j]);
 }
 
 void NiwGaussian::reserve_slots(int64_t count) {
     while (static_cast<int64_t>(slots_.size()) < count) slots_.push_back(empty_);
-    batches_.resize(slots_.size());
+    while (forms_.size() < slots_.size()) forms_.emplace_back(data_.n(), d_, change_capacity(d_));
 }
 
 void NiwGaussian::load_point(int64_t i) {
@@ -85,7 +94,7 @@ void NiwGaussian::mean_of(const Slot &s, double *mu) const {
     for (int64_t j = 0; j < d_; ++j) mu[j] = s.sum[j] / kappa;  // mu_0 = 0 after centring
 }
 
-void NiwGaussian::set_derived(Slot &s) {
+void NiwGaussian::set_derived(Slot &s) const {
     s.mean.resize(static_cast<size_t>(d_));
     s.inv_diag.resize(static_cast<size_t>(d_));
     mean_of(s, s.mean.data());
@@ -96,12 +105,11 @@ void NiwGaussian::set_derived(Slot &s) {
         logdet += 2.0 * std::log(ljj);
     }
     s.logdet = logdet;
-    s.version = next_version_++;
 }
 
 // Psi_n = Psi_0 + S - sum sum^T / kappa_n (centred points, mu_0 = 0); only
 // the lower part is formed, which is all the factorisation reads.
-void NiwGaussian::refactor(Slot &s) {
+void NiwGaussian::refactor(Slot &s) const {
     const double kappa = prior_.kappa_0 + static_cast<double>(s.n);
     s.chol.assign(static_cast<size_t>(d_ * d_), 0.0);
     for (int64_t b = 0; b < d_; ++b)
@@ -122,10 +130,32 @@ void NiwGaussian::add_outer(Slot &s, double sign) const {
     }
 }
 
+// The change a move makes to the quadratic forms of the other points
+// (quadratic_forms.hpp): p = Psi_n^{-1} v, gamma = v^T p, by a forward and a
+// back substitution with the factor before the move. A downdate whose
+// denominator 1 + sigma gamma (a ratio of determinants) is nearly 0 would
+// amplify rounding: the forms are then solved afresh instead.
+void NiwGaussian::log_change(int64_t slot, double beta, double sigma) {
+    const Slot &s = slots_[slot];
+    QuadraticForms &forms = forms_[slot];
+    for (int64_t j = 0; j < d_; ++j) v_[j] = y_[j] - s.mean[j];
+    const double gamma = forward_solve_norm2(s.chol.data(), s.inv_diag.data(), v_.data(), d_);
+    if (!(1.0 + sigma * gamma > 1e-6)) {
+        forms.reset();
+        return;
+    }
+    backward_solve(s.chol.data(), s.inv_diag.data(), v_.data(), d_);
+    double pmu = 0.0;
+    for (int64_t j = 0; j < d_; ++j) pmu += v_[j] * s.mean[j];
+    double *p = forms.push_change(beta, sigma, gamma, pmu);
+    std::copy(v_.begin(), v_.end(), p);
+}
+
 void NiwGaussian::add(int64_t slot, int64_t i) {
     load_point(i);
     Slot &s = slots_[slot];
     const double kappa = prior_.kappa_0 + static_cast<double>(s.n);
+    log_change(slot, 1.0 / (kappa + 1.0), kappa / (kappa + 1.0));
     const double w = std::sqrt(kappa / (kappa + 1.0));
     for (int64_t j = 0; j < d_; ++j) v_[j] = w * (y_[j] - s.mean[j]);
     cholesky_rank_one(s.chol.data(), v_.data(), d_, 1.0);  // an update cannot fail
@@ -139,6 +169,7 @@ void NiwGaussian::remove(int64_t slot, int64_t i) {
     load_point(i);
     Slot &s = slots_[slot];
     const double kappa = prior_.kappa_0 + static_cast<double>(s.n);  // includes x_i
+    if (s.n > 1) log_change(slot, -1.0 / (kappa - 1.0), -kappa / (kappa - 1.0));
     // Psi_{n-1} = Psi_n - kappa_n / kappa_{n-1} (x - mu_n)(x - mu_n)^T
     const double w = std::sqrt(kappa / (kappa - 1.0));
     for (int64_t j = 0; j < d_; ++j) v_[j] = w * (y_[j] - s.mean[j]);
@@ -147,6 +178,7 @@ void NiwGaussian::remove(int64_t slot, int64_t i) {
     add_outer(s, -1.0);
     if (s.n == 0) {
         s = empty_;  // exact prior state, no rounding left behind
+        forms_[slot].reset();
     } else if (!ok) {
         refactor(s);  // a downdate lost definiteness to rounding: rebuild from the sums
     } else {
@@ -180,46 +212,34 @@ double NiwGaussian::solve_norm2(const Slot &s) {
     return forward_solve_norm2(s.chol.data(), s.inv_diag.data(), v_.data(), d_);
 }
 
-void NiwGaussian::solve_batch(const Slot &s, int64_t begin, int64_t m, double *out) {
-    if (m == 1) {  // one point: the solve of its own, without the call overhead
-        load_point(begin);
-        out[0] = solve_norm2(s);
-        return;
-    }
-    for (int64_t j = 0; j < m; ++j) {
-        double *u = rhs_.data() + j * d_;
-        data_.copy_row(begin + j, u);
-        for (int64_t a = 0; a < d_; ++a) u[a] = (u[a] - centre_[a]) - s.mean[a];
-    }
-    linalg::trsm_lower(d_, m, s.chol.data(), rhs_.data());
-    for (int64_t j = 0; j < m; ++j) {
-        const double *z = rhs_.data() + j * d_;
-        double q = 0.0;
-        for (int64_t a = 0; a < d_; ++a) q += z[a] * z[a];
-        out[j] = q;
+void NiwGaussian::solve_points(const Slot &s, int64_t first, int64_t stride, int64_t m, double *out) {
+    for (int64_t c = 0; c < m; c += kChunk) {
+        const int64_t mc = std::min(kChunk, m - c);
+        for (int64_t j = 0; j < mc; ++j) {
+            double *u = rhs_.data() + j * d_;
+            data_.copy_row(first + (c + j) * stride, u);
+            for (int64_t a = 0; a < d_; ++a) u[a] = (u[a] - centre_[a]) - s.mean[a];
+        }
+        linalg::trsm_lower(d_, mc, s.chol.data(), rhs_.data());
+        for (int64_t j = 0; j < mc; ++j) {
+            const double *z = rhs_.data() + j * d_;
+            double q = 0.0;
+            for (int64_t a = 0; a < d_; ++a) q += z[a] * z[a];
+            out[c + j] = q;
+        }
     }
 }
 
 double NiwGaussian::quadratic_form(int64_t slot, int64_t i) {
-    const Slot &s = slots_[slot];
-    Batch &b = batches_[slot];
-    if (b.version == s.version && i >= b.begin && i < b.end) {
-        b.last = i;
-        return b.r[i - b.begin];
-    }
-    if (b.version == s.version && b.last + 1 >= b.end) {
-        b.size = std::min(2 * b.size, kMaxBatch);  // the last batch was used up
-    } else if (b.version != s.version && 2 * (b.last + 1 - b.begin) < b.end - b.begin) {
-        b.size = std::max<int64_t>(1, b.size / 2);  // a move cut it before half of it was used
-    }
-    const int64_t m = std::min(b.size, data_.n() - i);
-    b.r.resize(static_cast<size_t>(m));
-    solve_batch(s, i, m, b.r.data());
-    b.version = s.version;
-    b.begin = i;
-    b.end = i + m;
-    b.last = i;
-    return b.r[0];
+    load_point(i);
+    QuadraticForms &forms = forms_[slot];
+    double r;
+    if (forms.current(i, y_.data(), r)) return r;
+    const int64_t m = std::min(kWindow, data_.n() - i);
+    double fresh[kWindow];
+    solve_points(slots_[slot], i, 1, m, fresh);
+    for (int64_t j = 0; j < m; ++j) forms.store(i + j, fresh[j]);
+    return fresh[0];
 }
 
 double NiwGaussian::log_predictive(int64_t slot, int64_t i) {
@@ -262,14 +282,25 @@ double NiwGaussian::log_marginal(int64_t slot) const {
            0.5 * prior_.nu_0 * empty_.logdet - 0.5 * nu * s.logdet + 0.5 * dd * (std::log(prior_.kappa_0) - std::log(kappa));
 }
 
-// Only the slots that moved: an unchanged slot has no new rounding to undo,
-// and keeping it keeps its batch of quadratic forms valid.
+// Only the slots that moved are refactored: an unchanged slot has no new
+// rounding to undo. Then one residue class of the points (mod kFreshEvery) has
+// its quadratic forms solved afresh in every cluster.
 void NiwGaussian::refresh() {
-    for (Slot &s : slots_)
-        if (s.n > 0 && s.dirty) {
+    const int64_t n = data_.n();
+    const int64_t phase = sweeps_++ % kFreshEvery;
+    const int64_t m = phase < n ? (n - phase + kFreshEvery - 1) / kFreshEvery : 0;
+    std::vector<double> &fresh = rhs_fresh_;
+    fresh.resize(static_cast<size_t>(m));
+    for (size_t slot = 0; slot < slots_.size(); ++slot) {
+        Slot &s = slots_[slot];
+        if (s.n == 0) continue;
+        if (s.dirty) {
             refactor(s);
             s.dirty = false;
         }
+        solve_points(s, phase, kFreshEvery, m, fresh.data());
+        for (int64_t j = 0; j < m; ++j) forms_[slot].store(phase + j * kFreshEvery, fresh[j]);
+    }
 }
 
 void NiwGaussian::posterior_mean(int64_t slot, double *out) const {

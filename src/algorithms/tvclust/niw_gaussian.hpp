@@ -27,6 +27,7 @@
 
 #include "algorithms/tvclust/cholesky_factor.hpp"
 #include "algorithms/tvclust/cluster_likelihood.hpp"
+#include "algorithms/tvclust/quadratic_forms.hpp"
 #include "core/data_view.hpp"
 
 namespace kindred {
@@ -68,49 +69,40 @@ private:
         std::vector<double> inv_diag; // 1 / diag(chol)
         std::vector<double> mean;     // mu_n (centred coordinates)
         double logdet = 0;            // log |Psi_n|
-        uint64_t version = 0;         // new whenever chol or mean change
         bool dirty = false;           // moved since the last refactorisation
     };
-    // The quadratic forms r_j = |L^{-1} (y_j - mu_n)|^2 of the points
-    // j in [begin, end) against one state (version) of a slot. The sampler asks
-    // every cluster about every point in data order and a cluster changes only
-    // when a point joins or leaves it, which after the first sweeps is rare; so
-    // the forms of the next points are computed together, by one triangular
-    // solve with many right-hand sides (BLAS), and used while the slot stays as
-    // it was. The batch length doubles while batches are used up and halves
-    // when a move wastes most of one.
-    struct Batch {
-        uint64_t version = 0;
-        int64_t begin = 0, end = 0, last = -1, size = 1;
-        std::vector<double> r;
-    };
     void load_point(int64_t i);
-    void refactor(Slot &s);
+    void refactor(Slot &s) const;
     void mean_of(const Slot &s, double *mu) const;
-    void set_derived(Slot &s);  // mean, inv_diag, logdet (and a new version) from n, sum, chol
+    void set_derived(Slot &s) const;  // mean, inv_diag, logdet from n, sum, chol
     void add_outer(Slot &s, double sign) const;  // sum, scatter += sign * (y, y y^T)
     // The Student-t log density of eq. 258 for a cluster of n points with
     // log |Psi_n| = logdet, at a point with |L^{-1} (y - mu_n)|^2 = r.
     double student_t(int64_t n, double logdet, double r);
     double solve_norm2(const Slot &s);  // |L^{-1} (y - mu_n)|^2 for the loaded y
-    double quadratic_form(int64_t slot, int64_t i);  // r_i against the slot, through its batch
-    // r_j for j in [begin, begin + m) against s, into out.
-    void solve_batch(const Slot &s, int64_t begin, int64_t m, double *out);
+    // r_i = |L^{-1} (y_i - mu_n)|^2 against the slot: updated from its stored
+    // value, or solved afresh with the next points (quadratic_forms.hpp).
+    double quadratic_form(int64_t slot, int64_t i);
+    // Logs the rank-one change about to be made to a slot by the loaded point.
+    void log_change(int64_t slot, double beta, double sigma);
+    // r_j against s for the points first, first + stride, ... (m of them), into
+    // out, by triangular solves with many right-hand sides (BLAS).
+    void solve_points(const Slot &s, int64_t first, int64_t stride, int64_t m, double *out);
 
     const DataView &data_;
     NiwPrior prior_;
     int64_t d_;
     std::vector<double> centre_;  // mu_0 in data coordinates (the points are centred on it)
     std::vector<Slot> slots_;
-    std::vector<Batch> batches_;  // by slot
-    uint64_t next_version_ = 1;
+    std::vector<QuadraticForms> forms_;  // by slot
+    int64_t sweeps_ = 0;                 // refresh() calls: the phase of the fresh solves
     Slot empty_;                  // the prior: n = 0, chol of Psi_0
     Slot scratch_;                // a slot without one point, for the rare exact fallback
     std::vector<double> t_const_; // by n: the terms of the Student-t log density that depend on n only (NaN: not yet)
     std::vector<double> prior_predictive_;  // by point (NaN: not yet)
     // Scratch: the current point (centred) and a vector for the solves.
     int64_t loaded_ = -1;
-    std::vector<double> y_, v_, rhs_;
+    std::vector<double> y_, v_, rhs_, rhs_fresh_;
     double log_pi_ = 0;
 };
 
