@@ -10,10 +10,13 @@
 // Each slot keeps the Cholesky factor L of Psi_n (cholesky_factor.hpp),
 // updated by one rank-one update when a point joins,
 // Psi_n+1 = Psi_n + kappa_n/(kappa_n+1) (x - mu_n)(x - mu_n)^T, and one rank-one
-// downdate when it leaves, so a move costs O(d^2); refresh() refactors every
-// slot from its sums (O(d^3) per slot, once per sweep) against rounding drift.
-// A predictive costs one forward solve (d^2 / 2 multiply-adds) and one log1p:
-// the slot also keeps mu_n, 1 / diag(L) and log |Psi_n|, the parts of the
+// downdate when it leaves, so a move costs O(d^2); refresh() refactors the
+// slots that changed from their sums (O(d^3) per slot, once per sweep)
+// against rounding drift. A predictive needs the quadratic form
+// r = (x - mu_n)^T Psi_n^{-1} (x - mu_n), which each slot keeps for every
+// point through its rank-one changes (quadratic_forms.hpp: O(d) per pending
+// change, a solve only when the form cannot be updated), and one log1p: the
+// slot also keeps mu_n, 1 / diag(L) and log |Psi_n|, the parts of the
 // Student-t constant that depend only on n are tabulated by n, and the prior
 // predictive of each point (the empty slot never changes) is computed once.
 // The predictive of a point against its own cluster without it needs no
@@ -99,8 +102,9 @@ private:
     Slot empty_;                  // the prior: n = 0, chol of Psi_0
     Slot scratch_;                // a slot without one point, for the rare exact fallback
     std::vector<double> t_const_; // by n: the terms of the Student-t log density that depend on n only (NaN: not yet)
-    std::vector<double> prior_predictive_;  // by point (NaN: not yet)
-    // Scratch: the current point (centred) and a vector for the solves.
+    std::vector<double> prior_predictive_;  // by point, computed in the constructor
+    // Scratch: the current point (centred), a vector for the solves, the
+    // right-hand sides of one BLAS solve, the forms refresh() solves afresh.
     int64_t loaded_ = -1;
     std::vector<double> y_, v_, rhs_, rhs_fresh_;
     double log_pi_ = 0;
