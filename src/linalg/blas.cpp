@@ -34,5 +34,12 @@ void syrk_ata(int64_t m, int64_t n, double alpha, const double *a, int64_t lda, 
         for (int64_t s = 0; s < r; ++s) c[r * n + s] = c[s * n + r];
 }
 
+void trsm_lower(int64_t d, int64_t m, const double *l, double *b) {
+    if (d == 0 || m == 0) return;
+    cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, blas_int(d, "rows"),
+                blas_int(m, "right-hand sides"), 1.0, l, blas_int(d, "leading dimension"), b,
+                blas_int(d, "leading dimension"));
+}
+
 }  // namespace linalg
 }  // namespace kindred

@@ -25,6 +25,11 @@ void gemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double al
 void syrk_ata(int64_t m, int64_t n, double alpha, const double *a, int64_t lda, double beta,
               double *c);
 
+// B := L^{-1} B for m right-hand sides at once: L is a d x d lower triangular
+// factor stored column-major (element (i, j) at l[j * d + i]), B holds the m
+// vectors of length d one after another (column-major d x m).
+void trsm_lower(int64_t d, int64_t m, const double *l, double *b);
+
 }  // namespace linalg
 }  // namespace kindred
 

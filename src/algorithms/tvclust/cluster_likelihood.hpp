@@ -23,6 +23,11 @@ public:
     // log p(x_i | points in slot); slot = -1: the prior predictive
     // log integral p(x_i | theta) dG0(theta) of eq. (13), second line.
     virtual double log_predictive(int64_t slot, int64_t i) = 0;
+    // log p(x_i | the other points of slot), for i in slot with at least one
+    // other point: the predictive the sampler needs for a point's own
+    // cluster, computed without taking i out (when i then stays, the slot is
+    // never touched).
+    virtual double log_predictive_without(int64_t slot, int64_t i) = 0;
     // log p(points in slot) under G0 (0 for an empty slot).
     virtual double log_marginal(int64_t slot) const = 0;
     // Recomputes the derived state of every slot from its sufficient

@@ -53,11 +53,21 @@ void DirichletMultinomial::add(int64_t slot, int64_t i) { move(slot, i, 1.0); }
 void DirichletMultinomial::remove(int64_t slot, int64_t i) { move(slot, i, -1.0); }
 
 double DirichletMultinomial::log_predictive(int64_t slot, int64_t i) {
+    return slot < 0 ? predictive(nullptr, 0.0, i, 0.0) : predictive(&slots_[slot], slots_[slot].total, i, 0.0);
+}
+
+// The slot's counts with x_i's own taken off, as if i had been removed.
+double DirichletMultinomial::log_predictive_without(int64_t slot, int64_t i) {
+    const Slot &s = slots_[slot];
+    return predictive(&s, s.total - row_total_[i], i, 1.0);
+}
+
+// own = 1: subtract x_i from the counts of s (i is in s); s = null: the prior.
+double DirichletMultinomial::predictive(const Slot *s, double total, int64_t i, double own) const {
     const double dbeta = static_cast<double>(d_) * beta_;
-    const double total = slot < 0 ? 0.0 : slots_[slot].total;
     double v = std::lgamma(dbeta + total) - std::lgamma(dbeta + total + row_total_[i]);
     for (int64_t e = indptr_[i]; e < indptr_[i + 1]; ++e) {
-        const double c = slot < 0 ? 0.0 : slots_[slot].counts[index_[e]];
+        const double c = s ? s->counts[index_[e]] - own * value_[e] : 0.0;
         v += std::lgamma(beta_ + c + value_[e]) - std::lgamma(beta_ + c);
     }
     return v;

@@ -31,6 +31,7 @@ public:
     void add(int64_t slot, int64_t i) override;
     void remove(int64_t slot, int64_t i) override;
     double log_predictive(int64_t slot, int64_t i) override;
+    double log_predictive_without(int64_t slot, int64_t i) override;
     double log_marginal(int64_t slot) const override;
 
     // Mean count profile of a cluster (c_k / n_k).
@@ -38,6 +39,8 @@ public:
 
 private:
     void move(int64_t slot, int64_t i, double sign);
+    struct Slot;
+    double predictive(const Slot *s, double total, int64_t i, double own) const;
 
     int64_t d_;
     double beta_;

@@ -62,6 +62,13 @@ void GibbsSampler::close_slot(int32_t slot) {
     free_.push_back(slot);
 }
 
+// A point is not taken out of its cluster before its weights are computed:
+// its own cluster's predictive comes from log_predictive_without, and the
+// likelihood is touched only when the point moves (after the first sweeps
+// most points stay, and a stay then costs no downdate and no update). The
+// slot bookkeeping follows the take-out-and-put-back order exactly (a
+// singleton's slot is closed before the draw and reopened if the point starts
+// a new cluster), so the candidates are listed in the same order as before.
 void GibbsSampler::sweep() {
     // Eq. (11): log (p / (1-q)) per may-link and log ((1-p) / q) per may-not-link.
     const double log_friend = std::log(p_) - std::log1p(-q_);
@@ -69,8 +76,8 @@ void GibbsSampler::sweep() {
     const double log_alpha = std::log(alpha_);
     for (int64_t i = 0; i < n_; ++i) {
         const int32_t old = z_[i];
-        lik_.remove(old, i);
-        if (--size_[old] == 0) close_slot(old);
+        const bool alone = size_[old] == 1;  // n_{-i,old} = 0: the point's cluster goes with it
+        if (alone) close_slot(old);
         z_[i] = -1;
         links_.gather(i, z_.data());
         const int64_t k = static_cast<int64_t>(active_.size());
@@ -78,7 +85,8 @@ void GibbsSampler::sweep() {
         // Eq. (13), first line: the link factors enter through the slot's own counts.
         for (int64_t c = 0; c < k; ++c) {
             const int32_t slot = active_[c];
-            logw_[c] = std::log(static_cast<double>(size_[slot])) + lik_.log_predictive(slot, i);
+            logw_[c] = slot == old ? std::log(static_cast<double>(size_[slot] - 1)) + lik_.log_predictive_without(slot, i)
+                                   : std::log(static_cast<double>(size_[slot])) + lik_.log_predictive(slot, i);
         }
         for (int32_t slot : links_.touched())
             logw_[position_[slot]] += links_.may(slot) * log_friend + links_.may_not(slot) * log_stranger;
@@ -88,10 +96,18 @@ void GibbsSampler::sweep() {
         w_.resize(logw_.size());
         for (size_t c = 0; c < logw_.size(); ++c) w_[c] = std::exp(logw_[c] - top);  // log-sum-exp
         const int64_t pick = rng_.categorical(w_.data(), k + 1);
-        const int32_t slot = pick == k ? open_slot() : active_[pick];
-        lik_.add(slot, i);
-        ++size_[slot];
-        z_[i] = slot;
+        // A singleton that starts a new cluster gets its own slot back (open_slot reuses the slot closed last).
+        const int32_t slot = pick == k ? (alone ? open_slot() : -1) : active_[pick];
+        if (slot != old) {
+            lik_.remove(old, i);
+            --size_[old];
+            const int32_t target = slot < 0 ? open_slot() : slot;
+            lik_.add(target, i);
+            ++size_[target];
+            z_[i] = target;
+        } else {
+            z_[i] = old;
+        }
     }
     lik_.refresh();
     if (graph_.resample) resample_graph();
