@@ -31,7 +31,7 @@ def load_library(build_dir):
     lib.kindred_model_labels.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64]
     lib.kindred_model_summary.argtypes = [ctypes.c_void_p] + [ctypes.c_void_p] * 6
     lib.kindred_model_array_shape.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p]
-    lib.kindred_model_get_array.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_int64]
+    lib.kindred_model_array.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_int64]
     lib.kindred_side_new.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_int64]
     lib.kindred_side_free.argtypes = [ctypes.c_void_p]
     lib.kindred_sample_pairs.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,

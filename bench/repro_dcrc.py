@@ -67,7 +67,7 @@ def load_library(build):
     lib.kindred_side_free.argtypes = [C.c_void_p]
     lib.kindred_side_add_pairs.argtypes = [C.c_void_p, P_I64, P_I64, P_F64, C.c_int64]
     lib.kindred_side_add_triplets.argtypes = [C.c_void_p, P_I64, P_I64, P_I64, P_I32, C.c_int64]
-    lib.kindred_side_get_triplets.argtypes = [C.c_void_p, P_I64, P_I64, P_I64, P_I32, C.c_int64]
+    lib.kindred_side_triplets.argtypes = [C.c_void_p, P_I64, P_I64, P_I64, P_I32, C.c_int64]
     lib.kindred_sample_triplets.argtypes = [C.c_void_p, P_I32, C.c_int64, C.c_int64, C.c_double, C.c_uint64]
     lib.kindred_metric.argtypes = [C.c_char_p, P_I32, P_I32, C.c_int64, P_F64]
     return lib
@@ -106,7 +106,7 @@ class Kindred:
             self.check(self.lib.kindred_sample_triplets(s, y.ctypes.data_as(P_I32), n, count, 0.0, seed))
             a, b, c = (np.zeros(count, dtype=np.int64) for _ in range(3))
             ans = np.zeros(count, dtype=np.int32)
-            self.check(self.lib.kindred_side_get_triplets(s, a.ctypes.data_as(P_I64), b.ctypes.data_as(P_I64),
+            self.check(self.lib.kindred_side_triplets(s, a.ctypes.data_as(P_I64), b.ctypes.data_as(P_I64),
                                                           c.ctypes.data_as(P_I64), ans.ctypes.data_as(P_I32), count))
         finally:
             self.lib.kindred_side_free(s)

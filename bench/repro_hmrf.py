@@ -56,11 +56,14 @@ class Kindred:
         L.kindred_side_free.argtypes = [vp]
         L.kindred_side_add_pairs.argtypes = [vp, vp, vp, vp, i64]
         L.kindred_side_counts.argtypes = [vp, vp, vp, vp, vp]
-        L.kindred_side_get_pairs.argtypes = [vp, vp, vp, vp, i64]
+        L.kindred_side_pairs.argtypes = [vp, vp, vp, vp, i64]
         L.kindred_metric.argtypes = [cp, vp, vp, i64, ctypes.POINTER(dbl)]
         self.oracle_type = ctypes.CFUNCTYPE(ctypes.c_int, vp, i64, i64)
-        L.kindred_active_select.argtypes = [cp, vp, i64, i64, ctypes.c_int, i64, i64, i64, ctypes.c_uint64,
-                                            self.oracle_type, vp, vp]
+        L.kindred_active_options_new.argtypes = [ctypes.POINTER(vp)]
+        L.kindred_active_options_free.argtypes = [vp]
+        L.kindred_active_options_set_string.argtypes = [vp, cp, cp]
+        L.kindred_active_options_set_int.argtypes = [vp, cp, i64]
+        L.kindred_active_select.argtypes = [vp, vp, i64, i64, ctypes.c_int, i64, self.oracle_type, vp, vp]
 
     def check(self, status):
         if status != 0:
@@ -131,14 +134,21 @@ class Kindred:
         s = self.side(n, np.zeros((0, 3)))
         try:
             xx = np.ascontiguousarray(x, dtype=np.float64)
-            self.check(self.lib.kindred_active_select(strategy.encode(), xx.ctypes.data, n, d, ROW_MAJOR, d, k,
-                                                      budget, seed, cb, None, s))
+            options = ctypes.c_void_p()
+            self.check(self.lib.kindred_active_options_new(ctypes.byref(options)))
+            try:
+                self.check(self.lib.kindred_active_options_set_string(options, b"strategy", strategy.encode()))
+                for name, value in ((b"k", k), (b"budget", budget), (b"seed", seed)):
+                    self.check(self.lib.kindred_active_options_set_int(options, name, value))
+                self.check(self.lib.kindred_active_select(options, xx.ctypes.data, n, d, ROW_MAJOR, d, cb, None, s))
+            finally:
+                self.lib.kindred_active_options_free(options)
             count = ctypes.c_int64()
             self.check(self.lib.kindred_side_counts(s, None, ctypes.byref(count), None, None))
             i = np.zeros(count.value, np.int64)
             j = np.zeros(count.value, np.int64)
             v = np.zeros(count.value)
-            self.check(self.lib.kindred_side_get_pairs(s, i.ctypes.data, j.ctypes.data, v.ctypes.data, count.value))
+            self.check(self.lib.kindred_side_pairs(s, i.ctypes.data, j.ctypes.data, v.ctypes.data, count.value))
             return np.stack([i, j, v], axis=1) if count.value else np.zeros((0, 3))
         finally:
             self.lib.kindred_side_free(s)

@@ -7,7 +7,7 @@
 
 #include "kindred.h"
 
-static const char *type_name(int type) {
+static const char *type_name(kindred_option_type type) {
     switch (type) {
     case KINDRED_OPTION_INT: return "int";
     case KINDRED_OPTION_DOUBLE: return "real";
@@ -64,7 +64,7 @@ int main(void) {
         printf("| option | type | default | range | meaning |\n|---|---|---|---|---|\n");
         for (int64_t o = 0; o < count; ++o) {
             const char *name, *def, *range, *doc;
-            int type;
+            kindred_option_type type;
             if (kindred_option_info(alg, o, &name, &type, &def, &range, &doc) != KINDRED_OK) {
                 fprintf(stderr, "gen_options: %s\n", kindred_last_error());
                 return 1;

@@ -11,13 +11,13 @@
  *   On failure kindred_last_error() says what was wrong. The message is
  *   thread-local and is cleared on entry to every call, except
  *   kindred_last_error(), kindred_status_string(), kindred_version(),
- *   kindred_side_free() and kindred_model_free(), which leave it as it is
- *   (so that it survives the clean-up of an error path).
+ *   kindred_version_number() and the _free functions, which leave it as it
+ *   is (so that it survives the clean-up of an error path).
  * - Caller arrays are borrowed for the duration of the call only. Whatever
  *   the library keeps, it copies. Results are copied into caller-allocated
  *   buffers whose length (in elements) is passed explicitly; a buffer that is
- *   too small is an error (::KINDRED_E_DIMENSION) whose message gives the
- *   required length. The library never returns memory the caller must free.
+ *   too small is an error (::KINDRED_E_BUFFER_TOO_SMALL) whose message gives
+ *   the required length. The library never returns memory the caller must free.
  * - Sizes and indices are int64_t; cluster labels are int32_t, -1 meaning
  *   "unknown / none".
  * - Distinct handles may be used from different threads at once; one handle
@@ -41,6 +41,12 @@ extern "C" {
 #define KINDRED_VERSION_MINOR 1
 /** @brief Patch version. */
 #define KINDRED_VERSION_PATCH 0
+/**
+ * @brief The version of this header as one integer, MAJOR * 10000 + MINOR * 100 + PATCH
+ *        (0.1.0 is 100, 1.2.3 is 10203): compare it with kindred_version_number(), the
+ *        version of the library actually loaded, or test it in `#if`.
+ */
+#define KINDRED_VERSION_NUMBER (KINDRED_VERSION_MAJOR * 10000 + KINDRED_VERSION_MINOR * 100 + KINDRED_VERSION_PATCH)
 
 /**
  * @def KINDRED_API
@@ -58,23 +64,26 @@ extern "C" {
 /**
  * @brief Status code returned by every fallible function.
  *
- * The set is frozen: new failures map onto one of these codes and are told
- * apart by the message of kindred_last_error().
+ * A code keeps its value forever; a new code is only ever appended (and a
+ * caller must treat a value it does not know as a failure). Failures of one
+ * kind share a code and are told apart by the message of kindred_last_error().
  */
 typedef enum kindred_status {
     KINDRED_OK = 0,                /**< Success. */
     KINDRED_E_INVALID = 1,         /**< An argument is invalid (NULL, negative size, NaN, ...). */
-    KINDRED_E_DIMENSION = 2,       /**< Sizes do not agree, or an output buffer is too small. */
+    KINDRED_E_DIMENSION = 2,       /**< Sizes of the arguments do not agree with each other. */
     KINDRED_E_INDEX = 3,           /**< An index is out of range. */
     KINDRED_E_INFEASIBLE = 4,      /**< Hard constraints cannot all be satisfied. */
     KINDRED_E_NOMEM = 5,           /**< Memory could not be allocated. */
     KINDRED_E_NUMERICAL = 6,       /**< A numerical failure (e.g. a factorisation failed). */
     KINDRED_E_CANCELLED = 7,       /**< The progress callback asked to stop. */
-    KINDRED_E_UNKNOWN_OPTION = 8,  /**< No option (or algorithm, or result) of that name. */
+    KINDRED_E_NOT_FOUND = 8,       /**< No option, algorithm, result array, metric or strategy of that name. */
     KINDRED_E_STATE = 9,           /**< The handle is not in a state that allows the call. */
     KINDRED_E_IO = 10,             /**< A file could not be opened, read or written. */
     KINDRED_E_CORRUPT = 11,        /**< A file is truncated, corrupted or not a kindred file. */
-    KINDRED_E_INTERNAL = 12        /**< A bug in kindred; please report it with the message. */
+    KINDRED_E_INTERNAL = 12,       /**< A bug in kindred; please report it with the message. */
+    KINDRED_E_BUFFER_TOO_SMALL = 13 /**< A caller-allocated output buffer is too small; the
+                                         message gives the length needed. Nothing was written. */
 } kindred_status;
 
 /** @brief Layout of a dense matrix argument. */
@@ -116,16 +125,25 @@ KINDRED_API const char *kindred_last_error(void);
 
 /**
  * @brief A short name for any status code.
- * @param status any integer; unknown values give "unknown status".
+ * @param status a ::kindred_status; a value that is none of its codes (from a
+ *        newer library, or any int converted) gives "unknown status".
  * @return A static string; never NULL. Thread-safe.
  */
-KINDRED_API const char *kindred_status_string(int status);
+KINDRED_API const char *kindred_status_string(kindred_status status);
 
 /**
  * @brief The library's version as "MAJOR.MINOR.PATCH".
  * @return A static string; never NULL. Thread-safe.
  */
 KINDRED_API const char *kindred_version(void);
+
+/**
+ * @brief The library's version as one integer, MAJOR * 10000 + MINOR * 100 + PATCH:
+ *        ::KINDRED_VERSION_NUMBER of the header the library was built with (which may
+ *        differ from the header a program was compiled with when the library is shared).
+ * @return The number, e.g. 100 for 0.1.0. Thread-safe.
+ */
+KINDRED_API int kindred_version_number(void);
 
 /** @} */
 
@@ -153,7 +171,7 @@ KINDRED_API const char *kindred_algorithm_name(int64_t index);
  * @param algorithm algorithm name (borrowed).
  * @param[out] summary receives a static string.
  * @return ::KINDRED_OK, ::KINDRED_E_INVALID (NULL argument),
- *         ::KINDRED_E_UNKNOWN_OPTION (no such algorithm).
+ *         ::KINDRED_E_NOT_FOUND (no such algorithm).
  */
 KINDRED_API kindred_status kindred_algorithm_summary(const char *algorithm, const char **summary);
 
@@ -161,7 +179,7 @@ KINDRED_API kindred_status kindred_algorithm_summary(const char *algorithm, cons
  * @brief Which side information an algorithm uses (::kindred_uses flags).
  * @param algorithm algorithm name (borrowed).
  * @param[out] flags receives a bitwise OR of ::kindred_uses values.
- * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_UNKNOWN_OPTION.
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_NOT_FOUND.
  */
 KINDRED_API kindred_status kindred_algorithm_uses(const char *algorithm, int *flags);
 
@@ -169,7 +187,7 @@ KINDRED_API kindred_status kindred_algorithm_uses(const char *algorithm, int *fl
  * @brief Number of options of an algorithm.
  * @param algorithm algorithm name (borrowed).
  * @param[out] count receives the number of options.
- * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_UNKNOWN_OPTION.
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_NOT_FOUND.
  */
 KINDRED_API kindred_status kindred_option_count(const char *algorithm, int64_t *count);
 
@@ -186,11 +204,11 @@ KINDRED_API kindred_status kindred_option_count(const char *algorithm, int64_t *
  *             e.g. "(0, 1)", "[1, 1000]", "max|sum" (a bracket
  *             includes its bound, a parenthesis excludes it).
  * @param[out] doc static string: one line of documentation.
- * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_UNKNOWN_OPTION,
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_NOT_FOUND,
  *         ::KINDRED_E_INDEX.
  */
 KINDRED_API kindred_status kindred_option_info(const char *algorithm, int64_t index,
-                                               const char **name, int *type,
+                                               const char **name, kindred_option_type *type,
                                                const char **default_value,
                                                const char **range, const char **doc);
 
@@ -283,9 +301,10 @@ KINDRED_API kindred_status kindred_side_counts(const kindred_side *side, int64_t
  * @param side handle.
  * @param[out] i,j,value arrays of length @p capacity (caller-allocated).
  * @param capacity length of each array; must be at least the pair count.
- * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_DIMENSION.
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_BUFFER_TOO_SMALL
+ *         (the message gives the pair count).
  */
-KINDRED_API kindred_status kindred_side_get_pairs(const kindred_side *side, int64_t *i,
+KINDRED_API kindred_status kindred_side_pairs(const kindred_side *side, int64_t *i,
                                                   int64_t *j, double *value, int64_t capacity);
 
 /**
@@ -293,9 +312,10 @@ KINDRED_API kindred_status kindred_side_get_pairs(const kindred_side *side, int6
  * @param side handle.
  * @param[out] a,b,c,answer arrays of length @p capacity (caller-allocated).
  * @param capacity must be at least the triplet count.
- * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_DIMENSION.
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_BUFFER_TOO_SMALL
+ *         (the message gives the triplet count).
  */
-KINDRED_API kindred_status kindred_side_get_triplets(const kindred_side *side, int64_t *a,
+KINDRED_API kindred_status kindred_side_triplets(const kindred_side *side, int64_t *a,
                                                      int64_t *b, int64_t *c, int32_t *answer,
                                                      int64_t capacity);
 
@@ -307,7 +327,8 @@ KINDRED_API kindred_status kindred_side_get_triplets(const kindred_side *side, i
  *             smallest point of each component. May be NULL.
  * @param n length of @p component (ignored when it is NULL).
  * @param[out] count number of components. May be NULL.
- * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_DIMENSION.
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_BUFFER_TOO_SMALL
+ *         (@p n smaller than the handle's number of points).
  */
 KINDRED_API kindred_status kindred_side_components(const kindred_side *side, int64_t *component,
                                                    int64_t n, int64_t *count);
@@ -350,18 +371,10 @@ typedef int (*kindred_progress_fn)(void *user, int64_t iteration, double objecti
 typedef void (*kindred_log_fn)(void *user, int level, const char *message);
 
 /**
- * @brief Oracle callback for active selection: are points i and j in the same cluster?
- * @param user the pointer given with the callback.
- * @param i,j the two points (0-based indices).
- * @return +1 same cluster, -1 different clusters, 0 don't know.
- */
-typedef int (*kindred_oracle_fn)(void *user, int64_t i, int64_t j);
-
-/**
  * @brief Create a model for an algorithm, with every option at its default.
  * @param[out] out receives the handle, to be released with kindred_model_free().
  * @param algorithm algorithm name (borrowed), see kindred_algorithm_name().
- * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_UNKNOWN_OPTION, ::KINDRED_E_NOMEM.
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID, ::KINDRED_E_NOT_FOUND, ::KINDRED_E_NOMEM.
  */
 KINDRED_API kindred_status kindred_model_new(kindred_model **out, const char *algorithm);
 
@@ -386,7 +399,7 @@ KINDRED_API const char *kindred_model_algorithm(const kindred_model *model);
  * @param model handle.
  * @param name option name (borrowed).
  * @param value the value; booleans are 0 or 1.
- * @return ::KINDRED_OK; ::KINDRED_E_UNKNOWN_OPTION (no such option, the message
+ * @return ::KINDRED_OK; ::KINDRED_E_NOT_FOUND (no such option, the message
  *         lists the valid names); ::KINDRED_E_INVALID (value out of range or
  *         wrong type, the message gives the range).
  */
@@ -423,10 +436,10 @@ KINDRED_API kindred_status kindred_model_set_string(kindred_model *model, const 
  * @param name option name (borrowed).
  * @param[out] buffer caller buffer; receives a NUL-terminated string.
  * @param capacity size of @p buffer in bytes.
- * @return ::KINDRED_OK; ::KINDRED_E_UNKNOWN_OPTION; ::KINDRED_E_DIMENSION
- *         (buffer too small; the message gives the size needed); ::KINDRED_E_INVALID.
+ * @return ::KINDRED_OK; ::KINDRED_E_NOT_FOUND; ::KINDRED_E_BUFFER_TOO_SMALL
+ *         (the message gives the size needed); ::KINDRED_E_INVALID.
  */
-KINDRED_API kindred_status kindred_model_get_option(const kindred_model *model,
+KINDRED_API kindred_status kindred_model_option(const kindred_model *model,
                                                     const char *name, char *buffer,
                                                     size_t capacity);
 
@@ -472,7 +485,7 @@ KINDRED_API kindred_status kindred_model_set_log(kindred_model *model, kindred_l
  *         ::KINDRED_E_CANCELLED; ::KINDRED_E_NUMERICAL; ::KINDRED_E_NOMEM.
  */
 KINDRED_API kindred_status kindred_model_fit_dense(kindred_model *model, const double *x,
-                                                   int64_t n, int64_t d, int layout,
+                                                   int64_t n, int64_t d, kindred_layout layout,
                                                    int64_t ld, const kindred_side *side);
 
 /**
@@ -491,7 +504,7 @@ KINDRED_API kindred_status kindred_model_fit_dense(kindred_model *model, const d
  * @return as kindred_model_fit_dense().
  */
 KINDRED_API kindred_status kindred_model_fit_dense_f32(kindred_model *model, const float *x,
-                                                       int64_t n, int64_t d, int layout,
+                                                       int64_t n, int64_t d, kindred_layout layout,
                                                        int64_t ld, const kindred_side *side);
 
 /**
@@ -534,7 +547,7 @@ KINDRED_API kindred_status kindred_model_summary(const kindred_model *model, int
  * @param model handle.
  * @param[out] labels caller array of @p capacity entries.
  * @param capacity length of @p labels, >= n.
- * @return ::KINDRED_OK, ::KINDRED_E_STATE, ::KINDRED_E_DIMENSION, ::KINDRED_E_INVALID.
+ * @return ::KINDRED_OK, ::KINDRED_E_STATE, ::KINDRED_E_BUFFER_TOO_SMALL, ::KINDRED_E_INVALID.
  */
 KINDRED_API kindred_status kindred_model_labels(const kindred_model *model, int32_t *labels,
                                                 int64_t capacity);
@@ -568,7 +581,7 @@ KINDRED_API kindred_status kindred_model_array_info(const kindred_model *model, 
  * @param model handle.
  * @param name array name (borrowed).
  * @param[out] rows,cols shape. May be NULL.
- * @return ::KINDRED_OK; ::KINDRED_E_UNKNOWN_OPTION (the model has no such
+ * @return ::KINDRED_OK; ::KINDRED_E_NOT_FOUND (the model has no such
  *         array; the message lists those it has); ::KINDRED_E_STATE.
  */
 KINDRED_API kindred_status kindred_model_array_shape(const kindred_model *model,
@@ -581,10 +594,10 @@ KINDRED_API kindred_status kindred_model_array_shape(const kindred_model *model,
  * @param name array name (borrowed).
  * @param[out] out caller array of @p capacity entries.
  * @param capacity length of @p out, >= rows * cols.
- * @return ::KINDRED_OK, ::KINDRED_E_UNKNOWN_OPTION, ::KINDRED_E_STATE,
- *         ::KINDRED_E_DIMENSION, ::KINDRED_E_INVALID.
+ * @return ::KINDRED_OK, ::KINDRED_E_NOT_FOUND, ::KINDRED_E_STATE,
+ *         ::KINDRED_E_BUFFER_TOO_SMALL, ::KINDRED_E_INVALID.
  */
-KINDRED_API kindred_status kindred_model_get_array(const kindred_model *model, const char *name,
+KINDRED_API kindred_status kindred_model_array(const kindred_model *model, const char *name,
                                                    double *out, int64_t capacity);
 
 /**
@@ -594,13 +607,15 @@ KINDRED_API kindred_status kindred_model_get_array(const kindred_model *model, c
  * @param[out] labels caller array of @p capacity entries.
  * @param capacity length of @p labels, >= n.
  * @return ::KINDRED_OK; ::KINDRED_E_STATE (not fitted, or the algorithm
- *         cannot predict); ::KINDRED_E_DIMENSION; ::KINDRED_E_INVALID;
+ *         cannot predict); ::KINDRED_E_DIMENSION (d differs from the fitted d);
+ *         ::KINDRED_E_BUFFER_TOO_SMALL (@p capacity < n, found before a point
+ *         is read); ::KINDRED_E_INVALID;
  *         ::KINDRED_E_CORRUPT (a loaded model whose result arrays have
  *         inconsistent shapes or values).
  */
 KINDRED_API kindred_status kindred_model_predict_dense(const kindred_model *model,
                                                        const double *x, int64_t n, int64_t d,
-                                                       int layout, int64_t ld, int32_t *labels,
+                                                       kindred_layout layout, int64_t ld, int32_t *labels,
                                                        int64_t capacity);
 
 /**
@@ -615,7 +630,7 @@ KINDRED_API kindred_status kindred_model_predict_dense(const kindred_model *mode
  */
 KINDRED_API kindred_status kindred_model_predict_dense_f32(const kindred_model *model,
                                                            const float *x, int64_t n, int64_t d,
-                                                           int layout, int64_t ld,
+                                                           kindred_layout layout, int64_t ld,
                                                            int32_t *labels, int64_t capacity);
 
 /**
@@ -631,13 +646,14 @@ KINDRED_API kindred_status kindred_model_predict_dense_f32(const kindred_model *
  *        entry is the cluster kindred_model_predict_dense() gives.
  * @param capacity length of @p out, >= n * k.
  * @return ::KINDRED_OK; ::KINDRED_E_STATE (not fitted, or the algorithm gives
- *         no soft memberships); ::KINDRED_E_DIMENSION (d differs, or @p capacity
- *         too small: the message gives the size needed); ::KINDRED_E_INVALID;
+ *         no soft memberships); ::KINDRED_E_DIMENSION (d differs);
+ *         ::KINDRED_E_BUFFER_TOO_SMALL (@p capacity < n * k: the message gives
+ *         the size needed); ::KINDRED_E_INVALID;
  *         ::KINDRED_E_CORRUPT (a loaded model with inconsistent result arrays).
  */
 KINDRED_API kindred_status kindred_model_predict_proba_dense(const kindred_model *model,
                                                              const double *x, int64_t n, int64_t d,
-                                                             int layout, int64_t ld, double *out,
+                                                             kindred_layout layout, int64_t ld, double *out,
                                                              int64_t capacity);
 
 /**
@@ -652,7 +668,7 @@ KINDRED_API kindred_status kindred_model_predict_proba_dense(const kindred_model
  */
 KINDRED_API kindred_status kindred_model_predict_proba_dense_f32(const kindred_model *model,
                                                                  const float *x, int64_t n,
-                                                                 int64_t d, int layout, int64_t ld,
+                                                                 int64_t d, kindred_layout layout, int64_t ld,
                                                                  double *out, int64_t capacity);
 
 /**
@@ -691,7 +707,7 @@ KINDRED_API kindred_status kindred_model_transform_dim(const kindred_model *mode
  */
 KINDRED_API kindred_status kindred_model_transform_dense(const kindred_model *model,
                                                          const double *x, int64_t n, int64_t d,
-                                                         int layout, int64_t ld, double *out,
+                                                         kindred_layout layout, int64_t ld, double *out,
                                                          int64_t capacity);
 
 /**
@@ -706,7 +722,7 @@ KINDRED_API kindred_status kindred_model_transform_dense(const kindred_model *mo
  */
 KINDRED_API kindred_status kindred_model_transform_dense_f32(const kindred_model *model,
                                                              const float *x, int64_t n, int64_t d,
-                                                             int layout, int64_t ld, double *out,
+                                                             kindred_layout layout, int64_t ld, double *out,
                                                              int64_t capacity);
 
 /**
@@ -743,7 +759,7 @@ KINDRED_API kindred_status kindred_model_load(kindred_model **out, const char *p
  * @param truth,predicted arrays of length @p n (borrowed).
  * @param n number of points, > 0.
  * @param[out] value the score.
- * @return ::KINDRED_OK; ::KINDRED_E_UNKNOWN_OPTION (no such metric);
+ * @return ::KINDRED_OK; ::KINDRED_E_NOT_FOUND (no such metric);
  *         ::KINDRED_E_INVALID.
  */
 KINDRED_API kindred_status kindred_metric(const char *metric, const int32_t *truth,
@@ -802,24 +818,129 @@ KINDRED_API kindred_status kindred_sample_triplets(kindred_side *side, const int
 
 /** @} */
 
-/* ------------------------------------------------------------------ */
-/** @name Active selection of pairwise constraints
- * Which pairs to ask a person (or any oracle) about, so that few answers
- * help a pairwise method (copkmeans, pckmeans, mpckmeans) most. */
+/* ================================================================== */
+/** @name Experimental
+ * EXPERIMENTAL: the functions of this section are exported, versioned and
+ * documented like the others, but their signatures, option names and
+ * defaults may still change in a minor release after 0.1 (the rest of this
+ * header changes only with the SONAME). A function leaves this section,
+ * becoming stable, in a minor release that says so; it never moves the other
+ * way. Each one's documentation begins with "Experimental". */
 /** @{ */
 
+/* ------------------------------------------------------------------ */
+/* Active selection of pairwise constraints: which pairs to ask a person (or
+ * any oracle) about, so that few answers help a pairwise method (copkmeans,
+ * pckmeans, mpckmeans) most. */
+
 /**
- * @brief Ask an oracle about chosen pairs of points and store the answers in @p out_side.
+ * @brief Oracle callback for active selection: are points i and j in the same cluster?
+ * Experimental.
+ * @param user the pointer given with the callback.
+ * @param i,j the two points (0-based indices).
+ * @return +1 same cluster, -1 different clusters, 0 don't know.
+ */
+typedef int (*kindred_oracle_fn)(void *user, int64_t i, int64_t j);
+
+/**
+ * @brief Opaque handle to the settings of an active selection. Experimental.
+ * Its options, set by name as a model's are (kindred_active_option_info()
+ * lists them): "strategy" (choice, default "explore-consolidate"), "k"
+ * (integer, default -1 = unknown), "budget" (integer, default 0) and "seed"
+ * (integer, default 0).
+ */
+typedef struct kindred_active_options kindred_active_options;
+
+/**
+ * @brief Experimental. Create active-selection settings, every option at its default.
+ * @param[out] out receives the handle, to be released with kindred_active_options_free().
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID (NULL @p out), ::KINDRED_E_NOMEM.
+ */
+KINDRED_API kindred_status kindred_active_options_new(kindred_active_options **out);
+
+/**
+ * @brief Experimental. Release active-selection settings.
+ * @param options handle from kindred_active_options_new(), or NULL (ignored).
+ */
+KINDRED_API void kindred_active_options_free(kindred_active_options *options);
+
+/**
+ * @brief Experimental. Set an integer option ("k", "budget", "seed"), as kindred_model_set_int().
+ * @param options handle.
+ * @param name option name (borrowed).
+ * @param value the value.
+ * @return ::KINDRED_OK; ::KINDRED_E_NOT_FOUND (no such option; the message
+ *         lists the valid names); ::KINDRED_E_INVALID (NULL argument, value out
+ *         of range or of the wrong type; the message gives the range).
+ */
+KINDRED_API kindred_status kindred_active_options_set_int(kindred_active_options *options,
+                                                          const char *name, int64_t value);
+
+/**
+ * @brief Experimental. Set an option from a real value, as kindred_model_set_double().
+ * @param options handle.
+ * @param name option name (borrowed).
+ * @param value the value (integral for the integer options).
+ * @return as kindred_active_options_set_int().
+ */
+KINDRED_API kindred_status kindred_active_options_set_double(kindred_active_options *options,
+                                                             const char *name, double value);
+
+/**
+ * @brief Experimental. Set an option from its text form ("random", "10"), as kindred_model_set_string().
+ * @param options handle.
+ * @param name option name (borrowed).
+ * @param value NUL-terminated text (borrowed).
+ * @return as kindred_active_options_set_int(); ::KINDRED_E_INVALID also for a
+ *         strategy that is none of the known ones (the message lists them).
+ */
+KINDRED_API kindred_status kindred_active_options_set_string(kindred_active_options *options,
+                                                             const char *name, const char *value);
+
+/**
+ * @brief Experimental. Read an option's current value in text form, as kindred_model_option().
+ * @param options handle.
+ * @param name option name (borrowed).
+ * @param[out] buffer caller buffer; receives a NUL-terminated string.
+ * @param capacity size of @p buffer in bytes.
+ * @return ::KINDRED_OK; ::KINDRED_E_NOT_FOUND; ::KINDRED_E_BUFFER_TOO_SMALL
+ *         (the message gives the size needed); ::KINDRED_E_INVALID.
+ */
+KINDRED_API kindred_status kindred_active_options_option(const kindred_active_options *options,
+                                                         const char *name, char *buffer,
+                                                         size_t capacity);
+
+/**
+ * @brief Experimental. Number of options of active selection. Thread-safe.
+ * @param[out] count receives the number of options.
+ * @return ::KINDRED_OK, ::KINDRED_E_INVALID.
+ */
+KINDRED_API kindred_status kindred_active_option_count(int64_t *count);
+
+/**
+ * @brief Experimental. Describe the option at @p index, as kindred_option_info(). Thread-safe.
+ * The range of "strategy" lists the strategies ("explore-consolidate|explore|random").
+ * @param index in [0, count) as given by kindred_active_option_count().
+ * @param[out] name,type,default_value,range,doc as in kindred_option_info(); each may be NULL.
+ * @return ::KINDRED_OK, ::KINDRED_E_INDEX.
+ */
+KINDRED_API kindred_status kindred_active_option_info(int64_t index, const char **name,
+                                                      kindred_option_type *type,
+                                                      const char **default_value,
+                                                      const char **range, const char **doc);
+
+/**
+ * @brief Experimental. Ask an oracle about chosen pairs of points and store the answers in @p out_side.
  *
- * Strategies (Basu, Bilenko, Banerjee & Mooney, section 3.4):
+ * Strategies (option "strategy"; Basu, Bilenko, Banerjee & Mooney, section 3.4):
  * - "explore-consolidate": Explore (farthest-first traversal from a random
  *   point; a point cannot-linked to every neighbourhood found so far starts a
- *   new one) until @p k disjoint neighbourhoods are known, then Consolidate
+ *   new one) until k disjoint neighbourhoods are known, then Consolidate
  *   (random points, queried against the neighbourhoods nearest centroid
  *   first, until a must-link; when all but one neighbourhood answered
  *   "different", the must-link with the last one is inferred without a query
- *   and stored too). With @p k = -1 (unknown) only Explore runs, for the whole budget.
- * - "explore": Explore only, for the whole budget (@p k is ignored).
+ *   and stored too). With k = -1 (unknown) only Explore runs, for the whole budget.
+ * - "explore": Explore only, for the whole budget (k is ignored).
  * - "random": uniformly random distinct pairs (a baseline).
  *
  * Distances are squared Euclidean on the given points. A pair is never asked
@@ -827,14 +948,13 @@ KINDRED_API kindred_status kindred_sample_triplets(kindred_side *side, const int
  * (Explore / Consolidate then try another member of the same neighbourhood).
  * Must-links are stored with value +1 and cannot-links with -1 (weight 1), in
  * the order they were obtained, added to whatever @p out_side already holds.
- * The selection stops when @p budget oracle calls have been made or no useful
- * query is left; it is deterministic for a given @p seed and oracle.
+ * The selection stops when "budget" oracle calls have been made or no useful
+ * query is left; it is deterministic for a given "seed" and oracle.
  *
- * @param strategy "explore-consolidate", "explore" or "random" (borrowed).
+ * @param options the settings (borrowed for the call): strategy, k (number of
+ *        clusters, <= n, or -1 when unknown), budget (maximum number of oracle
+ *        calls) and seed (first point of Explore, order of Consolidate, random pairs).
  * @param x,n,d,layout,ld dense points as in kindred_model_fit_dense() (borrowed for the call).
- * @param k number of clusters (>= 1, <= n), or -1 when unknown.
- * @param budget maximum number of oracle calls, >= 0.
- * @param seed random seed (first point of Explore, order of Consolidate, random pairs).
  * @param oracle callback answering +1 (same cluster), -1 (different), 0 (don't know)
  *        for a pair (i, j) with i < j; it is called from the calling thread only.
  *        Any other answer stops the selection with ::KINDRED_E_INVALID.
@@ -843,15 +963,15 @@ KINDRED_API kindred_status kindred_sample_triplets(kindred_side *side, const int
  *        It is changed only when the call succeeds.
  * @return ::KINDRED_OK; ::KINDRED_E_INVALID (NULL pointer, NaN / Inf in @p x
  *         or a magnitude out of range as in kindred_model_fit_dense(),
- *         bad layout, k = 0 or < -1, negative budget, an oracle answer outside
- *         {-1, 0, 1}); ::KINDRED_E_UNKNOWN_OPTION (unknown strategy);
- *         ::KINDRED_E_DIMENSION (k > n, or @p out_side is about another n);
- *         ::KINDRED_E_NOMEM.
- * Thread-safety: distinct @p out_side handles may be filled from different threads at once.
+ *         bad layout, k = 0, an oracle answer outside {-1, 0, 1});
+ *         ::KINDRED_E_DIMENSION (k > n, @p ld too small, or @p out_side is
+ *         about another n); ::KINDRED_E_NOMEM.
+ * Thread-safety: distinct @p out_side handles may be filled from different
+ * threads at once; one @p options handle may be read by several at once.
  */
-KINDRED_API kindred_status kindred_active_select(const char *strategy, const double *x, int64_t n,
-                                                 int64_t d, int layout, int64_t ld, int64_t k,
-                                                 int64_t budget, uint64_t seed,
+KINDRED_API kindred_status kindred_active_select(const kindred_active_options *options,
+                                                 const double *x, int64_t n, int64_t d,
+                                                 kindred_layout layout, int64_t ld,
                                                  kindred_oracle_fn oracle, void *user,
                                                  kindred_side *out_side);
 

@@ -2,7 +2,13 @@
 """The exported dynamic symbols of libkindred are exactly the functions the
 public header declares KINDRED_API, and exactly the names of the linker
 version script; each is versioned and each declaration has a Doxygen comment
-block right before it.
+block right before it. The header's rules (docs/conventions.md, "The public
+header: rules") that a script can check: every exported function starts with
+kindred_; no getter has a get_ prefix; a function returning kindred_status
+documents @return, and one that fills a caller buffer (a `capacity`
+parameter) names KINDRED_E_BUFFER_TOO_SMALL there; no int parameter is named
+layout, status or type (those take the enum); every function of the
+experimental section says "Experimental".
 
 Usage: check_exports.py LIBKINDRED.so include/kindred.h src/kindred.map [NM]
 Standard library only.
@@ -50,6 +56,44 @@ def has_doxygen_block_before(header_text, offset):
     return start >= 0 and before[start:].startswith("/**") and "*/" not in before[start:-2]
 
 
+def doxygen_block_before(header_text, offset):
+    before = header_text[:offset].rstrip()
+    return before[before.rfind("/**"):] if has_doxygen_block_before(header_text, offset) else ""
+
+
+ENUM_PARAMETERS = ("layout", "status", "type")
+EXPERIMENTAL_MARKER = "@name Experimental"
+
+
+def rule_problems(header_text, declared):
+    """The naming / signature / documentation rules, for each declared function."""
+    problems = []
+    experimental_at = header_text.find(EXPERIMENTAL_MARKER)
+    if experimental_at < 0:
+        problems.append("the header has no experimental section ('%s')" % EXPERIMENTAL_MARKER)
+    for name, offset in sorted(declared.items()):
+        declaration = header_text[offset:header_text.index(";", offset)]
+        returns, _, params = declaration.partition(name)
+        doc = doxygen_block_before(header_text, offset)
+        if not name.startswith("kindred_"):
+            problems.append(f"{name}: an exported name must start with kindred_")
+        if "_get_" in name:
+            problems.append(f"{name}: getters have no get_ prefix (kindred_<object>_<noun>)")
+        for m in re.finditer(r"\bint\s*(\*?)\s*(\w+)\s*[,)]", params):
+            if m.group(2) in ENUM_PARAMETERS:
+                problems.append(f"{name}: parameter '{m.group(2)}' is int{m.group(1) and ' *'}; it takes the enum type")
+        if "kindred_status" in returns:
+            ret = doc[doc.find("@return"):] if "@return" in doc else ""
+            if not ret:
+                problems.append(f"{name}: returns kindred_status but documents no @return")
+            elif re.search(r"\bcapacity\b", params) and "KINDRED_E_BUFFER_TOO_SMALL" not in ret \
+                    and not re.match(r"@return\s+as\s+kindred_", ret):
+                problems.append(f"{name}: fills a caller buffer but its @return does not name KINDRED_E_BUFFER_TOO_SMALL")
+        if experimental_at >= 0 and offset > experimental_at and "Experimental" not in doc:
+            problems.append(f"{name}: in the experimental section but its documentation does not say 'Experimental'")
+    return problems
+
+
 def map_names(map_text):
     text = re.sub(r"/\*.*?\*/", "", map_text, flags=re.S)
     names = set()
@@ -88,6 +132,10 @@ def main(argv):
     for name, offset in sorted(declared.items()):
         if not has_doxygen_block_before(header_text, offset):
             problems.append(f"{name}: no Doxygen comment block (/** ... */) right before its declaration")
+    problems += rule_problems(header_text, declared)
+    for name in sorted(exported):
+        if not name.startswith("kindred_"):
+            problems.append(f"{name}: exported, but every exported name starts with kindred_")
     if len(declared) < 10:
         problems.append(f"only {len(declared)} KINDRED_API functions found in the header: the parser is broken")
 

@@ -31,7 +31,7 @@ static void fit_rows(kindred_model *m, const double *x, int64_t n, int64_t d) {
 static double *array(const kindred_model *m, const char *name, int64_t *rows, int64_t *cols) {
     assert_ok(kindred_model_array_shape(m, name, rows, cols));
     double *v = malloc(sizeof(double) * (size_t)(*rows * *cols + 1));
-    assert_ok(kindred_model_get_array(m, name, v, *rows * *cols));
+    assert_ok(kindred_model_array(m, name, v, *rows * *cols));
     return v;
 }
 

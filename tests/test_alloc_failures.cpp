@@ -287,15 +287,27 @@ void evaluation_sampling_active(void **) {
         return kindred_sample_triplets(s, data().truth.data(), N, 20, 0.1, 4);
     }));
     kindred_side_free(s);
+    report("active_options_new", inject_loop("active_options_new", [&] {
+        kindred_active_options *a = nullptr;
+        const kindred_status status = kindred_active_options_new(&a);
+        kindred_active_options_free(a);
+        return status;
+    }));
     const char *strategies[3] = {"explore-consolidate", "explore", "random"};
     for (const char *strategy : strategies) {
         kindred_side *out = nullptr;
+        kindred_active_options *options = nullptr;
+        assert_int_equal(kindred_active_options_new(&options), KINDRED_OK);
+        assert_int_equal(kindred_active_options_set_string(options, "strategy", strategy), KINDRED_OK);
+        assert_int_equal(kindred_active_options_set_int(options, "k", 2), KINDRED_OK);
+        assert_int_equal(kindred_active_options_set_int(options, "budget", 15), KINDRED_OK);
+        assert_int_equal(kindred_active_options_set_int(options, "seed", 5), KINDRED_OK);
         report((std::string("active_select ") + strategy).c_str(), inject_loop("active_select", [&] {
             kindred_side_free(out);
             out = nullptr;
             assert_int_equal(kindred_side_new(&out, N), KINDRED_OK);
         }, [&] {
-            return kindred_active_select(strategy, data().x.data(), N, D, KINDRED_ROW_MAJOR, D, 2, 15, 5, yes_if_same,
+            return kindred_active_select(options, data().x.data(), N, D, KINDRED_ROW_MAJOR, D, yes_if_same,
                                          const_cast<int32_t *>(data().truth.data()), out);
         }, [&] {
             // A failed selection adds nothing.
@@ -304,6 +316,7 @@ void evaluation_sampling_active(void **) {
             assert_int_equal(pairs, 0);
         }));
         kindred_side_free(out);
+        kindred_active_options_free(options);
     }
 }
 
@@ -313,7 +326,7 @@ void options(void **) {
     report("model_set_string", inject_loop("set_string", [&] { return kindred_model_set_string(m, "max_iter", "50"); }));
     report("model_set_double", inject_loop("set_double", [&] { return kindred_model_set_double(m, "tol", 1e-6); }));
     char buffer[64];
-    report("model_get_option", inject_loop("get_option", [&] { return kindred_model_get_option(m, "max_iter", buffer, 64); }));
+    report("model_option", inject_loop("model_option", [&] { return kindred_model_option(m, "max_iter", buffer, 64); }));
     kindred_model_free(m);
 }
 

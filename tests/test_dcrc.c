@@ -95,7 +95,7 @@ static void hard_constraints_are_satisfied(void **state) {
     /* Every yes / no answer holds in the final labels. */
     int64_t a[T], b[T], c[T];
     int32_t ans[T];
-    assert_ok(kindred_side_get_triplets(side, a, b, c, ans, T));
+    assert_ok(kindred_side_triplets(side, a, b, c, ans, T));
     for (int t = 0; t < T; ++t) {
         if (ans[t] == 1) assert_true(labels[a[t]] == labels[b[t]] && labels[a[t]] != labels[c[t]]);
         if (ans[t] == -1) assert_true(labels[a[t]] == labels[c[t]] && labels[a[t]] != labels[b[t]]);
@@ -117,7 +117,7 @@ static void outputs_agree_and_predict_matches(void **state) {
     assert_int_equal(rows, N);
     assert_int_equal(cols, K);
     double p[N * K];
-    assert_ok(kindred_model_get_array(m, "memberships", p, N * K));
+    assert_ok(kindred_model_array(m, "memberships", p, N * K));
     for (int i = 0; i < N; ++i) {
         assert_true(fabs(p[i * K] + p[i * K + 1] - 1.0) < 1e-12);
         assert_int_equal(labels[i], p[i * K + 1] > p[i * K] ? 1 : 0);
@@ -157,8 +157,8 @@ static void deterministic_for_seed_and_threads(void **state) {
     assert_ok(kindred_model_labels(b, l2, N));
     for (int i = 0; i < N; ++i) assert_int_equal(l1[i], l2[i]);
     double wa[K * (D + 1)], wb[K * (D + 1)];
-    assert_ok(kindred_model_get_array(a, "weights", wa, K * (D + 1)));
-    assert_ok(kindred_model_get_array(b, "weights", wb, K * (D + 1)));
+    assert_ok(kindred_model_array(a, "weights", wa, K * (D + 1)));
+    assert_ok(kindred_model_array(b, "weights", wb, K * (D + 1)));
     for (int v = 0; v < K * (D + 1); ++v) assert_true(wa[v] == wb[v]);
     kindred_model_free(a);
     kindred_model_free(b);
@@ -182,7 +182,7 @@ static void lower_bound_never_decreases(void **state) {
     assert_ok(kindred_model_array_shape(m, "objective_trace", &rows, &cols));
     assert_true(rows >= 2);
     double trace[64];
-    assert_ok(kindred_model_get_array(m, "objective_trace", trace, 64));
+    assert_ok(kindred_model_array(m, "objective_trace", trace, 64));
     for (int64_t t = 1; t < rows; ++t) assert_true(trace[t] >= trace[t - 1] - 1e-9 * (1.0 + fabs(trace[t - 1])));
     kindred_model_free(m);
     kindred_side_free(side);

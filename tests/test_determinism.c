@@ -42,7 +42,7 @@ static outcome run(const char *algorithm, const double *x, int64_t threads, int6
     o.labels = malloc(sizeof(int32_t) * N);
     o.centers = malloc(sizeof(double) * (size_t)(o.clusters * D));
     assert_ok(kindred_model_labels(m, o.labels, N));
-    assert_ok(kindred_model_get_array(m, "centers", o.centers, o.clusters * D));
+    assert_ok(kindred_model_array(m, "centers", o.centers, o.clusters * D));
     kindred_model_free(m);
     return o;
 }

@@ -35,8 +35,8 @@ static kindred_model *fitted_kmeans(void) {
 
 static void status_string_names_every_code(void **state) {
     (void)state;
-    const char *seen[KINDRED_E_INTERNAL + 1];
-    for (int s = KINDRED_OK; s <= KINDRED_E_INTERNAL; ++s) {
+    const char *seen[KINDRED_E_BUFFER_TOO_SMALL + 1];
+    for (int s = KINDRED_OK; s <= KINDRED_E_BUFFER_TOO_SMALL; ++s) {
         seen[s] = kindred_status_string(s);
         assert_non_null(seen[s]);
         assert_string_not_equal(seen[s], "unknown status");
@@ -44,10 +44,17 @@ static void status_string_names_every_code(void **state) {
     }
     assert_string_equal(kindred_status_string(KINDRED_OK), "ok");
     assert_string_equal(kindred_status_string(KINDRED_E_NOMEM), "out of memory");
-    const int unknown[] = {-1, 13, 100, 1 << 30, INT32_MIN};
+    assert_string_equal(kindred_status_string(KINDRED_E_NOT_FOUND), "not found");
+    assert_string_equal(kindred_status_string(KINDRED_E_BUFFER_TOO_SMALL), "buffer too small");
+    const int unknown[] = {-1, 14, 100, 1 << 30, INT32_MIN};
     for (size_t u = 0; u < sizeof unknown / sizeof unknown[0]; ++u)
         assert_string_equal(kindred_status_string(unknown[u]), "unknown status");
     assert_string_equal(kindred_version(), "0.1.0");
+    assert_int_equal(kindred_version_number(), 100);
+    assert_int_equal(kindred_version_number(), KINDRED_VERSION_NUMBER);
+#if KINDRED_VERSION_NUMBER != KINDRED_VERSION_MAJOR * 10000 + KINDRED_VERSION_MINOR * 100 + KINDRED_VERSION_PATCH
+#error "KINDRED_VERSION_NUMBER is not MAJOR * 10000 + MINOR * 100 + PATCH"
+#endif
 }
 
 static void message_is_cleared_by_next_success(void **state) {
@@ -170,20 +177,20 @@ static void dimension_errors(void **state) {
     assert_ok(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, NULL));
     /* Too-small buffers give the size needed. */
     int32_t labels[N];
-    assert_fails_with(kindred_model_labels(m, labels, N - 1), KINDRED_E_DIMENSION, "11 entries is too small; 12 needed");
+    assert_fails_with(kindred_model_labels(m, labels, N - 1), KINDRED_E_BUFFER_TOO_SMALL, "11 entries is too small; 12 needed");
     double centers[2 * D];
-    assert_fails_with(kindred_model_get_array(m, "centers", centers, 3), KINDRED_E_DIMENSION, "4 needed");
+    assert_fails_with(kindred_model_array(m, "centers", centers, 3), KINDRED_E_BUFFER_TOO_SMALL, "4 needed");
     char text[2];
-    assert_fails_with(kindred_model_get_option(m, "max_iter", text, sizeof text), KINDRED_E_DIMENSION,
+    assert_fails_with(kindred_model_option(m, "max_iter", text, sizeof text), KINDRED_E_BUFFER_TOO_SMALL,
                       "4 needed"); /* "300" and its NUL */
     assert_fails_with(kindred_model_predict_dense(m, x, N / 2, 1, KINDRED_ROW_MAJOR, 1, labels, N), KINDRED_E_DIMENSION,
                       "fitted on d = 2");
-    assert_fails_with(kindred_model_predict_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, labels, 3), KINDRED_E_DIMENSION,
+    assert_fails_with(kindred_model_predict_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, labels, 3), KINDRED_E_BUFFER_TOO_SMALL,
                       "12 needed");
     kindred_side *side = NULL;
     assert_ok(kindred_side_new(&side, 4));
     int64_t comp[3];
-    assert_fails_with(kindred_side_components(side, comp, 3, NULL), KINDRED_E_DIMENSION, "4 needed");
+    assert_fails_with(kindred_side_components(side, comp, 3, NULL), KINDRED_E_BUFFER_TOO_SMALL, "4 needed");
     const int32_t partial[3] = {0, -1, 1};
     assert_fails_with(kindred_side_set_partial_labels(side, partial, 3), KINDRED_E_DIMENSION, "3 labels for n = 4");
     assert_fails_with(kindred_sample_pairs(side, partial, 3, 1, 0.0, 0.0, 1), KINDRED_E_DIMENSION, "3 labels");
@@ -192,7 +199,14 @@ static void dimension_errors(void **state) {
     assert_ok(kindred_side_add_pairs(side, i, j, w, 1));
     int64_t oi[1], oj[1];
     double ov[1];
-    assert_fails_with(kindred_side_get_pairs(side, oi, oj, ov, 0), KINDRED_E_DIMENSION, "1 needed");
+    assert_fails_with(kindred_side_pairs(side, oi, oj, ov, 0), KINDRED_E_BUFFER_TOO_SMALL, "1 needed");
+    const int64_t ta[1] = {0}, tb[1] = {1}, tc[1] = {2};
+    const int32_t tanswer[1] = {1};
+    assert_ok(kindred_side_add_triplets(side, ta, tb, tc, tanswer, 1));
+    int64_t oa[1], ob[1], oc[1];
+    int32_t oanswer[1];
+    assert_fails_with(kindred_side_triplets(side, oa, ob, oc, oanswer, 0), KINDRED_E_BUFFER_TOO_SMALL,
+                      "triplets: buffer of 0 entries is too small; 1 needed");
     kindred_side_free(side);
     kindred_model_free(m);
 }
@@ -316,32 +330,32 @@ static void cancelled_fit_leaves_model_unfitted(void **state) {
 static void unknown_names(void **state) {
     (void)state;
     kindred_model *m = NULL;
-    assert_fails_with(kindred_model_new(&m, "nosuch"), KINDRED_E_UNKNOWN_OPTION, "nosuch");
+    assert_fails_with(kindred_model_new(&m, "nosuch"), KINDRED_E_NOT_FOUND, "nosuch");
     assert_null(m);
     const char *summary = NULL;
     int flags = 0;
     int64_t count = 0;
-    assert_fails_with(kindred_algorithm_summary("nosuch", &summary), KINDRED_E_UNKNOWN_OPTION, "nosuch");
-    assert_fails_with(kindred_algorithm_uses("nosuch", &flags), KINDRED_E_UNKNOWN_OPTION, "nosuch");
-    assert_fails_with(kindred_option_count("nosuch", &count), KINDRED_E_UNKNOWN_OPTION, "nosuch");
+    assert_fails_with(kindred_algorithm_summary("nosuch", &summary), KINDRED_E_NOT_FOUND, "nosuch");
+    assert_fails_with(kindred_algorithm_uses("nosuch", &flags), KINDRED_E_NOT_FOUND, "nosuch");
+    assert_fails_with(kindred_option_count("nosuch", &count), KINDRED_E_NOT_FOUND, "nosuch");
     assert_ok(kindred_model_new(&m, "kmeans"));
     /* The message lists the valid names. */
-    assert_fails_with(kindred_model_set_int(m, "kk", 3), KINDRED_E_UNKNOWN_OPTION, "unknown option 'kk'; valid options: k, n_init");
-    assert_fails_with(kindred_model_set_double(m, "lambda", 1.0), KINDRED_E_UNKNOWN_OPTION, "'lambda'");
-    assert_fails_with(kindred_model_set_string(m, "nosuch", "1"), KINDRED_E_UNKNOWN_OPTION, "'nosuch'");
+    assert_fails_with(kindred_model_set_int(m, "kk", 3), KINDRED_E_NOT_FOUND, "unknown option 'kk'; valid options: k, n_init");
+    assert_fails_with(kindred_model_set_double(m, "lambda", 1.0), KINDRED_E_NOT_FOUND, "'lambda'");
+    assert_fails_with(kindred_model_set_string(m, "nosuch", "1"), KINDRED_E_NOT_FOUND, "'nosuch'");
     char text[16];
-    assert_fails_with(kindred_model_get_option(m, "nosuch", text, sizeof text), KINDRED_E_UNKNOWN_OPTION, "'nosuch'");
+    assert_fails_with(kindred_model_option(m, "nosuch", text, sizeof text), KINDRED_E_NOT_FOUND, "'nosuch'");
     kindred_model_free(m);
     m = fitted_kmeans();
     double out[4];
     int64_t rows = 0, cols = 0;
-    assert_fails_with(kindred_model_get_array(m, "memberships", out, 4), KINDRED_E_UNKNOWN_OPTION,
+    assert_fails_with(kindred_model_array(m, "memberships", out, 4), KINDRED_E_NOT_FOUND,
                       "no array 'memberships'; it has: centers");
-    assert_fails_with(kindred_model_array_shape(m, "nosuch", &rows, &cols), KINDRED_E_UNKNOWN_OPTION, "'nosuch'");
+    assert_fails_with(kindred_model_array_shape(m, "nosuch", &rows, &cols), KINDRED_E_NOT_FOUND, "'nosuch'");
     kindred_model_free(m);
     const int32_t labels[2] = {0, 1};
     double v = 0.0;
-    assert_fails_with(kindred_metric("accuracy", labels, labels, 2, &v), KINDRED_E_UNKNOWN_OPTION,
+    assert_fails_with(kindred_metric("accuracy", labels, labels, 2, &v), KINDRED_E_NOT_FOUND,
                       "unknown metric 'accuracy'; known: nmi");
 }
 

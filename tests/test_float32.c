@@ -203,7 +203,7 @@ static void float32_bad_input_is_refused(void **state) {
     assert_fails_with(kindred_model_predict_dense_f32(m, x, N, D - 1, KINDRED_ROW_MAJOR, D - 1, labels, N),
                       KINDRED_E_DIMENSION, "d = ");
     assert_fails_with(kindred_model_predict_dense_f32(m, x, N, D, KINDRED_ROW_MAJOR, D, labels, N - 1),
-                      KINDRED_E_DIMENSION, "too small");
+                      KINDRED_E_BUFFER_TOO_SMALL, "too small");
     assert_fails_with(kindred_model_predict_proba_dense_f32(m, x, N, D, KINDRED_ROW_MAJOR, D, out, N * K),
                       KINDRED_E_STATE, "no soft memberships");
     assert_fails_with(kindred_model_transform_dense_f32(m, x, N, D, KINDRED_ROW_MAJOR, D, out, N * K), KINDRED_E_STATE,

@@ -287,8 +287,8 @@ void option_ranges_and_validation(void **) {
     assert_int_equal(code_of([&] { o.set_number("rate", NAN); }), KINDRED_E_INVALID);
     assert_int_equal(code_of([&] { o.set_number("verbose", 2); }), KINDRED_E_INVALID);
     assert_int_equal(code_of([&] { o.set_number("metric", 1); }), KINDRED_E_INVALID);
-    assert_int_equal(code_of([&] { o.set_number("nosuch", 1); }), KINDRED_E_UNKNOWN_OPTION);
-    assert_int_equal(code_of([&] { o.get_int("nosuch"); }), KINDRED_E_UNKNOWN_OPTION);
+    assert_int_equal(code_of([&] { o.set_number("nosuch", 1); }), KINDRED_E_NOT_FOUND);
+    assert_int_equal(code_of([&] { o.get_int("nosuch"); }), KINDRED_E_NOT_FOUND);
     // Text forms.
     o.set_text("k", "7");
     assert_int_equal(o.get_int("k"), 7);

@@ -86,10 +86,10 @@ static void every_option_refuses_bad_values(void **state) {
         assert_ok(kindred_model_new(&m, algorithm));
         for (int64_t o = 0; o < count; ++o) {
             const char *name = NULL, *def = NULL, *range = NULL, *doc = NULL;
-            int type = 0;
+            kindred_option_type type = KINDRED_OPTION_INT;
             assert_ok(kindred_option_info(algorithm, o, &name, &type, &def, &range, &doc));
             char before[256], after[256];
-            assert_ok(kindred_model_get_option(m, name, before, sizeof before));
+            assert_ok(kindred_model_option(m, name, before, sizeof before));
             if (type == KINDRED_OPTION_CHOICE) {
                 expect_refused(kindred_model_set_string(m, name, "no-such-choice"), algorithm, name, "a non-member");
                 expect_refused(kindred_model_set_string(m, name, ""), algorithm, name, "an empty word");
@@ -101,7 +101,7 @@ static void every_option_refuses_bad_values(void **state) {
                 expect_refused(kindred_model_set_string(m, name, "ten"), algorithm, name, "a word");
                 expect_refused(kindred_model_set_string(m, name, "1 1"), algorithm, name, "two numbers");
             }
-            assert_ok(kindred_model_get_option(m, name, after, sizeof after));
+            assert_ok(kindred_model_option(m, name, after, sizeof after));
             assert_string_equal(before, after);
             ++checked;
         }
@@ -129,18 +129,18 @@ static void internal_options_are_set_but_not_listed(void **state) {
     char text[32];
     for (int s = 0; s < RDPMEANS_INTERNAL_OPTIONS; ++s) {
         const char *name = rdpmeans_internal_option(s);
-        assert_ok(kindred_model_get_option(m, name, text, sizeof text));
+        assert_ok(kindred_model_option(m, name, text, sizeof text));
         assert_string_equal(text, "1"); /* the default: on */
         assert_ok(kindred_model_set_string(m, name, "false"));
-        assert_ok(kindred_model_get_option(m, name, text, sizeof text));
+        assert_ok(kindred_model_option(m, name, text, sizeof text));
         assert_string_equal(text, "0");
         assert_ok(kindred_model_set_int(m, name, 1));
-        assert_ok(kindred_model_get_option(m, name, text, sizeof text));
+        assert_ok(kindred_model_option(m, name, text, sizeof text));
         assert_string_equal(text, "1");
         expect_refused(kindred_model_set_int(m, name, 2), "rdpmeans", name, "2");
         expect_refused(kindred_model_set_string(m, name, "maybe"), "rdpmeans", name, "maybe");
     }
-    assert_fails_with(kindred_model_set_int(m, "no_such_option", 1), KINDRED_E_UNKNOWN_OPTION, "valid options: lambda");
+    assert_fails_with(kindred_model_set_int(m, "no_such_option", 1), KINDRED_E_NOT_FOUND, "valid options: lambda");
     for (int s = 0; s < RDPMEANS_INTERNAL_OPTIONS; ++s) assert_null(strstr(kindred_last_error(), rdpmeans_internal_option(s)));
     kindred_model_free(m);
 }

@@ -34,7 +34,7 @@ static int64_t get_array(const kindred_model *m, const char *name, double *out, 
     int64_t rows = 0, cols = 0;
     assert_ok(kindred_model_array_shape(m, name, &rows, &cols));
     assert_true(rows * cols <= capacity);
-    assert_ok(kindred_model_get_array(m, name, out, capacity));
+    assert_ok(kindred_model_array(m, name, out, capacity));
     return rows * cols;
 }
 
@@ -55,7 +55,7 @@ static void copkmeans_satisfies_every_constraint(void **state) {
     assert_ok(kindred_side_counts(s, NULL, &count, NULL, NULL));
     int64_t *pi = malloc(sizeof(int64_t) * count), *pj = malloc(sizeof(int64_t) * count);
     double *pv = malloc(sizeof(double) * count);
-    assert_ok(kindred_side_get_pairs(s, pi, pj, pv, count));
+    assert_ok(kindred_side_pairs(s, pi, pj, pv, count));
     for (int64_t p = 0; p < count; ++p) {
         if (pv[p] > 0) assert_int_equal(labels[pi[p]], labels[pj[p]]);
         else assert_int_not_equal(labels[pi[p]], labels[pj[p]]);
@@ -352,7 +352,7 @@ static void active_explore_consolidate_finds_all_clusters(void **state) {
         oracle_state o = {truth, NA, 0, dk[t], 0, seen};
         kindred_side *s = NULL;
         assert_ok(kindred_side_new(&s, NA));
-        assert_ok(kindred_active_select("explore-consolidate", x, NA, D, KINDRED_ROW_MAJOR, D, KA, 60, 1, truth_oracle,
+        assert_ok(test_active_select("explore-consolidate", x, NA, D, KINDRED_ROW_MAJOR, D, KA, 60, 1, truth_oracle,
                                         &o, s));
         assert_true(o.calls <= 60);
         assert_true(o.calls >= 50); /* the budget is used */
@@ -361,7 +361,7 @@ static void active_explore_consolidate_finds_all_clusters(void **state) {
         int64_t pi[200], pj[200];
         double pv[200];
         assert_true(count <= 200);
-        assert_ok(kindred_side_get_pairs(s, pi, pj, pv, count));
+        assert_ok(kindred_side_pairs(s, pi, pj, pv, count));
         int has_class[KA] = {0};
         int64_t must = 0;
         for (int64_t p = 0; p < count; ++p) {
@@ -405,7 +405,7 @@ static void active_unknown_k_explores_only(void **state) {
         oracle_state o = {truth, NA, 0, 3, 0, seen};
         kindred_side *s = NULL;
         assert_ok(kindred_side_new(&s, NA));
-        assert_ok(kindred_active_select(strategies[t], x, NA, D, KINDRED_ROW_MAJOR, D, -1, 25, 2, truth_oracle, &o, s));
+        assert_ok(test_active_select(strategies[t], x, NA, D, KINDRED_ROW_MAJOR, D, -1, 25, 2, truth_oracle, &o, s));
         assert_true(o.calls <= 25 && o.calls > 0);
         kindred_side_free(s);
     }
@@ -422,29 +422,29 @@ static void active_bad_arguments(void **state) {
     kindred_side *s = NULL, *other = NULL;
     assert_ok(kindred_side_new(&s, NA));
     assert_ok(kindred_side_new(&other, NA + 1));
-    assert_fails_with(kindred_active_select("nonsense", x, NA, D, KINDRED_ROW_MAJOR, D, 3, 10, 0, truth_oracle, &o, s),
-                      KINDRED_E_UNKNOWN_OPTION, "explore-consolidate");
-    assert_fails_with(kindred_active_select(NULL, x, NA, D, KINDRED_ROW_MAJOR, D, 3, 10, 0, truth_oracle, &o, s),
-                      KINDRED_E_INVALID, "strategy");
-    assert_fails_with(kindred_active_select("explore", x, NA, D, KINDRED_ROW_MAJOR, D, 3, 10, 0, NULL, &o, s),
+    assert_fails_with(test_active_select("nonsense", x, NA, D, KINDRED_ROW_MAJOR, D, 3, 10, 0, truth_oracle, &o, s),
+                      KINDRED_E_INVALID, "'strategy' must be one of explore-consolidate|explore|random");
+    assert_fails_with(kindred_active_select(NULL, x, NA, D, KINDRED_ROW_MAJOR, D, truth_oracle, &o, s),
+                      KINDRED_E_INVALID, "options");
+    assert_fails_with(test_active_select("explore", x, NA, D, KINDRED_ROW_MAJOR, D, 3, 10, 0, NULL, &o, s),
                       KINDRED_E_INVALID, "oracle");
-    assert_fails_with(kindred_active_select("explore", x, NA, D, KINDRED_ROW_MAJOR, D, 3, 10, 0, truth_oracle, &o, NULL),
+    assert_fails_with(test_active_select("explore", x, NA, D, KINDRED_ROW_MAJOR, D, 3, 10, 0, truth_oracle, &o, NULL),
                       KINDRED_E_INVALID, "out_side");
-    assert_fails_with(kindred_active_select("explore", x, NA, D, KINDRED_ROW_MAJOR, D, 3, -1, 0, truth_oracle, &o, s),
+    assert_fails_with(test_active_select("explore", x, NA, D, KINDRED_ROW_MAJOR, D, 3, -1, 0, truth_oracle, &o, s),
                       KINDRED_E_INVALID, "budget");
-    assert_fails_with(kindred_active_select("explore", x, NA, D, KINDRED_ROW_MAJOR, D, 0, 10, 0, truth_oracle, &o, s),
+    assert_fails_with(test_active_select("explore", x, NA, D, KINDRED_ROW_MAJOR, D, 0, 10, 0, truth_oracle, &o, s),
                       KINDRED_E_INVALID, "k must be");
-    assert_fails_with(kindred_active_select("explore", x, NA, D, KINDRED_ROW_MAJOR, D, NA + 1, 10, 0, truth_oracle, &o, s),
+    assert_fails_with(test_active_select("explore", x, NA, D, KINDRED_ROW_MAJOR, D, NA + 1, 10, 0, truth_oracle, &o, s),
                       KINDRED_E_DIMENSION, "k = 31");
-    assert_fails_with(kindred_active_select("explore", x, NA, D, KINDRED_ROW_MAJOR, D, 3, 10, 0, truth_oracle, &o, other),
+    assert_fails_with(test_active_select("explore", x, NA, D, KINDRED_ROW_MAJOR, D, 3, 10, 0, truth_oracle, &o, other),
                       KINDRED_E_DIMENSION, "out_side");
     x[5] = NAN;
-    assert_int_equal(kindred_active_select("explore", x, NA, D, KINDRED_ROW_MAJOR, D, 3, 10, 0, truth_oracle, &o, s),
+    assert_int_equal(test_active_select("explore", x, NA, D, KINDRED_ROW_MAJOR, D, 3, 10, 0, truth_oracle, &o, s),
                      KINDRED_E_INVALID);
     x[5] = 0.0;
     /* An answer outside {-1, 0, 1}: an error, and the side is left unchanged. */
     o.bad_answer = 7;
-    assert_fails_with(kindred_active_select("explore-consolidate", x, NA, D, KINDRED_ROW_MAJOR, D, 3, 10, 0, truth_oracle,
+    assert_fails_with(test_active_select("explore-consolidate", x, NA, D, KINDRED_ROW_MAJOR, D, 3, 10, 0, truth_oracle,
                                             &o, s),
                       KINDRED_E_INVALID, "answered 7");
     int64_t count = -1;
@@ -453,10 +453,67 @@ static void active_bad_arguments(void **state) {
     /* budget 0: no call, no pair */
     o.calls = 0;
     o.bad_answer = 0;
-    assert_ok(kindred_active_select("explore-consolidate", x, NA, D, KINDRED_ROW_MAJOR, D, 3, 0, 0, truth_oracle, &o, s));
+    assert_ok(test_active_select("explore-consolidate", x, NA, D, KINDRED_ROW_MAJOR, D, 3, 0, 0, truth_oracle, &o, s));
     assert_int_equal(o.calls, 0);
     kindred_side_free(s);
     kindred_side_free(other);
+}
+
+/* The options handle of active selection: the same checks and messages as a
+ * model's options, and its table listed by kindred_active_option_info. */
+static void active_options_handle(void **state) {
+    (void)state;
+    assert_fails_with(kindred_active_options_new(NULL), KINDRED_E_INVALID, "out");
+    kindred_active_options *a = NULL;
+    assert_ok(kindred_active_options_new(&a));
+    char text[32];
+    assert_ok(kindred_active_options_option(a, "strategy", text, sizeof text));
+    assert_string_equal(text, "explore-consolidate");
+    assert_ok(kindred_active_options_option(a, "k", text, sizeof text));
+    assert_string_equal(text, "-1");
+    assert_ok(kindred_active_options_set_string(a, "strategy", "random"));
+    assert_ok(kindred_active_options_set_int(a, "budget", 12));
+    assert_ok(kindred_active_options_set_double(a, "seed", 3.0));
+    assert_ok(kindred_active_options_option(a, "budget", text, sizeof text));
+    assert_string_equal(text, "12");
+    assert_fails_with(kindred_active_options_option(a, "strategy", text, 3), KINDRED_E_BUFFER_TOO_SMALL,
+                      "buffer of 3 bytes is too small; 7 needed");
+    assert_fails_with(kindred_active_options_option(a, "strategy", NULL, 3), KINDRED_E_INVALID, "buffer");
+    assert_fails_with(kindred_active_options_set_int(a, "budgte", 3), KINDRED_E_NOT_FOUND,
+                      "unknown option 'budgte'; valid options: strategy, k, budget, seed");
+    assert_fails_with(kindred_active_options_set_int(a, "budget", -1), KINDRED_E_INVALID, "'budget' must be");
+    assert_fails_with(kindred_active_options_set_int(a, "k", -2), KINDRED_E_INVALID, "'k' must be");
+    assert_fails_with(kindred_active_options_set_double(a, "seed", 0.5), KINDRED_E_INVALID, "'seed' must be");
+    assert_fails_with(kindred_active_options_set_int(a, "strategy", 1), KINDRED_E_INVALID, "not a number");
+    assert_fails_with(kindred_active_options_set_string(a, "strategy", NULL), KINDRED_E_INVALID, "option value");
+    assert_fails_with(kindred_active_options_set_string(a, NULL, "random"), KINDRED_E_INVALID, "option name");
+    assert_fails_with(kindred_active_options_set_int(NULL, "k", 2), KINDRED_E_INVALID, "options");
+    assert_fails_with(kindred_active_options_set_double(NULL, "k", 2), KINDRED_E_INVALID, "options");
+    assert_fails_with(kindred_active_options_set_string(NULL, "k", "2"), KINDRED_E_INVALID, "options");
+    assert_fails_with(kindred_active_options_option(NULL, "k", text, sizeof text), KINDRED_E_INVALID, "options");
+    /* A refused setting leaves the value as it was. */
+    assert_ok(kindred_active_options_option(a, "budget", text, sizeof text));
+    assert_string_equal(text, "12");
+    kindred_active_options_free(a);
+    kindred_active_options_free(NULL);
+
+    int64_t count = 0;
+    assert_ok(kindred_active_option_count(&count));
+    assert_int_equal(count, 4);
+    assert_fails_with(kindred_active_option_count(NULL), KINDRED_E_INVALID, "count");
+    const char *name = NULL, *def = NULL, *range = NULL, *doc = NULL;
+    kindred_option_type type = KINDRED_OPTION_INT;
+    assert_ok(kindred_active_option_info(0, &name, &type, &def, &range, &doc));
+    assert_string_equal(name, "strategy");
+    assert_int_equal(type, KINDRED_OPTION_CHOICE);
+    assert_string_equal(def, "explore-consolidate");
+    assert_string_equal(range, "explore-consolidate|explore|random");
+    assert_true(strlen(doc) > 0);
+    assert_ok(kindred_active_option_info(2, &name, NULL, NULL, NULL, NULL));
+    assert_string_equal(name, "budget");
+    assert_fails_with(kindred_active_option_info(count, &name, NULL, NULL, NULL, NULL), KINDRED_E_INDEX,
+                      "out of range: active selection has 4 options");
+    assert_fails_with(kindred_active_option_info(-1, &name, NULL, NULL, NULL, NULL), KINDRED_E_INDEX, "-1");
 }
 
 int main(void) {
@@ -476,6 +533,7 @@ int main(void) {
         cmocka_unit_test(active_explore_consolidate_finds_all_clusters),
         cmocka_unit_test(active_unknown_k_explores_only),
         cmocka_unit_test(active_bad_arguments),
+        cmocka_unit_test(active_options_handle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -50,7 +50,7 @@ static void gmm_memberships_sum_to_one_and_agree_with_predict(void **state) {
         assert_true(p[K * i + best] > 0.99); /* well separated blobs: sure memberships */
     }
     assert_fails_with(kindred_model_predict_proba_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, p, N * K - 1),
-                      KINDRED_E_DIMENSION, "180");
+                      KINDRED_E_BUFFER_TOO_SMALL, "179 entries is too small; 60 x 3 needed");
     assert_fails_with(kindred_model_predict_proba_dense(m, x, N, 1, KINDRED_ROW_MAJOR, 1, p, N * K),
                       KINDRED_E_DIMENSION, "d = 2");
     assert_fails_with(kindred_model_predict_proba_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, NULL, N * K),

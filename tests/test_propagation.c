@@ -207,7 +207,7 @@ static void lambda_chosen_from_pairs(void **state) {
         assert_ok(kindred_model_labels(m, labels, n));
         if (!same_partition(labels, truth, n)) fail_msg("%s: %s", names[a], last_log);
         double lambda = 0;
-        assert_ok(kindred_model_get_array(m, "chosen_lambda", &lambda, 1));
+        assert_ok(kindred_model_array(m, "chosen_lambda", &lambda, 1));
         assert_true(lambda > 0);
         assert_non_null(strstr(last_log, "chose lambda"));
         kindred_model_free(m);
@@ -266,7 +266,7 @@ static void standardize_is_kept_for_predict(void **state) {
     assert_ok(kindred_model_labels(m, c, 40));
     assert_true(same_partition(a, c, 40));
     double scale[2];
-    assert_ok(kindred_model_get_array(m, "standardize_scale", scale, 2));
+    assert_ok(kindred_model_array(m, "standardize_scale", scale, 2));
     assert_true(scale[0] > 0 && scale[1] > 0);
     kindred_model_free(m);
 }

@@ -258,7 +258,7 @@ static void option_text_is_read_whole(void **state) {
     assert_ok(kindred_model_set_string(m, "k", "3"));
     assert_ok(kindred_model_set_string(m, "lambda", "4.9e-324"));
     char value[64];
-    assert_ok(kindred_model_get_option(m, "lambda", value, sizeof value));
+    assert_ok(kindred_model_option(m, "lambda", value, sizeof value));
     assert_true(strtod(value, NULL) > 0.0);
     assert_fails_with(kindred_model_set_string(m, "lambda", "1e-400"), KINDRED_E_INVALID, "got 0"); /* underflows to 0 */
     assert_fails_with(kindred_model_set_string(m, "max_iter", "1e400"), KINDRED_E_INVALID,
@@ -322,7 +322,7 @@ static void success_clears_messages_left_by_callbacks(void **state) {
     kindred_model_free(m);
     kindred_side *side = NULL;
     assert_ok(kindred_side_new(&side, N));
-    assert_ok(kindred_active_select("explore", x, N, D, KINDRED_ROW_MAJOR, D, 2, 5, 1, failing_call_in_oracle, NULL, side));
+    assert_ok(test_active_select("explore", x, N, D, KINDRED_ROW_MAJOR, D, 2, 5, 1, failing_call_in_oracle, NULL, side));
     kindred_side_free(side);
 }
 
@@ -361,12 +361,12 @@ static void options_changed_after_a_fit_do_not_reach_predict(void **state) {
         kindred_model *back = NULL;
         assert_ok(kindred_model_load(&back, path));
         char value[64];
-        assert_ok(kindred_model_get_option(back, cases[c][1], value, sizeof value));
+        assert_ok(kindred_model_option(back, cases[c][1], value, sizeof value));
         assert_string_equal(value, cases[c][2]);
         assert_ok(kindred_model_predict_dense(back, x, N, D, KINDRED_ROW_MAJOR, D, predicted, N));
         assert_memory_equal(fitted, predicted, sizeof fitted);
         /* The next fit uses the new value. */
-        assert_ok(kindred_model_get_option(m, cases[c][3], value, sizeof value));
+        assert_ok(kindred_model_option(m, cases[c][3], value, sizeof value));
         assert_string_equal(value, cases[c][4]);
         kindred_model_free(back);
         kindred_model_free(m);

@@ -35,7 +35,7 @@ static pairs sample_pairs(const int32_t *labels, int64_t count, double rate, dou
     out.i = malloc(sizeof(int64_t) * (size_t)(out.count + 1));
     out.j = malloc(sizeof(int64_t) * (size_t)(out.count + 1));
     out.value = malloc(sizeof(double) * (size_t)(out.count + 1));
-    assert_ok(kindred_side_get_pairs(s, out.i, out.j, out.value, out.count));
+    assert_ok(kindred_side_pairs(s, out.i, out.j, out.value, out.count));
     kindred_side_free(s);
     return out;
 }
@@ -156,7 +156,7 @@ static void triplets_follow_the_labels(void **state) {
         assert_int_equal(count, T);
         int64_t *a = malloc(sizeof(int64_t) * T), *b = malloc(sizeof(int64_t) * T), *c = malloc(sizeof(int64_t) * T);
         int32_t *answer = malloc(sizeof(int32_t) * T);
-        assert_ok(kindred_side_get_triplets(s, a, b, c, answer, T));
+        assert_ok(kindred_side_triplets(s, a, b, c, answer, T));
         int64_t decided = 0, flipped = 0, dnk = 0;
         for (int64_t e = 0; e < T; ++e) {
             assert_true(a[e] != b[e] && a[e] != c[e] && b[e] != c[e]);
@@ -184,7 +184,7 @@ static void triplets_follow_the_labels(void **state) {
         assert_ok(kindred_sample_triplets(again, labels, N, T, noises[k], 8));
         int64_t *a2 = malloc(sizeof(int64_t) * T), *b2 = malloc(sizeof(int64_t) * T), *c2 = malloc(sizeof(int64_t) * T);
         int32_t *answer2 = malloc(sizeof(int32_t) * T);
-        assert_ok(kindred_side_get_triplets(again, a2, b2, c2, answer2, T));
+        assert_ok(kindred_side_triplets(again, a2, b2, c2, answer2, T));
         assert_memory_equal(a, a2, sizeof(int64_t) * T);
         assert_memory_equal(b, b2, sizeof(int64_t) * T);
         assert_memory_equal(c, c2, sizeof(int64_t) * T);

@@ -36,7 +36,7 @@ static void pairs_are_unordered_summed_and_zero_sums_dropped(void **state) {
     assert_int_equal(pair_count(s), 3);
     int64_t oi[3], oj[3];
     double ov[3];
-    assert_ok(kindred_side_get_pairs(s, oi, oj, ov, 3));
+    assert_ok(kindred_side_pairs(s, oi, oj, ov, 3));
     /* Each once with i < j, sorted by (i, j). */
     assert_int_equal(oi[0], 0); assert_int_equal(oj[0], 1); assert_true(ov[0] == 3.0);
     assert_int_equal(oi[1], 1); assert_int_equal(oj[1], 4); assert_true(ov[1] == 0.25);
@@ -46,7 +46,7 @@ static void pairs_are_unordered_summed_and_zero_sums_dropped(void **state) {
     const double v2[2] = {-3.0, 4.0};
     assert_ok(kindred_side_add_pairs(s, i2, j2, v2, 2));
     assert_int_equal(pair_count(s), 3);
-    assert_ok(kindred_side_get_pairs(s, oi, oj, ov, 3));
+    assert_ok(kindred_side_pairs(s, oi, oj, ov, 3));
     assert_int_equal(oi[0], 1); assert_int_equal(oj[0], 4);
     assert_int_equal(oi[1], 2); assert_int_equal(oj[1], 5); assert_true(ov[1] == 4.0);
     assert_int_equal(oi[2], 4); assert_int_equal(oj[2], 5);
@@ -109,8 +109,8 @@ static void triplets_are_validated_and_kept_in_order(void **state) {
     assert_ok(kindred_side_add_triplets(s, a, b, c, answer, 1));
     int64_t oa[4], ob[4], oc[4];
     int32_t oans[4];
-    assert_fails_with(kindred_side_get_triplets(s, oa, ob, oc, oans, 3), KINDRED_E_DIMENSION, "4 needed");
-    assert_ok(kindred_side_get_triplets(s, oa, ob, oc, oans, 4));
+    assert_fails_with(kindred_side_triplets(s, oa, ob, oc, oans, 3), KINDRED_E_BUFFER_TOO_SMALL, "4 needed");
+    assert_ok(kindred_side_triplets(s, oa, ob, oc, oans, 4));
     for (int e = 0; e < 4; ++e) {
         const int src = e % 3;
         assert_int_equal(oa[e], a[src]);

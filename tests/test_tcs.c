@@ -82,7 +82,7 @@ static void figure1_tcs_gm_recovers_clusters_gm_fails(void **state) {
     {
         double am[4];
         int64_t its = 0;
-        kindred_model_get_array(m, "metric", am, 4);
+        kindred_model_array(m, "metric", am, 4);
         kindred_model_summary(m, NULL, NULL, NULL, &its, NULL, NULL);
         printf("# Figure 1: NMI GM = %.3f, TCS-GM = %.3f (A = [%.3g %.3g; %.3g %.3g], %d FISTA iterations)\n", nmi_gm, nmi_tcs, am[0], am[1], am[2], am[3], (int)its);
     }
@@ -99,8 +99,8 @@ static void figure1_tcs_gm_recovers_clusters_gm_fails(void **state) {
 
     /* The metric is PSD (2 x 2: diagonal >= 0 and determinant >= 0) and stretches x against y. */
     double a[4], l[4];
-    assert_int_equal(kindred_model_get_array(m, "metric", a, 4), KINDRED_OK);
-    assert_int_equal(kindred_model_get_array(m, "transform", l, 4), KINDRED_OK);
+    assert_int_equal(kindred_model_array(m, "metric", a, 4), KINDRED_OK);
+    assert_int_equal(kindred_model_array(m, "transform", l, 4), KINDRED_OK);
     assert_true(a[0] >= 0 && a[3] >= 0 && a[0] * a[3] - a[1] * a[2] >= -1e-9);
     assert_true(a[0] > 5 * a[3]);
     /* A = L^T L. */
@@ -157,7 +157,7 @@ static void l2_regulariser_collapses_y(void **state) {
         assert_int_equal(kindred_model_fit_dense(m, x, N6, 2, KINDRED_ROW_MAJOR, 2, side), KINDRED_OK);
         assert_int_equal(kindred_model_labels(m, labels, N6), KINDRED_OK);
         double a[4];
-        assert_int_equal(kindred_model_get_array(m, "metric", a, 4), KINDRED_OK);
+        assert_int_equal(kindred_model_array(m, "metric", a, 4), KINDRED_OK);
         for (int e = 0; e < 4; ++e) assert_false(isnan(a[e]));
         assert_true(a[0] * a[3] - a[1] * a[2] >= -1e-9 && a[0] >= 0 && a[3] >= 0);
         const double v = nmi(truth, labels, 3 * PER);
@@ -199,8 +199,8 @@ static void gamma_selection_and_svd_reduction(void **state) {
     assert_int_equal(rows, 3);
     assert_int_equal(cols, 2);
     double scores[6], gamma = -1;
-    assert_int_equal(kindred_model_get_array(m, "gamma_scores", scores, 6), KINDRED_OK);
-    assert_int_equal(kindred_model_get_array(m, "gamma", &gamma, 1), KINDRED_OK);
+    assert_int_equal(kindred_model_array(m, "gamma_scores", scores, 6), KINDRED_OK);
+    assert_int_equal(kindred_model_array(m, "gamma", &gamma, 1), KINDRED_OK);
     int found = 0;
     for (int g = 0; g < 3; ++g) {
         assert_true(scores[2 * g + 1] >= 0 && scores[2 * g + 1] <= 1 + 1e-12);
@@ -252,7 +252,7 @@ static void rank_deficient_data_gives_no_nan(void **state) {
             assert_int_equal(kindred_model_set_int(m, "max_iter", 50), KINDRED_OK);
             assert_int_equal(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, side), KINDRED_OK);
             double a[D * D], z[N * D], obj = 0;
-            assert_int_equal(kindred_model_get_array(m, "metric", a, D * D), KINDRED_OK);
+            assert_int_equal(kindred_model_array(m, "metric", a, D * D), KINDRED_OK);
             for (int e = 0; e < D * D; ++e) assert_false(isnan(a[e]) || isinf(a[e]));
             assert_int_equal(kindred_model_transform_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, z, N * D), KINDRED_OK);
             for (int e = 0; e < N * D; ++e) assert_false(isnan(z[e]));
@@ -388,7 +388,7 @@ static void tcs_vmf_dense_and_csr(void **state) {
     for (int p = 0; p < N; ++p) agree += pred[p] == labels[p];
     assert_true(agree > 0.95 * N);
     double kappa = 0;
-    assert_int_equal(kindred_model_get_array(m, "kappa", &kappa, 1), KINDRED_OK);
+    assert_int_equal(kindred_model_array(m, "kappa", &kappa, 1), KINDRED_OK);
     assert_true(kappa > 0 && isfinite(kappa));
     /* the same bad-input checks as tcs-gm */
     for (int p = 0; p < N; ++p) partial[p] = p < P ? 0 : -1;

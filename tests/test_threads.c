@@ -28,7 +28,7 @@ static void *fail_in_thread(void *arg) {
     message_check *c = (message_check *)arg;
     c->empty_on_entry = kindred_last_error()[0] == '\0';
     kindred_model *m = NULL;
-    c->own_error_seen = kindred_model_new(&m, "thread-algorithm") == KINDRED_E_UNKNOWN_OPTION &&
+    c->own_error_seen = kindred_model_new(&m, "thread-algorithm") == KINDRED_E_NOT_FOUND &&
                         strstr(kindred_last_error(), "thread-algorithm") != NULL;
     return NULL;
 }
@@ -36,7 +36,7 @@ static void *fail_in_thread(void *arg) {
 static void last_error_is_per_thread(void **state) {
     (void)state;
     kindred_model *m = NULL;
-    assert_fails_with(kindred_model_new(&m, "main-algorithm"), KINDRED_E_UNKNOWN_OPTION, "main-algorithm");
+    assert_fails_with(kindred_model_new(&m, "main-algorithm"), KINDRED_E_NOT_FOUND, "main-algorithm");
     message_check c = {0, 0};
     pthread_t t;
     assert_int_equal(pthread_create(&t, NULL, fail_in_thread, &c), 0);

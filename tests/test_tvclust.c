@@ -60,8 +60,8 @@ static void blobs_with_pairs_and_outputs(void **state) {
     double lj[60], kt[60];
     OK(kindred_model_array_shape(m, "log_joint_trace", &rows, &cols));
     assert_int_equal(rows, 60);
-    OK(kindred_model_get_array(m, "log_joint_trace", lj, 60));
-    OK(kindred_model_get_array(m, "clusters_trace", kt, 60));
+    OK(kindred_model_array(m, "log_joint_trace", lj, 60));
+    OK(kindred_model_array(m, "clusters_trace", kt, 60));
     /* The MAP sample is the best kept sweep (after the burn-in). */
     double best = -INFINITY;
     for (int s = 10; s < 60; ++s) {
@@ -72,7 +72,7 @@ static void blobs_with_pairs_and_outputs(void **state) {
     assert_true(objective == best);
 
     double *cc = malloc(sizeof(double) * N * N);
-    OK(kindred_model_get_array(m, "coclustering", cc, N * N));
+    OK(kindred_model_array(m, "coclustering", cc, N * N));
     for (int i = 0; i < N; ++i) {
         assert_true(cc[i * N + i] == 1.0);
         for (int j = 0; j < N; ++j) {
@@ -89,7 +89,7 @@ static void blobs_with_pairs_and_outputs(void **state) {
     OK(kindred_model_predict_dense(m, x, N, 2, KINDRED_ROW_MAJOR, 2, pred, N));
     assert_memory_equal(pred, labels, sizeof pred);
     /* no p/q/alpha traces unless resampled, no co-clustering unless asked. */
-    assert_int_equal(kindred_model_array_shape(m, "p_trace", &rows, &cols), KINDRED_E_UNKNOWN_OPTION);
+    assert_int_equal(kindred_model_array_shape(m, "p_trace", &rows, &cols), KINDRED_E_NOT_FOUND);
     kindred_model_free(m);
 
     m = new_tv();
@@ -97,10 +97,10 @@ static void blobs_with_pairs_and_outputs(void **state) {
     OK(kindred_model_set_string(m, "resample_alpha", "true"));
     OK(kindred_model_fit_dense(m, x, N, 2, KINDRED_ROW_MAJOR, 2, side));
     double p[60], a[60];
-    OK(kindred_model_get_array(m, "p_trace", p, 60));
-    OK(kindred_model_get_array(m, "alpha_trace", a, 60));
+    OK(kindred_model_array(m, "p_trace", p, 60));
+    OK(kindred_model_array(m, "alpha_trace", a, 60));
     for (int s = 0; s < 60; ++s) assert_true(p[s] > 0 && p[s] < 1 && a[s] > 0);
-    assert_int_equal(kindred_model_array_shape(m, "coclustering", &rows, &cols), KINDRED_E_UNKNOWN_OPTION);
+    assert_int_equal(kindred_model_array_shape(m, "coclustering", &rows, &cols), KINDRED_E_NOT_FOUND);
     kindred_model_free(m);
     kindred_side_free(side);
 }

@@ -88,6 +88,25 @@ static inline void make_blobs(double *x, int32_t *truth, int64_t n, int64_t d, i
 }
 
 /* 1 when two labelings are the same partition (equal up to renaming). */
+/* kindred_active_select with its options given as arguments (as tests name
+ * them): the options handle is made, set, used and freed here. A refused
+ * setting is returned as the call's status, its message kept (the _free
+ * functions leave the message as it is). */
+static inline kindred_status test_active_select(const char *strategy, const double *x, int64_t n, int64_t d,
+                                                kindred_layout layout, int64_t ld, int64_t k, int64_t budget,
+                                                int64_t seed, kindred_oracle_fn oracle, void *user,
+                                                kindred_side *out_side) {
+    kindred_active_options *options = NULL;
+    kindred_status status = kindred_active_options_new(&options);
+    if (status == KINDRED_OK && strategy) status = kindred_active_options_set_string(options, "strategy", strategy);
+    if (status == KINDRED_OK) status = kindred_active_options_set_int(options, "k", k);
+    if (status == KINDRED_OK) status = kindred_active_options_set_int(options, "budget", budget);
+    if (status == KINDRED_OK) status = kindred_active_options_set_int(options, "seed", seed);
+    if (status == KINDRED_OK) status = kindred_active_select(options, x, n, d, layout, ld, oracle, user, out_side);
+    kindred_active_options_free(options);
+    return status;
+}
+
 static inline int same_partition(const int32_t *a, const int32_t *b, int64_t n) {
     double ari = 0.0;
     if (kindred_metric("ari", a, b, n, &ari) != KINDRED_OK) return 0;

@@ -29,7 +29,7 @@ WRONG = {
     "return type": 'ccall((:kindred_model_free, libkindred), Cint, (Ptr{Cvoid},), m)',
     "unknown function": 'ccall((:kindred_model_fit, libkindred), Cint, (Ptr{Cvoid},), m)',
     "values vs types": 'ccall((:kindred_model_free, libkindred), Cvoid, (Ptr{Cvoid},), m, extra)',
-    "mutable buffer as Cstring": 'ccall((:kindred_model_get_option, libkindred), Cint, (Ptr{Cvoid}, Cstring, Cstring, Csize_t), m, n, b, c)',
+    "mutable buffer as Cstring": 'ccall((:kindred_model_option, libkindred), Cint, (Ptr{Cvoid}, Cstring, Cstring, Csize_t), m, n, b, c)',
     "other library": 'ccall((:kindred_version, "libother"), Ptr{UInt8}, ())',
     "@ccall": '@ccall libkindred.kindred_version()::Ptr{UInt8}',
     "callback": 'cb = @cfunction(tramp, Cint, (Ptr{Cvoid}, Int32, Cdouble, Ptr{UInt8}))',

@@ -196,12 +196,34 @@ void random_pairs(Session &s, int64_t n) {
 
 }  // namespace
 
+const OptionTable &options() {
+    // Options hold doubles: 2^53 - 1 is the largest integer every value below which is exact.
+    constexpr int64_t kMaxExact = 9007199254740991LL;
+    static const OptionTable table = [] {
+        OptionTable t;
+        t.push_back(OptionSpec::choice("strategy", "explore-consolidate", "explore-consolidate|explore|random",
+                                       "explore-consolidate (Basu et al. 3.4), explore only, or uniformly random pairs"));
+        t.push_back(OptionSpec::integer("k", -1, -1, kMaxExact,
+                                        "number of clusters, or -1 when unknown (then only Explore runs); not 0"));
+        t.push_back(OptionSpec::integer("budget", 0, 0, kMaxExact, "maximum number of oracle calls"));
+        t.push_back(OptionSpec::integer("seed", 0, 0, kMaxExact,
+                                        "random seed (first point of Explore, order of Consolidate, random pairs)"));
+        return t;
+    }();
+    return table;
+}
+
+Answers select_pairs(const OptionValues &settings, const DataView &data, const Oracle &oracle) {
+    return select_pairs(settings.get_choice("strategy"), data, settings.get_int("k"), settings.get_int("budget"),
+                        static_cast<uint64_t>(settings.get_int("seed")), oracle);
+}
+
 Answers select_pairs(const std::string &strategy, const DataView &data, int64_t k, int64_t budget, uint64_t seed,
                      const Oracle &oracle) {
     const int64_t n = data.n();
-    if (strategy != "explore-consolidate" && strategy != "explore" && strategy != "random")
-        fail(KINDRED_E_UNKNOWN_OPTION, "active selection: unknown strategy '", strategy,
-             "'; known: explore-consolidate, explore, random");
+    const OptionSpec &strategies = *find_option(options(), "strategy");
+    if (!strategies.is_choice(strategy))
+        fail(KINDRED_E_NOT_FOUND, "active selection: unknown strategy '", strategy, "'; known: ", strategies.choices);
     if (k == 0 || k < -1) fail(KINDRED_E_INVALID, "active selection: k must be >= 1, or -1 when unknown; got ", k);
     if (k > n) fail(KINDRED_E_DIMENSION, "active selection: k = ", k, " is larger than the number of points n = ", n);
     if (budget < 0) fail(KINDRED_E_INVALID, "active selection: budget must be >= 0; got ", budget);

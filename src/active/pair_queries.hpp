@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/data_view.hpp"
+#include "core/options.hpp"
 
 namespace kindred {
 namespace active {
@@ -26,11 +27,18 @@ struct Answers {
     int64_t neighbourhoods = 0; // disjoint neighbourhoods found (explore / consolidate)
 };
 
+// The options of an active selection (kindred_active_options): strategy, k,
+// budget, seed. The one place the strategies' names are spelled; the C API,
+// the CLI and the bindings read them from this table.
+const OptionTable &options();
+
 // strategy: "explore-consolidate" (Explore until k neighbourhoods, then
 // Consolidate; k = -1: Explore only), "explore" (Explore only), "random"
 // (uniform random distinct pairs). Distances are squared Euclidean.
 Answers select_pairs(const std::string &strategy, const DataView &data, int64_t k, int64_t budget, uint64_t seed,
                      const Oracle &oracle);
+// The same with the settings of an options() table.
+Answers select_pairs(const OptionValues &settings, const DataView &data, const Oracle &oracle);
 
 }  // namespace active
 }  // namespace kindred

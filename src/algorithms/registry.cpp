@@ -43,7 +43,7 @@ const AlgorithmSpec &get_algorithm(const std::string &name) {
     if (const AlgorithmSpec *a = find_algorithm(name)) return *a;
     std::string names;
     for (const AlgorithmSpec *a : all_algorithms()) names += (names.empty() ? "" : ", ") + a->name;
-    fail(KINDRED_E_UNKNOWN_OPTION, "unknown algorithm '", name, "'; known: ", names);
+    fail(KINDRED_E_NOT_FOUND, "unknown algorithm '", name, "'; known: ", names);
 }
 
 }  // namespace kindred

@@ -14,7 +14,7 @@ namespace kindred {
 const std::vector<const AlgorithmSpec *> &all_algorithms();
 // nullptr when no algorithm has that name.
 const AlgorithmSpec *find_algorithm(const std::string &name);
-// Throws KINDRED_E_UNKNOWN_OPTION listing the names.
+// Throws KINDRED_E_NOT_FOUND listing the names.
 const AlgorithmSpec &get_algorithm(const std::string &name);
 
 }  // namespace kindred

@@ -128,7 +128,13 @@ DataView csr_arg(int64_t n, int64_t d, const int64_t *indptr, const int64_t *ind
 
 void require_capacity(int64_t capacity, int64_t needed, const char *what) {
     if (capacity < needed)
-        fail(KINDRED_E_DIMENSION, what, ": buffer of ", capacity, " entries is too small; ", needed, " needed");
+        fail(KINDRED_E_BUFFER_TOO_SMALL, what, ": buffer of ", capacity, " entries is too small; ", needed, " needed");
+}
+
+void require_capacity(int64_t capacity, int64_t rows, int64_t cols, const char *what) {
+    if (rows > 0 && cols > 0 && rows > capacity / cols)
+        fail(KINDRED_E_BUFFER_TOO_SMALL, what, ": buffer of ", capacity, " entries is too small; ", rows, " x ", cols,
+             " needed");
 }
 
 void require_allocatable(int64_t count, int64_t bytes_each, const char *what) {

@@ -18,7 +18,12 @@ DataView dense_arg_f32(const float *x, int64_t n, int64_t d, int layout, int64_t
 // finite values (naming the row and column of the first bad entry).
 DataView csr_arg(int64_t n, int64_t d, const int64_t *indptr, const int64_t *indices, const double *values);
 
+// A caller-allocated output of `needed` entries: KINDRED_E_BUFFER_TOO_SMALL,
+// the message giving the length needed, when `capacity` is less.
 void require_capacity(int64_t capacity, int64_t needed, const char *what);
+// The same for a rows x cols output, checked without forming rows * cols
+// (which may overflow).
+void require_capacity(int64_t capacity, int64_t rows, int64_t cols, const char *what);
 
 // A count the library must hold `bytes_each` bytes for: refused with
 // KINDRED_E_NOMEM when count * bytes_each would exceed the largest object

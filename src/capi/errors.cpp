@@ -1,4 +1,4 @@
-// kindred_last_error, kindred_status_string, kindred_version.
+// kindred_last_error, kindred_status_string, kindred_version, kindred_version_number.
 #include <cstring>
 #include <string>
 
@@ -44,8 +44,9 @@ extern "C" {
 
 const char *kindred_last_error(void) { return kindred::capi::last_error(); }
 
-const char *kindred_status_string(int status) {
-    switch (status) {
+const char *kindred_status_string(kindred_status status) {
+    // Switched on as an int: a caller may pass any value (a newer library's code).
+    switch (static_cast<int>(status)) {
     case KINDRED_OK: return "ok";
     case KINDRED_E_INVALID: return "invalid argument";
     case KINDRED_E_DIMENSION: return "dimension mismatch";
@@ -54,11 +55,12 @@ const char *kindred_status_string(int status) {
     case KINDRED_E_NOMEM: return "out of memory";
     case KINDRED_E_NUMERICAL: return "numerical failure";
     case KINDRED_E_CANCELLED: return "cancelled";
-    case KINDRED_E_UNKNOWN_OPTION: return "unknown name";
+    case KINDRED_E_NOT_FOUND: return "not found";
     case KINDRED_E_STATE: return "wrong state";
     case KINDRED_E_IO: return "input/output error";
     case KINDRED_E_CORRUPT: return "corrupt file";
     case KINDRED_E_INTERNAL: return "internal error";
+    case KINDRED_E_BUFFER_TOO_SMALL: return "buffer too small";
     default: return "unknown status";
     }
 }
@@ -66,5 +68,7 @@ const char *kindred_status_string(int status) {
 const char *kindred_version(void) {
     return KINDRED_STR(KINDRED_VERSION_MAJOR) "." KINDRED_STR(KINDRED_VERSION_MINOR) "." KINDRED_STR(KINDRED_VERSION_PATCH);
 }
+
+int kindred_version_number(void) { return KINDRED_VERSION_NUMBER; }
 
 }  // extern "C"

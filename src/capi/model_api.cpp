@@ -5,6 +5,7 @@
 #include "algorithms/registry.hpp"
 #include "capi/data_args.hpp"
 #include "capi/guard.hpp"
+#include "capi/option_args.hpp"
 #include "core/model_file.hpp"
 #include "core/parallel.hpp"
 #include "core/standardize.hpp"
@@ -95,15 +96,15 @@ void predict(const kindred_model *m, const DataView &data, int32_t *labels, int6
 
 // The dense entry points for float64 and float32 points alike: only the
 // view differs (a float32 array is read in place and widened where read).
-DataView dense_points(const double *x, int64_t n, int64_t d, int layout, int64_t ld) {
+DataView dense_points(const double *x, int64_t n, int64_t d, kindred_layout layout, int64_t ld) {
     return capi::dense_arg(x, n, d, layout, ld);
 }
-DataView dense_points(const float *x, int64_t n, int64_t d, int layout, int64_t ld) {
+DataView dense_points(const float *x, int64_t n, int64_t d, kindred_layout layout, int64_t ld) {
     return capi::dense_arg_f32(x, n, d, layout, ld);
 }
 
 template <typename T>
-kindred_status fit_dense(kindred_model *model, const T *x, int64_t n, int64_t d, int layout, int64_t ld,
+kindred_status fit_dense(kindred_model *model, const T *x, int64_t n, int64_t d, kindred_layout layout, int64_t ld,
                          const kindred_side *side) {
     return capi::guarded([&] {
         checked(model);
@@ -113,7 +114,7 @@ kindred_status fit_dense(kindred_model *model, const T *x, int64_t n, int64_t d,
 }
 
 template <typename T>
-kindred_status predict_dense(const kindred_model *model, const T *x, int64_t n, int64_t d, int layout, int64_t ld,
+kindred_status predict_dense(const kindred_model *model, const T *x, int64_t n, int64_t d, kindred_layout layout, int64_t ld,
                              int32_t *labels, int64_t capacity) {
     return capi::guarded([&] {
         fitted_result(model);
@@ -125,7 +126,7 @@ kindred_status predict_dense(const kindred_model *model, const T *x, int64_t n, 
 }
 
 template <typename T>
-kindred_status predict_proba_dense(const kindred_model *model, const T *x, int64_t n, int64_t d, int layout,
+kindred_status predict_proba_dense(const kindred_model *model, const T *x, int64_t n, int64_t d, kindred_layout layout,
                                    int64_t ld, double *out, int64_t capacity) {
     return capi::guarded([&] {
         const FitResult &r = fitted_result(model);
@@ -133,7 +134,7 @@ kindred_status predict_proba_dense(const kindred_model *model, const T *x, int64
         const DataView data = dense_points(x, n, d, layout, ld);
         if (d != r.d) fail(KINDRED_E_DIMENSION, "predict_proba: the model was fitted on d = ", r.d, ", the new points have d = ", d);
         capi::require_pointer(out, "out");
-        capi::require_capacity(capacity, n * r.clusters, "predict_proba output");
+        capi::require_capacity(capacity, n, r.clusters, "predict_proba output");
         // A model fitted on standardized data sees new points on the same scale.
         ScaledData scaled;
         const bool standardize = model->fitted_options.get_bool("standardize");
@@ -145,7 +146,7 @@ kindred_status predict_proba_dense(const kindred_model *model, const T *x, int64
 }
 
 template <typename T>
-kindred_status transform_dense(const kindred_model *model, const T *x, int64_t n, int64_t d, int layout, int64_t ld,
+kindred_status transform_dense(const kindred_model *model, const T *x, int64_t n, int64_t d, kindred_layout layout, int64_t ld,
                                double *out, int64_t capacity) {
     return capi::guarded([&] {
         const FitResult &r = fitted_result(model);
@@ -153,9 +154,7 @@ kindred_status transform_dense(const kindred_model *model, const T *x, int64_t n
         // The output's size is checked before the points are read (as for
         // predict), and without forming n * dim, which may overflow.
         const int64_t dim = model->spec->transform_dim(r);
-        if (n > 0 && dim > 0 && n > capacity / dim)
-            fail(KINDRED_E_DIMENSION, "transform output: buffer of ", capacity, " entries is too small; ", n, " x ", dim,
-                 " needed");
+        capi::require_capacity(capacity, n, dim, "transform output");
         const DataView data = dense_points(x, n, d, layout, ld);
         if (d != r.d) fail(KINDRED_E_DIMENSION, "transform: the model was fitted on d = ", r.d, ", the new points have d = ", d);
         capi::require_pointer(out, "out");
@@ -189,40 +188,19 @@ const char *kindred_model_algorithm(const kindred_model *model) {
 }
 
 kindred_status kindred_model_set_int(kindred_model *model, const char *name, int64_t value) {
-    return capi::guarded([&] {
-        capi::require_pointer(name, "option name");
-        const double v = static_cast<double>(value);
-        // Near INT64_MAX, v rounds up to 2^63, whose conversion back is undefined: test it first.
-        if (v >= 0x1p63 || static_cast<int64_t>(v) != value)
-            fail(KINDRED_E_INVALID, "option '", name, "': ", value, " is too large");
-        checked(model)->options.set_number(name, v);
-    });
+    return capi::guarded([&] { capi::set_int_option(checked(model)->options, name, value); });
 }
 
 kindred_status kindred_model_set_double(kindred_model *model, const char *name, double value) {
-    return capi::guarded([&] {
-        capi::require_pointer(name, "option name");
-        checked(model)->options.set_number(name, value);
-    });
+    return capi::guarded([&] { capi::set_double_option(checked(model)->options, name, value); });
 }
 
 kindred_status kindred_model_set_string(kindred_model *model, const char *name, const char *value) {
-    return capi::guarded([&] {
-        capi::require_pointer(name, "option name");
-        capi::require_pointer(value, "option value");
-        checked(model)->options.set_text(name, value);
-    });
+    return capi::guarded([&] { capi::set_string_option(checked(model)->options, name, value); });
 }
 
-kindred_status kindred_model_get_option(const kindred_model *model, const char *name, char *buffer, size_t capacity) {
-    return capi::guarded([&] {
-        capi::require_pointer(name, "option name");
-        capi::require_pointer(buffer, "buffer");
-        const std::string text = checked(model)->options.text(name);
-        if (capacity < text.size() + 1)
-            fail(KINDRED_E_DIMENSION, "option '", name, "': buffer of ", capacity, " bytes is too small; ", text.size() + 1, " needed");
-        std::memcpy(buffer, text.c_str(), text.size() + 1);
-    });
+kindred_status kindred_model_option(const kindred_model *model, const char *name, char *buffer, size_t capacity) {
+    return capi::guarded([&] { capi::copy_option_text(checked(model)->options, name, buffer, capacity); });
 }
 
 kindred_status kindred_model_set_progress(kindred_model *model, kindred_progress_fn fn, void *user) {
@@ -239,12 +217,12 @@ kindred_status kindred_model_set_log(kindred_model *model, kindred_log_fn fn, vo
     });
 }
 
-kindred_status kindred_model_fit_dense(kindred_model *model, const double *x, int64_t n, int64_t d, int layout,
+kindred_status kindred_model_fit_dense(kindred_model *model, const double *x, int64_t n, int64_t d, kindred_layout layout,
                                        int64_t ld, const kindred_side *side) {
     return fit_dense(model, x, n, d, layout, ld, side);
 }
 
-kindred_status kindred_model_fit_dense_f32(kindred_model *model, const float *x, int64_t n, int64_t d, int layout,
+kindred_status kindred_model_fit_dense_f32(kindred_model *model, const float *x, int64_t n, int64_t d, kindred_layout layout,
                                            int64_t ld, const kindred_side *side) {
     return fit_dense(model, x, n, d, layout, ld, side);
 }
@@ -312,7 +290,7 @@ kindred_status kindred_model_array_shape(const kindred_model *model, const char 
     });
 }
 
-kindred_status kindred_model_get_array(const kindred_model *model, const char *name, double *out, int64_t capacity) {
+kindred_status kindred_model_array(const kindred_model *model, const char *name, double *out, int64_t capacity) {
     return capi::guarded([&] {
         capi::require_pointer(name, "array name");
         const NamedArray &a = fitted_result(model).get(name);
@@ -324,12 +302,12 @@ kindred_status kindred_model_get_array(const kindred_model *model, const char *n
 }
 
 kindred_status kindred_model_predict_dense(const kindred_model *model, const double *x, int64_t n, int64_t d,
-                                           int layout, int64_t ld, int32_t *labels, int64_t capacity) {
+                                           kindred_layout layout, int64_t ld, int32_t *labels, int64_t capacity) {
     return predict_dense(model, x, n, d, layout, ld, labels, capacity);
 }
 
 kindred_status kindred_model_predict_dense_f32(const kindred_model *model, const float *x, int64_t n, int64_t d,
-                                               int layout, int64_t ld, int32_t *labels, int64_t capacity) {
+                                               kindred_layout layout, int64_t ld, int32_t *labels, int64_t capacity) {
     return predict_dense(model, x, n, d, layout, ld, labels, capacity);
 }
 
@@ -346,12 +324,12 @@ kindred_status kindred_model_predict_csr(const kindred_model *model, int64_t n, 
 }
 
 kindred_status kindred_model_predict_proba_dense(const kindred_model *model, const double *x, int64_t n, int64_t d,
-                                                 int layout, int64_t ld, double *out, int64_t capacity) {
+                                                 kindred_layout layout, int64_t ld, double *out, int64_t capacity) {
     return predict_proba_dense(model, x, n, d, layout, ld, out, capacity);
 }
 
 kindred_status kindred_model_predict_proba_dense_f32(const kindred_model *model, const float *x, int64_t n,
-                                                     int64_t d, int layout, int64_t ld, double *out,
+                                                     int64_t d, kindred_layout layout, int64_t ld, double *out,
                                                      int64_t capacity) {
     return predict_proba_dense(model, x, n, d, layout, ld, out, capacity);
 }
@@ -366,12 +344,12 @@ kindred_status kindred_model_transform_dim(const kindred_model *model, int64_t *
 }
 
 kindred_status kindred_model_transform_dense(const kindred_model *model, const double *x, int64_t n, int64_t d,
-                                             int layout, int64_t ld, double *out, int64_t capacity) {
+                                             kindred_layout layout, int64_t ld, double *out, int64_t capacity) {
     return transform_dense(model, x, n, d, layout, ld, out, capacity);
 }
 
 kindred_status kindred_model_transform_dense_f32(const kindred_model *model, const float *x, int64_t n, int64_t d,
-                                                 int layout, int64_t ld, double *out, int64_t capacity) {
+                                                 kindred_layout layout, int64_t ld, double *out, int64_t capacity) {
     return transform_dense(model, x, n, d, layout, ld, out, capacity);
 }
 

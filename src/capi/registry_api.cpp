@@ -3,6 +3,7 @@
 // built from these functions (CLI help, bindings, docs/options.md).
 #include "algorithms/registry.hpp"
 #include "capi/guard.hpp"
+#include "capi/option_args.hpp"
 
 using namespace kindred;
 
@@ -47,19 +48,11 @@ kindred_status kindred_option_count(const char *algorithm, int64_t *count) {
     });
 }
 
-kindred_status kindred_option_info(const char *algorithm, int64_t index, const char **name, int *type,
+kindred_status kindred_option_info(const char *algorithm, int64_t index, const char **name, kindred_option_type *type,
                                    const char **default_value, const char **range, const char **doc) {
     return capi::guarded([&] {
         capi::require_pointer(algorithm, "algorithm");
-        const std::vector<const OptionSpec *> listed = stable_options(get_algorithm(algorithm).options);
-        if (index < 0 || index >= static_cast<int64_t>(listed.size()))
-            fail(KINDRED_E_INDEX, "option index ", index, " out of range: ", algorithm, " has ", listed.size(), " options");
-        const OptionSpec &s = *listed[static_cast<size_t>(index)];
-        if (name) *name = s.name.c_str();
-        if (type) *type = static_cast<int>(s.type);
-        if (default_value) *default_value = s.default_text.c_str();
-        if (range) *range = s.range_text.c_str();
-        if (doc) *doc = s.doc.c_str();
+        capi::describe_option(get_algorithm(algorithm).options, algorithm, index, name, type, default_value, range, doc);
     });
 }
 

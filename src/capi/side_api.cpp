@@ -70,7 +70,7 @@ kindred_status kindred_side_counts(const kindred_side *side, int64_t *n, int64_t
     });
 }
 
-kindred_status kindred_side_get_pairs(const kindred_side *side, int64_t *i, int64_t *j, double *value,
+kindred_status kindred_side_pairs(const kindred_side *side, int64_t *i, int64_t *j, double *value,
                                       int64_t capacity) {
     return capi::guarded([&] {
         capi::require_pointer(side, "side");
@@ -88,7 +88,7 @@ kindred_status kindred_side_get_pairs(const kindred_side *side, int64_t *i, int6
     });
 }
 
-kindred_status kindred_side_get_triplets(const kindred_side *side, int64_t *a, int64_t *b, int64_t *c,
+kindred_status kindred_side_triplets(const kindred_side *side, int64_t *a, int64_t *b, int64_t *c,
                                          int32_t *answer, int64_t capacity) {
     return capi::guarded([&] {
         capi::require_pointer(side, "side");

@@ -31,7 +31,7 @@ const NamedArray &FitResult::get(const std::string &name) const {
     if (const NamedArray *a = find(name)) return *a;
     std::string names;
     for (const auto &a : arrays) names += (names.empty() ? "" : ", ") + a.name;
-    fail(KINDRED_E_UNKNOWN_OPTION, "the model has no array '", name, "'; it has: ", names.empty() ? "none" : names);
+    fail(KINDRED_E_NOT_FOUND, "the model has no array '", name, "'; it has: ", names.empty() ? "none" : names);
 }
 
 const NamedArray &FitResult::get(const std::string &name, int64_t rows, int64_t cols) const {

@@ -30,7 +30,7 @@ struct FitResult {
     NamedArray &add_array(const std::string &name, int64_t rows, int64_t cols);
     void set_array(const std::string &name, int64_t rows, int64_t cols, const std::vector<double> &values);
     const NamedArray *find(const std::string &name) const;
-    // Throws KINDRED_E_UNKNOWN_OPTION listing the arrays held.
+    // Throws KINDRED_E_NOT_FOUND listing the arrays held.
     const NamedArray &get(const std::string &name) const;
     // As get(), and checks the shape (-1 = any): a loaded model passed the
     // checksum but a file edited by hand may still disagree with itself.

@@ -120,7 +120,7 @@ int64_t OptionValues::index_of(const std::string &name) const {
     // the stable options.
     std::string names;
     for (const OptionSpec *s : stable_options(*table_)) names += (names.empty() ? "" : ", ") + s->name;
-    fail(KINDRED_E_UNKNOWN_OPTION, "unknown option '", name, "'; valid options: ", names);
+    fail(KINDRED_E_NOT_FOUND, "unknown option '", name, "'; valid options: ", names);
 }
 
 void OptionValues::set_number(const std::string &name, double value) {

@@ -73,7 +73,7 @@ public:
 
     const OptionTable &table() const { return *table_; }
     // Setters validate against the table; they throw Error with
-    // KINDRED_E_UNKNOWN_OPTION or KINDRED_E_INVALID and a message naming the option.
+    // KINDRED_E_NOT_FOUND or KINDRED_E_INVALID and a message naming the option.
     void set_number(const std::string &name, double value);
     void set_text(const std::string &name, const std::string &text);
 
@@ -95,7 +95,7 @@ private:
         double number = 0.0;
         std::string word;
     };
-    int64_t index_of(const std::string &name) const;  // throws UNKNOWN_OPTION
+    int64_t index_of(const std::string &name) const;  // throws NOT_FOUND
     const Value &checked(const std::string &name, OptionType a, OptionType b) const;
 
     const OptionTable *table_ = nullptr;

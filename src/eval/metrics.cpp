@@ -148,7 +148,7 @@ void require_metric(const std::string &name) {
         if (m == name) return;
     std::string names;
     for (const auto &m : metric_names()) names += (names.empty() ? "" : ", ") + m;
-    fail(KINDRED_E_UNKNOWN_OPTION, "unknown metric '", name, "'; known: ", names);
+    fail(KINDRED_E_NOT_FOUND, "unknown metric '", name, "'; known: ", names);
 }
 
 double metric_by_name(const std::string &name, const Contingency &c) {

@@ -38,7 +38,7 @@ double rand_index(const Contingency &c);
 
 // The names kindred_metric() knows, in order.
 const std::vector<std::string> &metric_names();
-// Throw KINDRED_E_UNKNOWN_OPTION for an unknown name.
+// Throw KINDRED_E_NOT_FOUND for an unknown name.
 void require_metric(const std::string &name);
 double metric_by_name(const std::string &name, const Contingency &c);
 

@@ -103,7 +103,7 @@ inline void read_arrays(const kindred_model *m, int64_t max_values) {
         check_status(kindred_model_array_info(m, a, &name, &rows, &cols));
         if (rows * cols > max_values) continue;
         std::vector<double> values(static_cast<size_t>(rows * cols));
-        check_status(kindred_model_get_array(m, name, values.data(), rows * cols));
+        check_status(kindred_model_array(m, name, values.data(), rows * cols));
     }
 }
 

@@ -51,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check_status(kindred_model_set_int(m, "threads", in.in(1, 2)));
     check_status(kindred_model_set_int(m, "seed", in.in(0, 1000)));
     if (in.in(0, 1)) check_status(kindred_model_set_int(m, "k", in.in(1, 6)));
-    const int layout = row_major ? KINDRED_ROW_MAJOR : KINDRED_COL_MAJOR;
+    const kindred_layout layout = row_major ? KINDRED_ROW_MAJOR : KINDRED_COL_MAJOR;
     const kindred_status fitted = kindred_model_fit_dense(m, x.data(), n, d, layout, ld, side);
     check_status(fitted);
     if (fitted == KINDRED_OK) {

@@ -42,7 +42,7 @@ struct Fixture {
 std::string option_name(kindred_fuzz::Bytes &in, const char *algorithm, int64_t count) {
     if (count > 0 && in.in(0, 3) != 0) {
         const char *name = nullptr, *def = nullptr, *range = nullptr, *doc = nullptr;
-        int type = 0;
+        kindred_option_type type = KINDRED_OPTION_INT;
         if (kindred_option_info(algorithm, in.in(0, count - 1), &name, &type, &def, &range, &doc) != KINDRED_OK)
             __builtin_trap();
         return name;
@@ -80,7 +80,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     char buffer[64];
     for (const std::string &name : names)
-        check_status(kindred_model_get_option(m, name.c_str(), buffer, static_cast<size_t>(in.in(0, 64))));
+        check_status(kindred_model_option(m, name.c_str(), buffer, static_cast<size_t>(in.in(0, 64))));
     // The fit is bounded by the library's own limits on what it accepted.
     check_status(kindred_model_fit_dense(m, fixture.x.data(), 24, 2, KINDRED_ROW_MAJOR, 2, fixture.side));
     kindred_model_free(m);

@@ -4,9 +4,19 @@
 
 namespace kindred_cli {
 
-const char *const kActiveStrategies = "explore-consolidate|explore|random";
-
 namespace {
+
+// The "strategy" entry of the library's table of active-selection options.
+void strategy_option(const char **range, const char **default_value) {
+    int64_t count = 0;
+    check(kindred_active_option_count(&count), "active-selection options");
+    for (int64_t k = 0; k < count; ++k) {
+        const char *name = nullptr;
+        check(kindred_active_option_info(k, &name, nullptr, default_value, range, nullptr), "active-selection options");
+        if (std::string(name) == "strategy") return;
+    }
+    runtime_error("the library has no active-selection option 'strategy'");
+}
 
 struct LabelOracle {
     const std::vector<int32_t> *labels;
@@ -40,13 +50,42 @@ int answer(void *user, int64_t i, int64_t j) {
 
 }  // namespace
 
+std::string active_strategies() {
+    const char *range = nullptr, *def = nullptr;
+    strategy_option(&range, &def);
+    return range;
+}
+
+std::string default_active_strategy() {
+    const char *range = nullptr, *def = nullptr;
+    strategy_option(&range, &def);
+    return def;
+}
+
+bool is_active_strategy(const std::string &word) {
+    const std::string list = "|" + active_strategies() + "|";
+    return !word.empty() && word.find('|') == std::string::npos && list.find("|" + word + "|") != std::string::npos;
+}
+
+ActiveOptionsPtr active_options(const std::string &strategy, int64_t k, int64_t budget, uint64_t seed) {
+    kindred_active_options *raw = nullptr;
+    check(kindred_active_options_new(&raw), "active selection");
+    ActiveOptionsPtr options(raw);
+    check(kindred_active_options_set_string(raw, "strategy", strategy.c_str()), "active selection: strategy");
+    check(kindred_active_options_set_int(raw, "k", k), "active selection: k");
+    check(kindred_active_options_set_int(raw, "budget", budget), "active selection: budget");
+    check(kindred_active_options_set_int(raw, "seed", static_cast<int64_t>(seed)), "active selection: seed");
+    return options;
+}
+
 ActiveOutcome select_pairs_from_labels(kindred_side *side, const Dataset &data, const std::vector<int32_t> &labels,
                                        const ActiveQuery &query) {
     if (data.sparse)
         usage_error("active selection needs dense (CSV) data; ", data.source, " is sparse");
     LabelOracle oracle{&labels, query.noise, query.seed ^ 0xA5A5A5A5ULL, ActiveOutcome{}};
-    check(kindred_active_select(query.strategy.c_str(), data.dense.data(), data.n, data.d, KINDRED_ROW_MAJOR, data.d,
-                                query.k, query.budget, query.seed, answer, &oracle, side),
+    const ActiveOptionsPtr options = active_options(query.strategy, query.k, query.budget, query.seed);
+    check(kindred_active_select(options.get(), data.dense.data(), data.n, data.d, KINDRED_ROW_MAJOR, data.d, answer,
+                                &oracle, side),
           "active selection (" + query.strategy + ") on " + data.source);
     return oracle.outcome;
 }

@@ -9,12 +9,19 @@
 #include <vector>
 
 #include "dataset.hpp"
+#include "handles.hpp"
 #include "kindred.h"
 
 namespace kindred_cli {
 
+// The strategies as the library's option table has them ("explore-consolidate|explore|random"),
+// its default, and whether a word is one: the CLI spells none of them itself.
+std::string active_strategies();
+std::string default_active_strategy();
+bool is_active_strategy(const std::string &word);
+
 struct ActiveQuery {
-    std::string strategy = "explore-consolidate";  // explore-consolidate | explore | random
+    std::string strategy = default_active_strategy();
     int64_t k = -1;         // number of clusters, -1 unknown (Explore only)
     int64_t budget = 0;     // oracle calls
     uint64_t seed = 0;
@@ -29,7 +36,8 @@ struct ActiveOutcome {
 ActiveOutcome select_pairs_from_labels(kindred_side *side, const Dataset &data, const std::vector<int32_t> &labels,
                                        const ActiveQuery &query);
 
-extern const char *const kActiveStrategies;
+// The library's settings of a selection (strategy, k, budget, seed).
+ActiveOptionsPtr active_options(const std::string &strategy, int64_t k, int64_t budget, uint64_t seed);
 
 }  // namespace kindred_cli
 

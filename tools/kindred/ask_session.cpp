@@ -46,7 +46,7 @@ AnswerFile::AnswerFile(const std::string &path, const Dataset &data, size_t arit
     check(kindred_side_counts(side.get(), nullptr, nullptr, &count, nullptr), path);
     std::vector<int64_t> a(static_cast<size_t>(count)), b(a.size()), c(a.size());
     std::vector<int32_t> v(a.size());
-    if (count > 0) check(kindred_side_get_triplets(side.get(), a.data(), b.data(), c.data(), v.data(), count), path);
+    if (count > 0) check(kindred_side_triplets(side.get(), a.data(), b.data(), c.data(), v.data(), count), path);
     for (size_t k = 0; k < a.size(); ++k) answers_.push_back(Answer{{a[k], b[k], c[k]}, v[k]});
 }
 

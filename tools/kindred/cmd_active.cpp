@@ -19,10 +19,6 @@ namespace kindred_cli {
 
 namespace {
 
-bool is_strategy(const std::string &word) {
-    return word == "explore-consolidate" || word == "explore" || word == "random";
-}
-
 double score(const char *metric, const std::vector<int32_t> &truth, const std::vector<int32_t> &predicted) {
     double v = 0;
     check(kindred_metric(metric, truth.data(), predicted.data(), static_cast<int64_t>(truth.size()), &v), metric);
@@ -31,16 +27,17 @@ double score(const char *metric, const std::vector<int32_t> &truth, const std::v
 
 int run_active(Arguments &args) {
     if (args.positionals().empty())
-        usage_error("active needs a strategy (", kActiveStrategies, ") or an algorithm to fit with the chosen pairs");
+        usage_error("active needs a strategy (", active_strategies(), ") or an algorithm to fit with the chosen pairs");
     const std::string word = args.positionals().front();
     args.expect_positionals("active", 1);
-    const bool fit = !is_strategy(word);
+    const bool fit = !is_active_strategy(word);
     if (fit) require_algorithm(word);
 
     const DataRequest request = take_data_flags(args, "active", true);
     ActiveQuery q;
-    q.strategy = fit ? args.take("strategy").value_or("explore-consolidate") : word;
-    if (!is_strategy(q.strategy)) usage_error("--strategy must be one of ", kActiveStrategies, ", not '", q.strategy, "'");
+    q.strategy = fit ? args.take("strategy").value_or(default_active_strategy()) : word;
+    if (!is_active_strategy(q.strategy))
+        usage_error("--strategy must be one of ", active_strategies(), ", not '", q.strategy, "'");
     q.budget = args.take_int("budget", 0, INT64_MAX).value_or(-1);
     if (q.budget < 0) usage_error("active needs --budget Q (the number of questions to the oracle)");
     const std::optional<int64_t> k_flag = args.take_int("k", -1, INT32_MAX);

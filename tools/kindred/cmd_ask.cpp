@@ -23,6 +23,7 @@
 #include "cli_error.hpp"
 #include "command.hpp"
 #include "dataset.hpp"
+#include "active_oracle.hpp"
 #include "handles.hpp"
 #include "label_files.hpp"
 #include "model_runs.hpp"
@@ -89,9 +90,9 @@ void ask_pairs(const Dataset &data, AnswerFile &file, const std::string &strateg
         for (const Answer &a : file.answers())
             asker.recorded[{std::min(a.points[0], a.points[1]), std::max(a.points[0], a.points[1])}] = a.value;
         SidePtr side = new_side(data.n);
-        const kindred_status status = kindred_active_select(strategy.c_str(), data.dense.data(), data.n, data.d,
-                                                            KINDRED_ROW_MAJOR, data.d, k, budget, seed, pair_oracle,
-                                                            &asker, side.get());
+        const ActiveOptionsPtr options = active_options(strategy, k, budget, seed);
+        const kindred_status status = kindred_active_select(options.get(), data.dense.data(), data.n, data.d,
+                                                            KINDRED_ROW_MAJOR, data.d, pair_oracle, &asker, side.get());
         if (asker.stop == Stop::kFailed) runtime_error(asker.failure);
         if (asker.stop == Stop::kUndo) {
             file.undo();
@@ -180,9 +181,9 @@ int run_ask(Arguments &args) {
     const int64_t budget = args.take_int("budget", 1, 1000000).value_or(-1);
     if (budget < 0) usage_error("ask needs --budget Q (the most questions to ask)");
     const std::string out_path = args.take_required("out", "ask");
-    const std::string strategy = args.take("strategy").value_or("explore-consolidate");
-    if (strategy != "explore-consolidate" && strategy != "explore" && strategy != "random")
-        usage_error("--strategy must be explore-consolidate, explore or random, not '", strategy, "'");
+    const std::string strategy = args.take("strategy").value_or(default_active_strategy());
+    if (!is_active_strategy(strategy))
+        usage_error("--strategy must be one of ", active_strategies(), ", not '", strategy, "'");
     const std::string clusters_path = args.take("clusters").value_or("");
     const std::string model_path = args.take("model").value_or("");
     ModelPtr model = new_model(algorithm);

@@ -48,9 +48,8 @@ int run_eval_command(Arguments &args) {
     settings.reveal_classes = args.take_int("reveal-classes", 0, INT32_MAX).value_or(0);
     const bool json = args.take_switch("json");
     settings.active = args.take("active").value_or("");
-    if (!settings.active.empty() && settings.active != "explore-consolidate" && settings.active != "explore" &&
-        settings.active != "random")
-        usage_error("--active must be one of ", kActiveStrategies, ", not '", settings.active, "'");
+    if (!settings.active.empty() && !is_active_strategy(settings.active))
+        usage_error("--active must be one of ", active_strategies(), ", not '", settings.active, "'");
     if (!settings.active.empty() && settings.sampling.pairs_count < 0)
         usage_error("--active needs --pairs-count N (the number of questions to the oracle)");
     settings.option_flags = args.remaining();

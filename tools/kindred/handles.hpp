@@ -17,12 +17,16 @@ struct SideDeleter {
     void operator()(kindred_side *s) const { kindred_side_free(s); }
 };
 using ModelPtr = std::unique_ptr<kindred_model, ModelDeleter>;
+struct ActiveOptionsDeleter {
+    void operator()(kindred_active_options *o) const { kindred_active_options_free(o); }
+};
 using SidePtr = std::unique_ptr<kindred_side, SideDeleter>;
+using ActiveOptionsPtr = std::unique_ptr<kindred_active_options, ActiveOptionsDeleter>;
 
 inline ModelPtr new_model(const std::string &algorithm) {
     kindred_model *m = nullptr;
     const kindred_status s = kindred_model_new(&m, algorithm.c_str());
-    if (s == KINDRED_E_UNKNOWN_OPTION) usage_error(kindred_last_error(), " (see `kindred algorithms`)");
+    if (s == KINDRED_E_NOT_FOUND) usage_error(kindred_last_error(), " (see `kindred algorithms`)");
     check(s, "cannot create a " + algorithm + " model");
     return ModelPtr(m);
 }

@@ -9,7 +9,7 @@ namespace kindred_cli {
 
 namespace {
 
-const char *type_name(int type) {
+const char *type_name(kindred_option_type type) {
     switch (type) {
     case KINDRED_OPTION_INT: return "integer";
     case KINDRED_OPTION_DOUBLE: return "real";
@@ -106,7 +106,7 @@ std::set<std::string> apply_option_flags(kindred_model *model, const std::vector
             if (value.empty() && has_option(algorithm, name)) usage_error("flag --", f.name, " needs a value");
         }
         const kindred_status s = kindred_model_set_string(model, name.c_str(), value.c_str());
-        if (s == KINDRED_E_UNKNOWN_OPTION)
+        if (s == KINDRED_E_NOT_FOUND)
             usage_error("unknown flag --", f.name, ": ", kindred_last_error(), " (see `kindred help ", algorithm, "`)");
         if (s != KINDRED_OK) usage_error("--", f.name, ": ", kindred_last_error());
         if (!set_names.insert(name).second) usage_error("option ", name, " is given twice");
@@ -116,7 +116,7 @@ std::set<std::string> apply_option_flags(kindred_model *model, const std::vector
 
 std::string current_option(const kindred_model *model, const std::string &name) {
     char buffer[256];
-    check(kindred_model_get_option(model, name.c_str(), buffer, sizeof buffer), "option " + name);
+    check(kindred_model_option(model, name.c_str(), buffer, sizeof buffer), "option " + name);
     return buffer;
 }
 

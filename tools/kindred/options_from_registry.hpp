@@ -17,7 +17,7 @@ namespace kindred_cli {
 
 struct OptionInfo {
     std::string name;
-    int type = 0;
+    kindred_option_type type = KINDRED_OPTION_INT;
     std::string default_value, range, doc;
 };
 

@@ -170,7 +170,7 @@ PairList side_pairs(const kindred_side *side) {
     p.i.resize(static_cast<size_t>(count));
     p.j.resize(static_cast<size_t>(count));
     p.value.resize(static_cast<size_t>(count));
-    if (count > 0) check(kindred_side_get_pairs(side, p.i.data(), p.j.data(), p.value.data(), count), "side information");
+    if (count > 0) check(kindred_side_pairs(side, p.i.data(), p.j.data(), p.value.data(), count), "side information");
     return p;
 }
 
@@ -192,7 +192,7 @@ void write_triplets_csv(const std::string &path, const kindred_side *side, const
     std::vector<int64_t> a(static_cast<size_t>(count)), b(static_cast<size_t>(count)), c(static_cast<size_t>(count));
     std::vector<int32_t> answer(static_cast<size_t>(count));
     if (count > 0)
-        check(kindred_side_get_triplets(side, a.data(), b.data(), c.data(), answer.data(), count), "side information");
+        check(kindred_side_triplets(side, a.data(), b.data(), c.data(), answer.data(), count), "side information");
     std::string out = "a,b,c,answer\n";
     for (int64_t k = 0; k < count; ++k) {
         if (names)

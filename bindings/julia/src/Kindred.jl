@@ -33,6 +33,7 @@ const libkindred = "libkindred.so.0"
 
 const KINDRED_OK = Cint(0)
 const KINDRED_E_DIMENSION = Cint(2)
+const KINDRED_E_BUFFER_TOO_SMALL = Cint(13)
 const KINDRED_E_CANCELLED = Cint(7)
 const KINDRED_ROW_MAJOR = Cint(101)
 const KINDRED_COL_MAJOR = Cint(102)
@@ -278,7 +279,7 @@ end
 function side_pairs(s::SideInfo)
     m = counts(s).pairs
     i, j, v = Vector{Int64}(undef, m), Vector{Int64}(undef, m), Vector{Float64}(undef, m)
-    _check(ccall((:kindred_side_get_pairs, libkindred), Cint, (Ptr{Cvoid}, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Int64),
+    _check(ccall((:kindred_side_pairs, libkindred), Cint, (Ptr{Cvoid}, Ptr{Int64}, Ptr{Int64}, Ptr{Float64}, Int64),
                  s, i, j, v, m))
     return (i .+ 1, j .+ 1, v)
 end
@@ -288,7 +289,7 @@ function side_triplets(s::SideInfo)
     m = counts(s).triplets
     a, b, c = Vector{Int64}(undef, m), Vector{Int64}(undef, m), Vector{Int64}(undef, m)
     ans = Vector{Int32}(undef, m)
-    _check(ccall((:kindred_side_get_triplets, libkindred), Cint,
+    _check(ccall((:kindred_side_triplets, libkindred), Cint,
                  (Ptr{Cvoid}, Ptr{Int64}, Ptr{Int64}, Ptr{Int64}, Ptr{Int32}, Int64), s, a, b, c, ans, m))
     return (a .+ 1, b .+ 1, c .+ 1, Int.(ans))
 end
@@ -395,9 +396,9 @@ function getoption(m::Model, name::AbstractString)
     capacity = 256
     while true
         buf = Vector{UInt8}(undef, capacity)
-        status = ccall((:kindred_model_get_option, libkindred), Cint, (Ptr{Cvoid}, Cstring, Ptr{UInt8}, Csize_t),
+        status = ccall((:kindred_model_option, libkindred), Cint, (Ptr{Cvoid}, Cstring, Ptr{UInt8}, Csize_t),
                        m, _cname(name), buf, capacity)
-        if status == KINDRED_E_DIMENSION && capacity < (1 << 20)
+        if status == KINDRED_E_BUFFER_TOO_SMALL && capacity < (1 << 20)
             capacity *= 16
             continue
         end
@@ -531,7 +532,7 @@ function getarray(m::Model, name::AbstractString)
     rows, cols = Ref{Int64}(0), Ref{Int64}(0)
     _check(ccall((:kindred_model_array_shape, libkindred), Cint, (Ptr{Cvoid}, Cstring, Ref{Int64}, Ref{Int64}), m, n, rows, cols))
     buf = Vector{Float64}(undef, rows[] * cols[])
-    _check(ccall((:kindred_model_get_array, libkindred), Cint, (Ptr{Cvoid}, Cstring, Ptr{Float64}, Int64), m, n, buf, length(buf)))
+    _check(ccall((:kindred_model_array, libkindred), Cint, (Ptr{Cvoid}, Cstring, Ptr{Float64}, Int64), m, n, buf, length(buf)))
     return permutedims(reshape(buf, Int(cols[]), Int(rows[])))  # the library's arrays are row-major
 end
 
@@ -599,25 +600,40 @@ function _oracle_trampoline(user::Ptr{Cvoid}, i::Int64, j::Int64)::Cint
 end
 
 """
-    active_select(X, oracle; budget, k = nothing, strategy = "explore-consolidate", seed = 0, dims = 1)
+    active_select(X, oracle; budget, k = nothing, strategy = nothing, seed = 0, dims = 1)
 
 Ask `oracle(i, j)` (1-based point indices, i < j) about chosen pairs of the points of `X` and return
 the answers as a [`SideInfo`](@ref), ready for `fit(...; side = ...)`. The oracle answers `1` or
 `true` (same cluster), `-1` or `false` (different), `0` or `nothing` (don't know). `k = nothing`
-when the number of clusters is unknown (Explore only). An exception thrown by the oracle stops the
-selection and is rethrown here.
+when the number of clusters is unknown (Explore only). `strategy`: "explore-consolidate" (the
+library's default, `nothing`), "explore" or "random". An exception thrown by the oracle stops the
+selection and is rethrown here. Experimental in the C API (its signature may change after 0.1).
 """
-function active_select(X::AbstractArray, oracle; budget::Integer, k = nothing, strategy::AbstractString = "explore-consolidate",
+function active_select(X::AbstractArray, oracle; budget::Integer, k = nothing, strategy = nothing,
                        seed::Integer = 0, dims::Integer = 1)
     A, n, d, layout, ld = _dense(X, dims)
+    out = Ref{Ptr{Cvoid}}(C_NULL)
+    _check(ccall((:kindred_active_options_new, libkindred), Cint, (Ref{Ptr{Cvoid}},), out))
+    options = out[]
     side = SideInfo(n)
     state = _OracleState(oracle, nothing)
     cb = @cfunction(_oracle_trampoline, Cint, (Ptr{Cvoid}, Int64, Int64))
-    status = GC.@preserve A state begin
-        ccall((:kindred_active_select, libkindred), Cint,
-              (Cstring, Ptr{Float64}, Int64, Int64, Cint, Int64, Int64, Int64, UInt64, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}),
-              _cname(strategy), A, n, d, layout, ld, k === nothing ? Int64(-1) : Int64(k), Int64(budget), UInt64(seed),
-              cb, pointer_from_objref(state), side)
+    status = try
+        if strategy !== nothing
+            _check(ccall((:kindred_active_options_set_string, libkindred), Cint, (Ptr{Cvoid}, Cstring, Cstring),
+                         options, "strategy", _cname(strategy)))
+        end
+        for (name, value) in (("k", k === nothing ? Int64(-1) : Int64(k)), ("budget", Int64(budget)), ("seed", Int64(seed)))
+            _check(ccall((:kindred_active_options_set_int, libkindred), Cint, (Ptr{Cvoid}, Cstring, Int64),
+                         options, name, value))
+        end
+        GC.@preserve A state begin
+            ccall((:kindred_active_select, libkindred), Cint,
+                  (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Cint, Int64, Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}),
+                  options, A, n, d, layout, ld, cb, pointer_from_objref(state), side)
+        end
+    finally
+        ccall((:kindred_active_options_free, libkindred), Cvoid, (Ptr{Cvoid},), options)
     end
     state.error === nothing || throw(state.error)
     _check(status)

@@ -17,9 +17,10 @@ import numpy as _np
 from . import _registry
 from ._estimator import Clusterer, NotFittedError, estimator_classes, load
 from ._eval import metric, sample_pairs, sample_triplets
-from ._lib import (CancelledError, CorruptFileError, DimensionError, IndexOutOfRangeError, InfeasibleError,
+from ._lib import (BufferTooSmallError, CancelledError, CorruptFileError, DimensionError, IndexOutOfRangeError,
+                   InfeasibleError,
                    InvalidArgumentError, KindredError, KindredIOError, KindredMemoryError, NumericalError,
-                   StateError, UnknownOptionError, has_function, lib as _lib, library_path, text as _text)
+                   StateError, NotFoundError, has_function, lib as _lib, library_path, text as _text)
 from ._registry import Option, algorithm_summary, algorithm_uses, algorithms, metrics, options
 from ._side import SideInfo
 from ._plot import broken_pairs, learning_curve, plot_clusters, plot_curve, principal_components
@@ -31,8 +32,8 @@ __version__ = _text(_lib.kindred_version())
 
 __all__ = ["Clusterer", "SideInfo", "Option", "load", "metric", "metrics", "sample_pairs", "sample_triplets",
            "algorithms", "algorithm_summary", "algorithm_uses", "options", "has_function", "library_path",
-           "plot_clusters", "plot_curve", "learning_curve", "broken_pairs", "principal_components", "KindredError", "InvalidArgumentError", "DimensionError", "IndexOutOfRangeError", "InfeasibleError",
-           "NumericalError", "CancelledError", "UnknownOptionError", "StateError", "CorruptFileError",
+           "plot_clusters", "plot_curve", "learning_curve", "broken_pairs", "principal_components", "KindredError", "InvalidArgumentError", "DimensionError", "BufferTooSmallError", "IndexOutOfRangeError", "InfeasibleError",
+           "NumericalError", "CancelledError", "NotFoundError", "StateError", "CorruptFileError",
            "KindredIOError", "KindredMemoryError", "NotFittedError"]
 
 if has_function("kindred_active_select"):

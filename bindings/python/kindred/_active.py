@@ -23,24 +23,38 @@ def _answer(value):
     return answer
 
 
-def active_select(X, oracle, budget, k=None, strategy="explore-consolidate", seed=0, side=None):
+def _options(strategy, k, budget, seed):
+    """A kindred_active_options handle (freed with the returned cdata) holding the settings."""
+    handle = ffi.new("kindred_active_options **")
+    check(lib.kindred_active_options_new(handle))
+    options = ffi.gc(handle[0], lib.kindred_active_options_free)
+    if strategy is not None:
+        check(lib.kindred_active_options_set_string(options, b"strategy", strategy.encode()))
+    check(lib.kindred_active_options_set_int(options, b"k", -1 if k is None else int(k)))
+    check(lib.kindred_active_options_set_int(options, b"budget", int(budget)))
+    check(lib.kindred_active_options_set_int(options, b"seed", int(seed)))
+    return options
+
+
+def active_select(X, oracle, budget, k=None, strategy=None, seed=0, side=None):
     """Ask `oracle(i, j)` about chosen pairs of points and return the answers as a SideInfo.
 
     oracle(i, j) (0-based, i < j) answers +1 / True (same cluster), -1 / False (different) or
     0 / None (don't know). budget: maximum number of questions. k: number of clusters, None if
-    unknown (then only Explore runs). strategy: "explore-consolidate", "explore" or "random".
-    side: a SideInfo to add the pairs to (default: a new one). An exception raised by the oracle
-    (KeyboardInterrupt included) stops the selection and is raised again here; `side` is then
-    left unchanged.
+    unknown (then only Explore runs). strategy: "explore-consolidate" (None: the library's
+    default, which is this one), "explore" or "random". side: a SideInfo to add the pairs to
+    (default: a new one). An exception raised by the oracle (KeyboardInterrupt included) stops the
+    selection and is raised again here; `side` is then left unchanged.
+    Experimental in the C API (its signature may change after 0.1).
     """
     if not has_function("kindred_active_select"):
         raise NotImplementedError("this libkindred has no kindred_active_select")
     data = DenseArg(X)
+    options = _options(strategy, k, budget, seed)
     if side is None:
         side = SideInfo(data.n)
     trampoline = Trampoline("kindred_oracle_fn", lambda i, j: oracle(int(i), int(j)), _answer, _STOP)
-    status = lib.kindred_active_select(strategy.encode(), data.ptr, data.n, data.d, data.layout, data.ld,
-                                       -1 if k is None else int(k), int(budget), int(seed),
+    status = lib.kindred_active_select(options, data.ptr, data.n, data.d, data.layout, data.ld,
                                        trampoline.pointer, ffi.NULL, side.handle)
     trampoline.reraise()
     check(status)

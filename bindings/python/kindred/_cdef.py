@@ -7,26 +7,28 @@ typedef int kindred_option_type;
 typedef int kindred_uses;
 typedef struct kindred_side kindred_side;
 typedef struct kindred_model kindred_model;
+typedef struct kindred_active_options kindred_active_options;
 typedef int (*kindred_progress_fn)(void * user, int64_t iteration, double objective, const char * message);
 typedef void (*kindred_log_fn)(void * user, int level, const char * message);
 typedef int (*kindred_oracle_fn)(void * user, int64_t i, int64_t j);
 const char * kindred_last_error(void);
-const char * kindred_status_string(int status);
+const char * kindred_status_string(kindred_status status);
 const char * kindred_version(void);
+int kindred_version_number(void);
 int64_t kindred_algorithm_count(void);
 const char * kindred_algorithm_name(int64_t index);
 kindred_status kindred_algorithm_summary(const char * algorithm, const char ** summary);
 kindred_status kindred_algorithm_uses(const char * algorithm, int * flags);
 kindred_status kindred_option_count(const char * algorithm, int64_t * count);
-kindred_status kindred_option_info(const char * algorithm, int64_t index, const char ** name, int * type, const char ** default_value, const char ** range, const char ** doc);
+kindred_status kindred_option_info(const char * algorithm, int64_t index, const char ** name, kindred_option_type * type, const char ** default_value, const char ** range, const char ** doc);
 kindred_status kindred_side_new(kindred_side ** out, int64_t n);
 void kindred_side_free(kindred_side * side);
 kindred_status kindred_side_add_pairs(kindred_side * side, const int64_t * i, const int64_t * j, const double * value, int64_t count);
 kindred_status kindred_side_add_triplets(kindred_side * side, const int64_t * a, const int64_t * b, const int64_t * c, const int32_t * answer, int64_t count);
 kindred_status kindred_side_set_partial_labels(kindred_side * side, const int32_t * labels, int64_t n);
 kindred_status kindred_side_counts(const kindred_side * side, int64_t * n, int64_t * pairs, int64_t * triplets, int64_t * labelled);
-kindred_status kindred_side_get_pairs(const kindred_side * side, int64_t * i, int64_t * j, double * value, int64_t capacity);
-kindred_status kindred_side_get_triplets(const kindred_side * side, int64_t * a, int64_t * b, int64_t * c, int32_t * answer, int64_t capacity);
+kindred_status kindred_side_pairs(const kindred_side * side, int64_t * i, int64_t * j, double * value, int64_t capacity);
+kindred_status kindred_side_triplets(const kindred_side * side, int64_t * a, int64_t * b, int64_t * c, int32_t * answer, int64_t capacity);
 kindred_status kindred_side_components(const kindred_side * side, int64_t * component, int64_t n, int64_t * count);
 kindred_status kindred_side_check_consistent(const kindred_side * side);
 kindred_status kindred_model_new(kindred_model ** out, const char * algorithm);
@@ -35,26 +37,26 @@ const char * kindred_model_algorithm(const kindred_model * model);
 kindred_status kindred_model_set_int(kindred_model * model, const char * name, int64_t value);
 kindred_status kindred_model_set_double(kindred_model * model, const char * name, double value);
 kindred_status kindred_model_set_string(kindred_model * model, const char * name, const char * value);
-kindred_status kindred_model_get_option(const kindred_model * model, const char * name, char * buffer, size_t capacity);
+kindred_status kindred_model_option(const kindred_model * model, const char * name, char * buffer, size_t capacity);
 kindred_status kindred_model_set_progress(kindred_model * model, kindred_progress_fn fn, void * user);
 kindred_status kindred_model_set_log(kindred_model * model, kindred_log_fn fn, void * user);
-kindred_status kindred_model_fit_dense(kindred_model * model, const double * x, int64_t n, int64_t d, int layout, int64_t ld, const kindred_side * side);
-kindred_status kindred_model_fit_dense_f32(kindred_model * model, const float * x, int64_t n, int64_t d, int layout, int64_t ld, const kindred_side * side);
+kindred_status kindred_model_fit_dense(kindred_model * model, const double * x, int64_t n, int64_t d, kindred_layout layout, int64_t ld, const kindred_side * side);
+kindred_status kindred_model_fit_dense_f32(kindred_model * model, const float * x, int64_t n, int64_t d, kindred_layout layout, int64_t ld, const kindred_side * side);
 kindred_status kindred_model_fit_csr(kindred_model * model, int64_t n, int64_t d, const int64_t * indptr, const int64_t * indices, const double * values, const kindred_side * side);
 kindred_status kindred_model_summary(const kindred_model * model, int64_t * n, int64_t * d, int64_t * clusters, int64_t * iterations, int * converged, double * objective);
 kindred_status kindred_model_labels(const kindred_model * model, int32_t * labels, int64_t capacity);
 kindred_status kindred_model_array_count(const kindred_model * model, int64_t * count);
 kindred_status kindred_model_array_info(const kindred_model * model, int64_t index, const char ** name, int64_t * rows, int64_t * cols);
 kindred_status kindred_model_array_shape(const kindred_model * model, const char * name, int64_t * rows, int64_t * cols);
-kindred_status kindred_model_get_array(const kindred_model * model, const char * name, double * out, int64_t capacity);
-kindred_status kindred_model_predict_dense(const kindred_model * model, const double * x, int64_t n, int64_t d, int layout, int64_t ld, int32_t * labels, int64_t capacity);
-kindred_status kindred_model_predict_dense_f32(const kindred_model * model, const float * x, int64_t n, int64_t d, int layout, int64_t ld, int32_t * labels, int64_t capacity);
-kindred_status kindred_model_predict_proba_dense(const kindred_model * model, const double * x, int64_t n, int64_t d, int layout, int64_t ld, double * out, int64_t capacity);
-kindred_status kindred_model_predict_proba_dense_f32(const kindred_model * model, const float * x, int64_t n, int64_t d, int layout, int64_t ld, double * out, int64_t capacity);
+kindred_status kindred_model_array(const kindred_model * model, const char * name, double * out, int64_t capacity);
+kindred_status kindred_model_predict_dense(const kindred_model * model, const double * x, int64_t n, int64_t d, kindred_layout layout, int64_t ld, int32_t * labels, int64_t capacity);
+kindred_status kindred_model_predict_dense_f32(const kindred_model * model, const float * x, int64_t n, int64_t d, kindred_layout layout, int64_t ld, int32_t * labels, int64_t capacity);
+kindred_status kindred_model_predict_proba_dense(const kindred_model * model, const double * x, int64_t n, int64_t d, kindred_layout layout, int64_t ld, double * out, int64_t capacity);
+kindred_status kindred_model_predict_proba_dense_f32(const kindred_model * model, const float * x, int64_t n, int64_t d, kindred_layout layout, int64_t ld, double * out, int64_t capacity);
 kindred_status kindred_model_predict_csr(const kindred_model * model, int64_t n, int64_t d, const int64_t * indptr, const int64_t * indices, const double * values, int32_t * labels, int64_t capacity);
 kindred_status kindred_model_transform_dim(const kindred_model * model, int64_t * dim);
-kindred_status kindred_model_transform_dense(const kindred_model * model, const double * x, int64_t n, int64_t d, int layout, int64_t ld, double * out, int64_t capacity);
-kindred_status kindred_model_transform_dense_f32(const kindred_model * model, const float * x, int64_t n, int64_t d, int layout, int64_t ld, double * out, int64_t capacity);
+kindred_status kindred_model_transform_dense(const kindred_model * model, const double * x, int64_t n, int64_t d, kindred_layout layout, int64_t ld, double * out, int64_t capacity);
+kindred_status kindred_model_transform_dense_f32(const kindred_model * model, const float * x, int64_t n, int64_t d, kindred_layout layout, int64_t ld, double * out, int64_t capacity);
 kindred_status kindred_model_save(const kindred_model * model, const char * path);
 kindred_status kindred_model_load(kindred_model ** out, const char * path);
 kindred_status kindred_metric(const char * metric, const int32_t * truth, const int32_t * predicted, int64_t n, double * value);
@@ -62,7 +64,15 @@ int64_t kindred_metric_count(void);
 const char * kindred_metric_name(int64_t index);
 kindred_status kindred_sample_pairs(kindred_side * side, const int32_t * labels, int64_t n, int64_t count, double rate, double noise, uint64_t seed);
 kindred_status kindred_sample_triplets(kindred_side * side, const int32_t * labels, int64_t n, int64_t count, double noise, uint64_t seed);
-kindred_status kindred_active_select(const char * strategy, const double * x, int64_t n, int64_t d, int layout, int64_t ld, int64_t k, int64_t budget, uint64_t seed, kindred_oracle_fn oracle, void * user, kindred_side * out_side);
+kindred_status kindred_active_options_new(kindred_active_options ** out);
+void kindred_active_options_free(kindred_active_options * options);
+kindred_status kindred_active_options_set_int(kindred_active_options * options, const char * name, int64_t value);
+kindred_status kindred_active_options_set_double(kindred_active_options * options, const char * name, double value);
+kindred_status kindred_active_options_set_string(kindred_active_options * options, const char * name, const char * value);
+kindred_status kindred_active_options_option(const kindred_active_options * options, const char * name, char * buffer, size_t capacity);
+kindred_status kindred_active_option_count(int64_t * count);
+kindred_status kindred_active_option_info(int64_t index, const char ** name, kindred_option_type * type, const char ** default_value, const char ** range, const char ** doc);
+kindred_status kindred_active_select(const kindred_active_options * options, const double * x, int64_t n, int64_t d, kindred_layout layout, int64_t ld, kindred_oracle_fn oracle, void * user, kindred_side * out_side);
 '''
 CONSTANTS = {
     'KINDRED_OK': 0,
@@ -73,11 +83,12 @@ CONSTANTS = {
     'KINDRED_E_NOMEM': 5,
     'KINDRED_E_NUMERICAL': 6,
     'KINDRED_E_CANCELLED': 7,
-    'KINDRED_E_UNKNOWN_OPTION': 8,
+    'KINDRED_E_NOT_FOUND': 8,
     'KINDRED_E_STATE': 9,
     'KINDRED_E_IO': 10,
     'KINDRED_E_CORRUPT': 11,
     'KINDRED_E_INTERNAL': 12,
+    'KINDRED_E_BUFFER_TOO_SMALL': 13,
     'KINDRED_ROW_MAJOR': 101,
     'KINDRED_COL_MAJOR': 102,
     'KINDRED_OPTION_INT': 1,

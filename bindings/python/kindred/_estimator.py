@@ -12,7 +12,7 @@ import numpy as np
 from . import _registry
 from ._arrays import CsrArg, DenseArg, is_sparse, ptr
 from ._callbacks import interrupt_cancels, log_trampoline, progress_trampoline
-from ._lib import (CONSTANTS, CancelledError, StateError, UnknownOptionError, check, error_for, ffi, lib, text)
+from ._lib import (CONSTANTS, CancelledError, StateError, NotFoundError, check, error_for, ffi, lib, text)
 from ._side import SideInfo, make_side
 
 try:  # scikit-learn is optional: with it, the estimators are its BaseEstimator / ClusterMixin
@@ -79,8 +79,8 @@ def _get_option(model, name):
     capacity = 256
     while True:
         buf = ffi.new("char[]", capacity)
-        status = lib.kindred_model_get_option(model, name.encode(), buf, capacity)
-        if status == CONSTANTS["KINDRED_E_DIMENSION"] and capacity < (1 << 20):
+        status = lib.kindred_model_option(model, name.encode(), buf, capacity)
+        if status == CONSTANTS["KINDRED_E_BUFFER_TOO_SMALL"] and capacity < (1 << 20):
             capacity *= 16
             continue
         check(status)
@@ -166,7 +166,7 @@ class Clusterer(_ClusterMixin, _BaseEstimator):
         else:
             if not isinstance(algorithm, str):
                 raise TypeError("Clusterer(algorithm, **options): algorithm must be a name from kindred.algorithms()")
-            _options(algorithm)  # raises UnknownOptionError (with the library's message) for a bad name
+            _options(algorithm)  # raises NotFoundError (with the library's message) for a bad name
             self.algorithm = algorithm
         for name, option in self._table.items():
             setattr(self, name, option.default)
@@ -195,10 +195,10 @@ class Clusterer(_ClusterMixin, _BaseEstimator):
         return params
 
     def set_params(self, **params):
-        """Set options by name; unknown names raise UnknownOptionError listing the valid ones. Returns self."""
+        """Set options by name; unknown names raise NotFoundError listing the valid ones. Returns self."""
         if "algorithm" in params:
             if self._algorithm is not None:
-                raise UnknownOptionError("%s: the algorithm is fixed; use kindred.Clusterer for another one" % type(self).__name__)
+                raise NotFoundError("%s: the algorithm is fixed; use kindred.Clusterer for another one" % type(self).__name__)
             algorithm = params.pop("algorithm")
             if algorithm != self.algorithm:
                 new_table = _options(algorithm)  # library error naming an unknown algorithm
@@ -227,9 +227,9 @@ class Clusterer(_ClusterMixin, _BaseEstimator):
             if name not in table and python_name(name) in table:
                 name = python_name(name)  # the library's spelling, e.g. "lambda"
             if name not in table:
-                raise UnknownOptionError("%s: unknown option %r; valid options: %s"
+                raise NotFoundError("%s: unknown option %r; valid options: %s"
                                          % (self._algorithm or self.algorithm, name, ", ".join(table)),
-                                         CONSTANTS["KINDRED_E_UNKNOWN_OPTION"])
+                                         CONSTANTS["KINDRED_E_NOT_FOUND"])
             setattr(self, name, value)
 
     def __getattr__(self, name):  # only called when normal lookup fails: the aliases
@@ -352,7 +352,7 @@ class Clusterer(_ClusterMixin, _BaseEstimator):
             name, rows, cols = ffi.new("const char **"), ffi.new("int64_t *"), ffi.new("int64_t *")
             check(lib.kindred_model_array_info(model, index, name, rows, cols))
             a = np.empty((rows[0], cols[0]), np.float64)
-            check(lib.kindred_model_get_array(model, name[0], ptr(a, "double"), a.size))
+            check(lib.kindred_model_array(model, name[0], ptr(a, "double"), a.size))
             arrays[text(name[0])] = a
         values = dict(labels_=labels, n_clusters_=int(k[0]), n_iter_=int(it[0]), converged_=bool(conv[0]),
                       objective_=float(obj[0]), n_features_in_=int(d[0]), arrays_=arrays)

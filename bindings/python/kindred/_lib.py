@@ -89,6 +89,11 @@ class DimensionError(KindredError, ValueError):
     """KINDRED_E_DIMENSION: sizes do not agree."""
 
 
+class BufferTooSmallError(KindredError, ValueError):
+    """KINDRED_E_BUFFER_TOO_SMALL: an output buffer is too small (the binding sizes its buffers, so
+    this means a bug in the binding)."""
+
+
 class IndexOutOfRangeError(KindredError, IndexError):
     """KINDRED_E_INDEX: an index (e.g. in a constraint) is out of range."""
 
@@ -105,8 +110,8 @@ class CancelledError(KindredError):
     """KINDRED_E_CANCELLED: the progress callback (or Ctrl-C) stopped the fit."""
 
 
-class UnknownOptionError(KindredError, KeyError, TypeError):
-    """KINDRED_E_UNKNOWN_OPTION: no option, algorithm, metric or result array of that name."""
+class NotFoundError(KindredError, KeyError, TypeError):
+    """KINDRED_E_NOT_FOUND: no option, algorithm, metric or result array of that name."""
 
 
 class StateError(KindredError, ValueError, AttributeError):
@@ -136,10 +141,11 @@ _ERRORS = {
     "KINDRED_E_NOMEM": KindredMemoryError,
     "KINDRED_E_NUMERICAL": NumericalError,
     "KINDRED_E_CANCELLED": CancelledError,
-    "KINDRED_E_UNKNOWN_OPTION": UnknownOptionError,
+    "KINDRED_E_NOT_FOUND": NotFoundError,
     "KINDRED_E_STATE": StateError,
     "KINDRED_E_IO": KindredIOError,
     "KINDRED_E_CORRUPT": CorruptFileError,
+    "KINDRED_E_BUFFER_TOO_SMALL": BufferTooSmallError,
 }
 _BY_CODE = {CONSTANTS[k]: v for k, v in _ERRORS.items()}
 

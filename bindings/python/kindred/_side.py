@@ -139,7 +139,7 @@ class SideInfo:
         m = self.counts()["pairs"]
         i, j = np.empty(m, np.int64), np.empty(m, np.int64)
         v = np.empty(m, np.float64)
-        check(lib.kindred_side_get_pairs(self._handle, ptr(i, "int64_t"), ptr(j, "int64_t"), ptr(v, "double"), m))
+        check(lib.kindred_side_pairs(self._handle, ptr(i, "int64_t"), ptr(j, "int64_t"), ptr(v, "double"), m))
         return np.column_stack([i, j, v]) if m else np.empty((0, 3))
 
     @property
@@ -148,7 +148,7 @@ class SideInfo:
         m = self.counts()["triplets"]
         a, b, c = (np.empty(m, np.int64) for _ in range(3))
         ans = np.empty(m, np.int32)
-        check(lib.kindred_side_get_triplets(self._handle, ptr(a, "int64_t"), ptr(b, "int64_t"),
+        check(lib.kindred_side_triplets(self._handle, ptr(a, "int64_t"), ptr(b, "int64_t"),
                                             ptr(c, "int64_t"), ptr(ans, "int32_t"), m))
         return np.column_stack([a, b, c, ans.astype(np.int64)]) if m else np.empty((0, 4), np.int64)
 

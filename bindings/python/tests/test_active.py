@@ -66,7 +66,7 @@ def test_oracle_exceptions_come_back_and_leave_the_side_unchanged(iris):
 
 def test_bad_arguments(iris):
     X, y = iris
-    with pytest.raises(kindred.UnknownOptionError):
+    with pytest.raises(kindred.InvalidArgumentError, match="explore-consolidate"):
         kindred.active_select(X, lambda i, j: 1, budget=5, strategy="psychic")
     with pytest.raises(kindred.DimensionError):
         kindred.active_select(X, lambda i, j: 1, budget=5, k=len(X) + 1)

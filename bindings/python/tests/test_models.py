@@ -84,7 +84,7 @@ def test_metrics_known_answers():
     assert kindred.metric("purity", a, [0, 0, 0, 0, 0, 0]) == pytest.approx(1 / 3)
     # Rand index: 15 pairs; predicted puts everything together -> agreements are the 3 same-class pairs
     assert kindred.metric("rand", a, [0] * 6) == pytest.approx(3 / 15)
-    with pytest.raises(kindred.UnknownOptionError):
+    with pytest.raises(kindred.NotFoundError):
         kindred.metric("accuracy", a, a)
     with pytest.raises(ValueError):
         kindred.metric("nmi", a, a[:3])

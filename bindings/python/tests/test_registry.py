@@ -36,10 +36,10 @@ def test_options_come_from_the_registry():
 
 
 def test_unknown_algorithm_and_option():
-    with pytest.raises(kindred.UnknownOptionError) as e:
+    with pytest.raises(kindred.NotFoundError) as e:
         kindred.Clusterer("no-such-algorithm")
     assert "no-such-algorithm" in str(e.value)
-    with pytest.raises(kindred.UnknownOptionError) as e:
+    with pytest.raises(kindred.NotFoundError) as e:
         kindred.KMeans(kk=3)
     assert "kk" in str(e.value) and "k" in str(e.value)
     with pytest.raises(TypeError):  # an unknown keyword is also a TypeError, as in Python at large

@@ -223,7 +223,7 @@ kindred_sample_triplets <- function(labels, count, noise = 0, seed = 0) {
   data.frame(a = t[[1]], b = t[[2]], c = t[[3]], answer = as.integer(t[[4]]))
 }
 
-kindred_active_select <- function(x, oracle, budget, k = NULL, strategy = "explore-consolidate", seed = 0) {
+kindred_active_select <- function(x, oracle, budget, k = NULL, strategy = NULL, seed = 0) {
   call <- sys.call()
   x <- .points(x, "x", dense_only = TRUE)
   if (!is.function(oracle))

@@ -115,10 +115,10 @@ SEXP kr_options(SEXP algorithm) {
     SEXP doc = PROTECT(Rf_allocVector(STRSXP, (R_xlen_t)count));
     for (int64_t k = 0; k < count; ++k) {
         const char *n = NULL, *d = NULL, *r = NULL, *o = NULL;
-        int t = 0;
+        kindred_option_type t = KINDRED_OPTION_INT;
         check(kindred_option_info(alg, k, &n, &t, &d, &r, &o));
         SET_STRING_ELT(name, (R_xlen_t)k, Rf_mkCharCE(n, CE_UTF8));
-        INTEGER(type)[k] = t;
+        INTEGER(type)[k] = (int)t;
         SET_STRING_ELT(def, (R_xlen_t)k, Rf_mkCharCE(d, CE_UTF8));
         SET_STRING_ELT(range, (R_xlen_t)k, Rf_mkCharCE(r, CE_UTF8));
         SET_STRING_ELT(doc, (R_xlen_t)k, Rf_mkCharCE(o, CE_UTF8));
@@ -357,7 +357,7 @@ SEXP kr_results(SEXP ptr) {
         check(kindred_model_array_info(m, a, &name, &rows, &cols));
         SET_STRING_ELT(names, (R_xlen_t)a, Rf_mkCharCE(name, CE_UTF8));
         double *buf = (double *)R_alloc((size_t)(rows * cols > 0 ? rows * cols : 1), sizeof(double));
-        check(kindred_model_get_array(m, name, buf, rows * cols));
+        check(kindred_model_array(m, name, buf, rows * cols));
         SEXP mat = PROTECT(Rf_allocMatrix(REALSXP, (int)rows, (int)cols));
         for (int64_t i = 0; i < rows; ++i)
             for (int64_t j = 0; j < cols; ++j) REAL(mat)[i + j * rows] = buf[i * cols + j]; /* row- to column-major */
@@ -376,7 +376,7 @@ SEXP kr_get_option(SEXP ptr, SEXP name) {
     kindred_model *m = get_model(ptr);
     const char *opt = string_arg(name, "option");
     char buf[4096];
-    check(kindred_model_get_option(m, opt, buf, sizeof buf));
+    check(kindred_model_option(m, opt, buf, sizeof buf));
     return Rf_mkString(buf);
 }
 
@@ -443,7 +443,7 @@ static SEXP side_pairs(kindred_side *side) {
     int64_t *i = (int64_t *)R_alloc((size_t)(m > 0 ? m : 1), sizeof(int64_t));
     int64_t *j = (int64_t *)R_alloc((size_t)(m > 0 ? m : 1), sizeof(int64_t));
     double *v = (double *)R_alloc((size_t)(m > 0 ? m : 1), sizeof(double));
-    check(kindred_side_get_pairs(side, i, j, v, m));
+    check(kindred_side_pairs(side, i, j, v, m));
     SEXP out = PROTECT(Rf_allocVector(VECSXP, 3));
     SEXP ri = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)m)), rj = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)m));
     SEXP rv = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)m));
@@ -483,7 +483,7 @@ SEXP kr_sample_triplets(SEXP labels, SEXP count, SEXP noise, SEXP seed) {
     int64_t *b = (int64_t *)R_alloc((size_t)(m > 0 ? m : 1), sizeof(int64_t));
     int64_t *c = (int64_t *)R_alloc((size_t)(m > 0 ? m : 1), sizeof(int64_t));
     int32_t *ans = (int32_t *)R_alloc((size_t)(m > 0 ? m : 1), sizeof(int32_t));
-    check(kindred_side_get_triplets(side, a, b, c, ans, m));
+    check(kindred_side_triplets(side, a, b, c, ans, m));
     SEXP out = PROTECT(Rf_allocVector(VECSXP, 4));
     SEXP cols[4];
     for (int k = 0; k < 4; ++k) {
@@ -526,13 +526,20 @@ static int oracle_trampoline(void *user, int64_t i, int64_t j) {
 SEXP kr_active_select(SEXP x, SEXP oracle, SEXP budget, SEXP k, SEXP strategy, SEXP seed) {
     int64_t n = 0, d = 0;
     const double *px = matrix_arg(x, &n, &d);
-    const char *strat = string_arg(strategy, "strategy");
+    const char *strat = Rf_isNull(strategy) ? NULL : string_arg(strategy, "strategy"); /* NULL: the default */
     kindred_side *side = NULL;
     SEXP sptr = PROTECT(make_side(n, R_NilValue, R_NilValue, R_NilValue, &side));
     struct oracle_state state = {oracle, 0};
-    kindred_status st = kindred_active_select(strat, px, n, d, KINDRED_COL_MAJOR, n, (int64_t)Rf_asReal(k),
-                                              (int64_t)Rf_asReal(budget), (uint64_t)Rf_asReal(seed),
-                                              oracle_trampoline, &state, side);
+    /* The options handle is freed before any R error (which does not return). */
+    kindred_active_options *options = NULL;
+    kindred_status st = kindred_active_options_new(&options);
+    if (st == KINDRED_OK && strat) st = kindred_active_options_set_string(options, "strategy", strat);
+    if (st == KINDRED_OK) st = kindred_active_options_set_int(options, "k", (int64_t)Rf_asReal(k));
+    if (st == KINDRED_OK) st = kindred_active_options_set_int(options, "budget", (int64_t)Rf_asReal(budget));
+    if (st == KINDRED_OK) st = kindred_active_options_set_int(options, "seed", (int64_t)Rf_asReal(seed));
+    if (st == KINDRED_OK)
+        st = kindred_active_select(options, px, n, d, KINDRED_COL_MAJOR, n, oracle_trampoline, &state, side);
+    kindred_active_options_free(options);
     if (state.failed) Rf_error("kindred cancelled: the oracle failed");
     check(st);
     SEXP out = side_pairs(side);

@@ -18,11 +18,12 @@ pub const KINDRED_E_INFEASIBLE: kindred_status = 4;
 pub const KINDRED_E_NOMEM: kindred_status = 5;
 pub const KINDRED_E_NUMERICAL: kindred_status = 6;
 pub const KINDRED_E_CANCELLED: kindred_status = 7;
-pub const KINDRED_E_UNKNOWN_OPTION: kindred_status = 8;
+pub const KINDRED_E_NOT_FOUND: kindred_status = 8;
 pub const KINDRED_E_STATE: kindred_status = 9;
 pub const KINDRED_E_IO: kindred_status = 10;
 pub const KINDRED_E_CORRUPT: kindred_status = 11;
 pub const KINDRED_E_INTERNAL: kindred_status = 12;
+pub const KINDRED_E_BUFFER_TOO_SMALL: kindred_status = 13;
 
 pub type kindred_layout = c_int;
 pub const KINDRED_ROW_MAJOR: kindred_layout = 101;
@@ -53,6 +54,11 @@ pub struct kindred_side {
 pub struct kindred_model {
     _private: [u8; 0],
 }
+/// Opaque handle.
+#[repr(C)]
+pub struct kindred_active_options {
+    _private: [u8; 0],
+}
 
 pub type kindred_progress_fn = Option<unsafe extern "C" fn(user: *mut c_void, iteration: i64, objective: f64, message: *const c_char) -> c_int>;
 pub type kindred_log_fn = Option<unsafe extern "C" fn(user: *mut c_void, level: c_int, message: *const c_char)>;
@@ -60,22 +66,23 @@ pub type kindred_oracle_fn = Option<unsafe extern "C" fn(user: *mut c_void, i: i
 
 extern "C" {
     pub fn kindred_last_error() -> *const c_char;
-    pub fn kindred_status_string(status: c_int) -> *const c_char;
+    pub fn kindred_status_string(status: kindred_status) -> *const c_char;
     pub fn kindred_version() -> *const c_char;
+    pub fn kindred_version_number() -> c_int;
     pub fn kindred_algorithm_count() -> i64;
     pub fn kindred_algorithm_name(index: i64) -> *const c_char;
     pub fn kindred_algorithm_summary(algorithm: *const c_char, summary: *mut *const c_char) -> kindred_status;
     pub fn kindred_algorithm_uses(algorithm: *const c_char, flags: *mut c_int) -> kindred_status;
     pub fn kindred_option_count(algorithm: *const c_char, count: *mut i64) -> kindred_status;
-    pub fn kindred_option_info(algorithm: *const c_char, index: i64, name: *mut *const c_char, r#type: *mut c_int, default_value: *mut *const c_char, range: *mut *const c_char, doc: *mut *const c_char) -> kindred_status;
+    pub fn kindred_option_info(algorithm: *const c_char, index: i64, name: *mut *const c_char, r#type: *mut kindred_option_type, default_value: *mut *const c_char, range: *mut *const c_char, doc: *mut *const c_char) -> kindred_status;
     pub fn kindred_side_new(out: *mut *mut kindred_side, n: i64) -> kindred_status;
     pub fn kindred_side_free(side: *mut kindred_side);
     pub fn kindred_side_add_pairs(side: *mut kindred_side, i: *const i64, j: *const i64, value: *const f64, count: i64) -> kindred_status;
     pub fn kindred_side_add_triplets(side: *mut kindred_side, a: *const i64, b: *const i64, c: *const i64, answer: *const i32, count: i64) -> kindred_status;
     pub fn kindred_side_set_partial_labels(side: *mut kindred_side, labels: *const i32, n: i64) -> kindred_status;
     pub fn kindred_side_counts(side: *const kindred_side, n: *mut i64, pairs: *mut i64, triplets: *mut i64, labelled: *mut i64) -> kindred_status;
-    pub fn kindred_side_get_pairs(side: *const kindred_side, i: *mut i64, j: *mut i64, value: *mut f64, capacity: i64) -> kindred_status;
-    pub fn kindred_side_get_triplets(side: *const kindred_side, a: *mut i64, b: *mut i64, c: *mut i64, answer: *mut i32, capacity: i64) -> kindred_status;
+    pub fn kindred_side_pairs(side: *const kindred_side, i: *mut i64, j: *mut i64, value: *mut f64, capacity: i64) -> kindred_status;
+    pub fn kindred_side_triplets(side: *const kindred_side, a: *mut i64, b: *mut i64, c: *mut i64, answer: *mut i32, capacity: i64) -> kindred_status;
     pub fn kindred_side_components(side: *const kindred_side, component: *mut i64, n: i64, count: *mut i64) -> kindred_status;
     pub fn kindred_side_check_consistent(side: *const kindred_side) -> kindred_status;
     pub fn kindred_model_new(out: *mut *mut kindred_model, algorithm: *const c_char) -> kindred_status;
@@ -84,26 +91,26 @@ extern "C" {
     pub fn kindred_model_set_int(model: *mut kindred_model, name: *const c_char, value: i64) -> kindred_status;
     pub fn kindred_model_set_double(model: *mut kindred_model, name: *const c_char, value: f64) -> kindred_status;
     pub fn kindred_model_set_string(model: *mut kindred_model, name: *const c_char, value: *const c_char) -> kindred_status;
-    pub fn kindred_model_get_option(model: *const kindred_model, name: *const c_char, buffer: *mut c_char, capacity: usize) -> kindred_status;
+    pub fn kindred_model_option(model: *const kindred_model, name: *const c_char, buffer: *mut c_char, capacity: usize) -> kindred_status;
     pub fn kindred_model_set_progress(model: *mut kindred_model, r#fn: kindred_progress_fn, user: *mut c_void) -> kindred_status;
     pub fn kindred_model_set_log(model: *mut kindred_model, r#fn: kindred_log_fn, user: *mut c_void) -> kindred_status;
-    pub fn kindred_model_fit_dense(model: *mut kindred_model, x: *const f64, n: i64, d: i64, layout: c_int, ld: i64, side: *const kindred_side) -> kindred_status;
-    pub fn kindred_model_fit_dense_f32(model: *mut kindred_model, x: *const f32, n: i64, d: i64, layout: c_int, ld: i64, side: *const kindred_side) -> kindred_status;
+    pub fn kindred_model_fit_dense(model: *mut kindred_model, x: *const f64, n: i64, d: i64, layout: kindred_layout, ld: i64, side: *const kindred_side) -> kindred_status;
+    pub fn kindred_model_fit_dense_f32(model: *mut kindred_model, x: *const f32, n: i64, d: i64, layout: kindred_layout, ld: i64, side: *const kindred_side) -> kindred_status;
     pub fn kindred_model_fit_csr(model: *mut kindred_model, n: i64, d: i64, indptr: *const i64, indices: *const i64, values: *const f64, side: *const kindred_side) -> kindred_status;
     pub fn kindred_model_summary(model: *const kindred_model, n: *mut i64, d: *mut i64, clusters: *mut i64, iterations: *mut i64, converged: *mut c_int, objective: *mut f64) -> kindred_status;
     pub fn kindred_model_labels(model: *const kindred_model, labels: *mut i32, capacity: i64) -> kindred_status;
     pub fn kindred_model_array_count(model: *const kindred_model, count: *mut i64) -> kindred_status;
     pub fn kindred_model_array_info(model: *const kindred_model, index: i64, name: *mut *const c_char, rows: *mut i64, cols: *mut i64) -> kindred_status;
     pub fn kindred_model_array_shape(model: *const kindred_model, name: *const c_char, rows: *mut i64, cols: *mut i64) -> kindred_status;
-    pub fn kindred_model_get_array(model: *const kindred_model, name: *const c_char, out: *mut f64, capacity: i64) -> kindred_status;
-    pub fn kindred_model_predict_dense(model: *const kindred_model, x: *const f64, n: i64, d: i64, layout: c_int, ld: i64, labels: *mut i32, capacity: i64) -> kindred_status;
-    pub fn kindred_model_predict_dense_f32(model: *const kindred_model, x: *const f32, n: i64, d: i64, layout: c_int, ld: i64, labels: *mut i32, capacity: i64) -> kindred_status;
-    pub fn kindred_model_predict_proba_dense(model: *const kindred_model, x: *const f64, n: i64, d: i64, layout: c_int, ld: i64, out: *mut f64, capacity: i64) -> kindred_status;
-    pub fn kindred_model_predict_proba_dense_f32(model: *const kindred_model, x: *const f32, n: i64, d: i64, layout: c_int, ld: i64, out: *mut f64, capacity: i64) -> kindred_status;
+    pub fn kindred_model_array(model: *const kindred_model, name: *const c_char, out: *mut f64, capacity: i64) -> kindred_status;
+    pub fn kindred_model_predict_dense(model: *const kindred_model, x: *const f64, n: i64, d: i64, layout: kindred_layout, ld: i64, labels: *mut i32, capacity: i64) -> kindred_status;
+    pub fn kindred_model_predict_dense_f32(model: *const kindred_model, x: *const f32, n: i64, d: i64, layout: kindred_layout, ld: i64, labels: *mut i32, capacity: i64) -> kindred_status;
+    pub fn kindred_model_predict_proba_dense(model: *const kindred_model, x: *const f64, n: i64, d: i64, layout: kindred_layout, ld: i64, out: *mut f64, capacity: i64) -> kindred_status;
+    pub fn kindred_model_predict_proba_dense_f32(model: *const kindred_model, x: *const f32, n: i64, d: i64, layout: kindred_layout, ld: i64, out: *mut f64, capacity: i64) -> kindred_status;
     pub fn kindred_model_predict_csr(model: *const kindred_model, n: i64, d: i64, indptr: *const i64, indices: *const i64, values: *const f64, labels: *mut i32, capacity: i64) -> kindred_status;
     pub fn kindred_model_transform_dim(model: *const kindred_model, dim: *mut i64) -> kindred_status;
-    pub fn kindred_model_transform_dense(model: *const kindred_model, x: *const f64, n: i64, d: i64, layout: c_int, ld: i64, out: *mut f64, capacity: i64) -> kindred_status;
-    pub fn kindred_model_transform_dense_f32(model: *const kindred_model, x: *const f32, n: i64, d: i64, layout: c_int, ld: i64, out: *mut f64, capacity: i64) -> kindred_status;
+    pub fn kindred_model_transform_dense(model: *const kindred_model, x: *const f64, n: i64, d: i64, layout: kindred_layout, ld: i64, out: *mut f64, capacity: i64) -> kindred_status;
+    pub fn kindred_model_transform_dense_f32(model: *const kindred_model, x: *const f32, n: i64, d: i64, layout: kindred_layout, ld: i64, out: *mut f64, capacity: i64) -> kindred_status;
     pub fn kindred_model_save(model: *const kindred_model, path: *const c_char) -> kindred_status;
     pub fn kindred_model_load(out: *mut *mut kindred_model, path: *const c_char) -> kindred_status;
     pub fn kindred_metric(metric: *const c_char, truth: *const i32, predicted: *const i32, n: i64, value: *mut f64) -> kindred_status;
@@ -111,5 +118,13 @@ extern "C" {
     pub fn kindred_metric_name(index: i64) -> *const c_char;
     pub fn kindred_sample_pairs(side: *mut kindred_side, labels: *const i32, n: i64, count: i64, rate: f64, noise: f64, seed: u64) -> kindred_status;
     pub fn kindred_sample_triplets(side: *mut kindred_side, labels: *const i32, n: i64, count: i64, noise: f64, seed: u64) -> kindred_status;
-    pub fn kindred_active_select(strategy: *const c_char, x: *const f64, n: i64, d: i64, layout: c_int, ld: i64, k: i64, budget: i64, seed: u64, oracle: kindred_oracle_fn, user: *mut c_void, out_side: *mut kindred_side) -> kindred_status;
+    pub fn kindred_active_options_new(out: *mut *mut kindred_active_options) -> kindred_status;
+    pub fn kindred_active_options_free(options: *mut kindred_active_options);
+    pub fn kindred_active_options_set_int(options: *mut kindred_active_options, name: *const c_char, value: i64) -> kindred_status;
+    pub fn kindred_active_options_set_double(options: *mut kindred_active_options, name: *const c_char, value: f64) -> kindred_status;
+    pub fn kindred_active_options_set_string(options: *mut kindred_active_options, name: *const c_char, value: *const c_char) -> kindred_status;
+    pub fn kindred_active_options_option(options: *const kindred_active_options, name: *const c_char, buffer: *mut c_char, capacity: usize) -> kindred_status;
+    pub fn kindred_active_option_count(count: *mut i64) -> kindred_status;
+    pub fn kindred_active_option_info(index: i64, name: *mut *const c_char, r#type: *mut kindred_option_type, default_value: *mut *const c_char, range: *mut *const c_char, doc: *mut *const c_char) -> kindred_status;
+    pub fn kindred_active_select(options: *const kindred_active_options, x: *const f64, n: i64, d: i64, layout: kindred_layout, ld: i64, oracle: kindred_oracle_fn, user: *mut c_void, out_side: *mut kindred_side) -> kindred_status;
 }

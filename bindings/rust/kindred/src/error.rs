@@ -14,11 +14,13 @@ pub enum Status {
     NoMemory,
     Numerical,
     Cancelled,
-    UnknownOption,
+    NotFound,
     State,
     Io,
     Corrupt,
     Internal,
+    /// An output buffer was too small (the binding sizes its buffers: a bug in the binding).
+    BufferTooSmall,
     /// A code this binding does not know (a newer library).
     Other(i32),
 }
@@ -33,11 +35,12 @@ impl Status {
             sys::KINDRED_E_NOMEM => Status::NoMemory,
             sys::KINDRED_E_NUMERICAL => Status::Numerical,
             sys::KINDRED_E_CANCELLED => Status::Cancelled,
-            sys::KINDRED_E_UNKNOWN_OPTION => Status::UnknownOption,
+            sys::KINDRED_E_NOT_FOUND => Status::NotFound,
             sys::KINDRED_E_STATE => Status::State,
             sys::KINDRED_E_IO => Status::Io,
             sys::KINDRED_E_CORRUPT => Status::Corrupt,
             sys::KINDRED_E_INTERNAL => Status::Internal,
+            sys::KINDRED_E_BUFFER_TOO_SMALL => Status::BufferTooSmall,
             other => Status::Other(other),
         }
     }

@@ -198,9 +198,9 @@ impl Model {
         loop {
             let mut buf = vec![0u8; capacity];
             let status = unsafe {
-                sys::kindred_model_get_option(self.raw.as_ptr(), cname.as_ptr(), buf.as_mut_ptr() as *mut c_char, capacity)
+                sys::kindred_model_option(self.raw.as_ptr(), cname.as_ptr(), buf.as_mut_ptr() as *mut c_char, capacity)
             };
-            if status == sys::KINDRED_E_DIMENSION && capacity < (1 << 20) {
+            if status == sys::KINDRED_E_BUFFER_TOO_SMALL && capacity < (1 << 20) {
                 capacity *= 16;
                 continue;
             }
@@ -305,7 +305,7 @@ impl Model {
         let (mut rows, mut cols) = (0i64, 0i64);
         check(unsafe { sys::kindred_model_array_shape(self.raw.as_ptr(), cname.as_ptr(), &mut rows, &mut cols) })?;
         let mut data = vec![0f64; (rows * cols) as usize];
-        check(unsafe { sys::kindred_model_get_array(self.raw.as_ptr(), cname.as_ptr(), data.as_mut_ptr(), rows * cols) })?;
+        check(unsafe { sys::kindred_model_array(self.raw.as_ptr(), cname.as_ptr(), data.as_mut_ptr(), rows * cols) })?;
         Ok(Array { rows: rows as usize, cols: cols as usize, data })
     }
 

@@ -85,7 +85,7 @@ impl Side {
     pub fn pairs(&self) -> Result<(Vec<i64>, Vec<i64>, Vec<f64>)> {
         let m = self.counts()?.pairs;
         let (mut i, mut j, mut v) = (vec![0i64; m as usize], vec![0i64; m as usize], vec![0f64; m as usize]);
-        check(unsafe { sys::kindred_side_get_pairs(self.raw.as_ptr(), i.as_mut_ptr(), j.as_mut_ptr(), v.as_mut_ptr(), m) })?;
+        check(unsafe { sys::kindred_side_pairs(self.raw.as_ptr(), i.as_mut_ptr(), j.as_mut_ptr(), v.as_mut_ptr(), m) })?;
         Ok((i, j, v))
     }
 
@@ -95,7 +95,7 @@ impl Side {
         let u = m as usize;
         let (mut a, mut b, mut c, mut ans) = (vec![0i64; u], vec![0i64; u], vec![0i64; u], vec![0i32; u]);
         check(unsafe {
-            sys::kindred_side_get_triplets(self.raw.as_ptr(), a.as_mut_ptr(), b.as_mut_ptr(), c.as_mut_ptr(), ans.as_mut_ptr(), m)
+            sys::kindred_side_triplets(self.raw.as_ptr(), a.as_mut_ptr(), b.as_mut_ptr(), c.as_mut_ptr(), ans.as_mut_ptr(), m)
         })?;
         Ok((a, b, c, ans))
     }

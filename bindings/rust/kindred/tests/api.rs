@@ -140,10 +140,10 @@ fn short_slices_are_refused_before_reaching_c() {
 #[test]
 fn library_errors_carry_the_library_message() {
     let (mut x, n, d, _) = iris();
-    assert_eq!(Model::new("no-such-algorithm").unwrap_err().status, Status::UnknownOption);
+    assert_eq!(Model::new("no-such-algorithm").unwrap_err().status, Status::NotFound);
     let mut m = Model::new("kmeans").unwrap();
     let err = m.set("kk", 3).unwrap_err();
-    assert_eq!(err.status, Status::UnknownOption);
+    assert_eq!(err.status, Status::NotFound);
     assert!(err.message.contains("kk"), "{}", err.message);
     assert_eq!(m.set("k", 0).unwrap_err().status, Status::Invalid);
     assert_eq!(m.set("k", "three").unwrap_err().status, Status::Invalid);
@@ -159,7 +159,7 @@ fn library_errors_carry_the_library_message() {
     assert!(err.message.contains(&n.to_string()), "{}", err.message);
     assert_eq!(side.add_triplets(&[0], &[0], &[1], &[1]).unwrap_err().status, Status::Invalid);
     assert_eq!(Model::load("/nonexistent/model.kdm").unwrap_err().status, Status::Io);
-    assert_eq!(kindred::metric("nope", &[0, 1], &[0, 1]).unwrap_err().status, Status::UnknownOption);
+    assert_eq!(kindred::metric("nope", &[0, 1], &[0, 1]).unwrap_err().status, Status::NotFound);
     assert_eq!(kindred::metric("nmi", &[0, 1], &[0]).unwrap_err().status, Status::Dimension);
 }
 
@@ -251,7 +251,8 @@ fn active_selection_with_a_closure_oracle() {
         assert_eq!(pv[k], if same { 1.0 } else { -1.0 });
     }
     let err = active_select("psychic", data, Some(3), 5, 1, &mut side, |_, _| Answer::Same).unwrap_err();
-    assert_eq!(err.status, Status::UnknownOption);
+    assert_eq!(err.status, Status::Invalid);
+    assert!(err.message.contains("explore-consolidate"), "{}", err.message);
     let mut fresh = Side::new(n).unwrap();
     let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let _ = active_select("explore", data, None, 10, 1, &mut fresh, |_, _| panic!("from the oracle"));
