@@ -23,7 +23,8 @@
  * compare_kmeans.py. Exit status 0 only if every fit succeeded.
  *
  * BLAS threads: kindred reads OpenBLAS's thread count (OPENBLAS_NUM_THREADS)
- * and plans its own threads with it (docs/performance.md, "What is measured");
+ * and plans its own threads with it (docs/performance.md, "k-means: Lloyd
+ * iteration and whole fit against scikit-learn and FAISS", "What is measured");
  * the driver runs this program with OPENBLAS_NUM_THREADS=1 by default. */
 #define _POSIX_C_SOURCE 199309L
 #include <math.h>

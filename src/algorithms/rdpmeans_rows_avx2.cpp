@@ -13,7 +13,7 @@
 // then add (no FMA: the target is avx2 alone, so nothing is contracted).
 // Where it pays: the bound test and the dense argmin are a third of the
 // sequential work of a pass on 20 centres (scratch cycle counters; see
-// docs/performance.md).
+// docs/performance-history.md, the RDP-means sessions of 2026-11-22 from 05:10 UTC).
 #include "algorithms/rdpmeans_rows.hpp"
 
 #if KINDRED_ROWS_AVX2
