@@ -28,6 +28,7 @@ SCALARS = {
     "int": {"Cint", "Int32"},
     "uint64_t": {"UInt64", "Culonglong"},
     "double": {"Cdouble", "Float64"},
+    "float": {"Cfloat", "Float32"},
     "size_t": {"Csize_t", "UInt64", "UInt"},
     "char": {"UInt8", "Cchar", "Int8"},
     "void": {"Cvoid", "Nothing"},

@@ -20,11 +20,14 @@ f(m, n) = ccall((:kindred_model_set_int, libkindred), Cint, (Ptr{Cvoid}, Cstring
 g() = ccall((:kindred_version, libkindred), Ptr{UInt8}, ())
 h(out) = ccall((:kindred_model_new, libkindred), Cint, (Ref{Ptr{Cvoid}}, Cstring), out, "kmeans")
 cb = @cfunction(tramp, Cint, (Ptr{Cvoid}, Int64, Cdouble, Ptr{UInt8}))
+p(m, x) = ccall((:kindred_model_predict_dense_f32, libkindred), Cint, (Ptr{Cvoid}, Ptr{Float32}, Int64, Int64, Cint, Int64, Ptr{Int32}, Int64), m, x, 2, 1, 101, 1, out, 2)
 '''
 
 WRONG = {
     "argument count": 'ccall((:kindred_model_set_int, libkindred), Cint, (Ptr{Cvoid}, Cstring), m, "k")',
     "argument type": 'ccall((:kindred_model_set_int, libkindred), Cint, (Ptr{Cvoid}, Cstring, Int32), m, "k", n)',
+    "float32 points as Float64": 'ccall((:kindred_model_fit_dense_f32, libkindred), Cint, (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Cint, Int64, Ptr{Cvoid}), m, x, n, d, l, ld, s)',
+    "float64 points as Float32": 'ccall((:kindred_model_fit_dense, libkindred), Cint, (Ptr{Cvoid}, Ptr{Float32}, Int64, Int64, Cint, Int64, Ptr{Cvoid}), m, x, n, d, l, ld, s)',
     "pointer element type": 'ccall((:kindred_model_labels, libkindred), Cint, (Ptr{Cvoid}, Ptr{Int64}, Int64), m, out, n)',
     "return type": 'ccall((:kindred_model_free, libkindred), Cint, (Ptr{Cvoid},), m)',
     "unknown function": 'ccall((:kindred_model_fit, libkindred), Cint, (Ptr{Cvoid},), m)',

@@ -407,12 +407,22 @@ function getoption(m::Model, name::AbstractString)
     end
 end
 
+# Strided with unit row stride: a column-major block the C API reads in place.
+_inplace(X::StridedMatrix{T}) where {T} = stride(X, 1) == 1 && stride(X, 2) >= max(size(X, 1), 1)
+_inplace(X::AbstractMatrix) = false
+
 # A matrix as the C API reads it: (array kept alive, n, d, layout, ld). `dims = 1`: points are rows
-# (n x d); `dims = 2`: points are columns (d x n). Float64 strided matrices are passed in place.
-function _dense(X::AbstractMatrix, dims::Integer)
+# (n x d); `dims = 2`: points are columns (d x n). Float64 strided matrices are passed in place; with
+# `float32 = true` Float32 ones too (for the `_f32` entry points, which widen each value to double
+# where they read it: the result is that of the Float64 matrix of the same values), and other
+# Float32 matrices (an adjoint, a view with a step) are copied to a Matrix{Float32}. Anything else
+# is converted to a Matrix{Float64}.
+function _dense(X::AbstractMatrix, dims::Integer; float32::Bool = false)
     dims in (1, 2) || throw(_argerror("dims must be 1 (points are rows) or 2 (points are columns)"))
-    A = if X isa StridedMatrix{Float64} && stride(X, 1) == 1 && stride(X, 2) >= max(size(X, 1), 1)
+    A = if eltype(X) === Float64 && _inplace(X)
         X
+    elseif float32 && eltype(X) === Float32
+        _inplace(X) ? X : Matrix{Float32}(X)
     else
         try
             Matrix{Float64}(X)
@@ -427,7 +437,29 @@ function _dense(X::AbstractMatrix, dims::Integer)
                        (A, Int64(cols), Int64(rows), KINDRED_ROW_MAJOR, ld)
 end
 
-_dense(X::AbstractArray, dims) = throw(_argerror("expected a matrix (points x features), got an array of size $(size(X)); use reshape(x, :, 1) for one feature"))
+_dense(X::AbstractArray, dims; float32::Bool = false) = throw(_argerror("expected a matrix (points x features), got an array of size $(size(X)); use reshape(x, :, 1) for one feature"))
+
+# The dense entry points, by element type: Float32 points go to the `_f32` functions.
+_fit_dense(m, A::AbstractMatrix{Float64}, n, d, layout, ld, side) =
+    ccall((:kindred_model_fit_dense, libkindred), Cint, (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Cint, Int64, Ptr{Cvoid}),
+          m, A, n, d, layout, ld, side)
+_fit_dense(m, A::AbstractMatrix{Float32}, n, d, layout, ld, side) =
+    ccall((:kindred_model_fit_dense_f32, libkindred), Cint, (Ptr{Cvoid}, Ptr{Float32}, Int64, Int64, Cint, Int64, Ptr{Cvoid}),
+          m, A, n, d, layout, ld, side)
+
+_predict_dense(m, A::AbstractMatrix{Float64}, n, d, layout, ld, out, capacity) =
+    ccall((:kindred_model_predict_dense, libkindred), Cint,
+          (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Cint, Int64, Ptr{Int32}, Int64), m, A, n, d, layout, ld, out, capacity)
+_predict_dense(m, A::AbstractMatrix{Float32}, n, d, layout, ld, out, capacity) =
+    ccall((:kindred_model_predict_dense_f32, libkindred), Cint,
+          (Ptr{Cvoid}, Ptr{Float32}, Int64, Int64, Cint, Int64, Ptr{Int32}, Int64), m, A, n, d, layout, ld, out, capacity)
+
+_transform_dense(m, A::AbstractMatrix{Float64}, n, d, layout, ld, out, capacity) =
+    ccall((:kindred_model_transform_dense, libkindred), Cint,
+          (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Cint, Int64, Ptr{Float64}, Int64), m, A, n, d, layout, ld, out, capacity)
+_transform_dense(m, A::AbstractMatrix{Float32}, n, d, layout, ld, out, capacity) =
+    ccall((:kindred_model_transform_dense_f32, libkindred), Cint,
+          (Ptr{Cvoid}, Ptr{Float32}, Int64, Int64, Cint, Int64, Ptr{Float64}, Int64), m, A, n, d, layout, ld, out, capacity)
 
 # Progress trampoline: never lets a Julia exception unwind through C.
 mutable struct _ProgressState
@@ -449,14 +481,16 @@ end
 """
     fit!(m, X; dims = 1, pairs, triplets, partial_labels, side, progress)
 
-Fit the model on the points of `X` (rows by default; `dims = 2` when points are columns). Side
+Fit the model on the points of `X` (rows by default; `dims = 2` when points are columns). Float64
+and Float32 matrices and their strided views are read in place (Float32 points give the fit of the
+Float64 points of the same values); other element types are converted to Float64. Side
 information as in [`SideInfo`](@ref), or `side = SideInfo(...)`. `progress(iteration, objective,
 message)` is called after each iteration; returning `true` stops the fit (a KindredError
 "cancelled"). Exceptions thrown by `progress` are rethrown after the library returns.
 """
 function fit!(m::Model, X::AbstractArray; dims::Integer = 1, pairs = nothing, triplets = nothing,
               partial_labels = nothing, side::Union{Nothing,SideInfo} = nothing, progress = nothing)
-    A, n, d, layout, ld = _dense(X, dims)
+    A, n, d, layout, ld = _dense(X, dims; float32 = true)
     if side === nothing && (pairs !== nothing || triplets !== nothing || partial_labels !== nothing)
         side = SideInfo(n; pairs = pairs, triplets = triplets, partial_labels = partial_labels)
     end
@@ -467,10 +501,7 @@ function fit!(m::Model, X::AbstractArray; dims::Integer = 1, pairs = nothing, tr
         _check(ccall((:kindred_model_set_progress, libkindred), Cint, (Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}),
                      m, cb, pointer_from_objref(state)))
     end
-    status = GC.@preserve A side state begin
-        ccall((:kindred_model_fit_dense, libkindred), Cint, (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Cint, Int64, Ptr{Cvoid}),
-              m, A, n, d, layout, ld, sideptr)
-    end
+    status = GC.@preserve A side state _fit_dense(m, A, n, d, layout, ld, sideptr)
     if progress !== nothing
         ccall((:kindred_model_set_progress, libkindred), Cint, (Ptr{Cvoid}, Ptr{Cvoid}, Ptr{Cvoid}), m, C_NULL, C_NULL)
     end
@@ -541,24 +572,20 @@ centers(m::Model) = getarray(m, "centers")
 
 """Assign new points (rows by default) to the fitted clusters: 1, 2, ... (0 for none)."""
 function predict(m::Model, X::AbstractArray; dims::Integer = 1)
-    A, n, d, layout, ld = _dense(X, dims)
+    A, n, d, layout, ld = _dense(X, dims; float32 = true)
     out = Vector{Int32}(undef, n)
-    status = GC.@preserve A ccall((:kindred_model_predict_dense, libkindred), Cint,
-                                  (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Cint, Int64, Ptr{Int32}, Int64),
-                                  m, A, n, d, layout, ld, out, n)
+    status = GC.@preserve A _predict_dense(m, A, n, d, layout, ld, out, n)
     _check(status)
     return Int.(out) .+ 1
 end
 
 """Map new points through the learned transformation: an n x dim matrix."""
 function transform(m::Model, X::AbstractArray; dims::Integer = 1)
-    A, n, d, layout, ld = _dense(X, dims)
+    A, n, d, layout, ld = _dense(X, dims; float32 = true)
     dim = Ref{Int64}(0)
     _check(ccall((:kindred_model_transform_dim, libkindred), Cint, (Ptr{Cvoid}, Ref{Int64}), m, dim))
     buf = Vector{Float64}(undef, n * dim[])
-    status = GC.@preserve A ccall((:kindred_model_transform_dense, libkindred), Cint,
-                                  (Ptr{Cvoid}, Ptr{Float64}, Int64, Int64, Cint, Int64, Ptr{Float64}, Int64),
-                                  m, A, n, d, layout, ld, buf, length(buf))
+    status = GC.@preserve A _transform_dense(m, A, n, d, layout, ld, buf, length(buf))
     _check(status)
     return permutedims(reshape(buf, Int(dim[]), Int(n)))
 end

@@ -51,9 +51,46 @@ const n, d = size(X)
         big[3:n+2, 2:d+1] .= X
         @test labels(fit("kmeans", view(big, 3:n+2, 2:d+1); k = 3, seed = 4)) == lab
         # other element types are converted
-        @test labels(fit("kmeans", Float32.(X); k = 3, seed = 4)) isa Vector{Int}
+        @test labels(fit("kmeans", round.(Int, 10 .* X); k = 3, seed = 4)) isa Vector{Int}
         @test fitsummary(m).clusters == 3
         @test "centers" in arraynames(m)
+    end
+
+    @testset "Float32 points: read in place, the fit of the same values as Float64" begin
+        X32 = Float32.(X)
+        X64 = Float64.(X32)
+        for a in algorithms()
+            uses = algorithm_uses(a)
+            kw = Dict{Symbol,Any}()
+            :pairs in uses && (kw[:pairs] = sample_pairs(y; count = 60, seed = 1))
+            :triplets in uses && (kw[:triplets] = sample_triplets(y; count = 200, seed = 1))
+            :partial_labels in uses && (kw[:partial_labels] = [i % 5 == 1 ? y[i] : 0 for i in 1:n])
+            opts = any(o -> o.name == "k", options(a)) ? (k = 3,) : NamedTuple()
+            m64 = fit(a, X64; seed = 2, kw..., opts...)
+            m32 = fit(a, X32; seed = 2, kw..., opts...)
+            # column-major points: the same labels (GEMM may round the last bits differently)
+            @test labels(m32) == labels(m64)
+            # points as columns are row-major to the library: bitwise the Float64 fit
+            r64 = fit(a, permutedims(X64); dims = 2, seed = 2, kw..., opts...)
+            r32 = fit(a, permutedims(X32); dims = 2, seed = 2, kw..., opts...)
+            @test labels(r32) == labels(r64)
+            for name in arraynames(r64)
+                @test getarray(r32, name) == getarray(r64, name)
+            end
+        end
+        m = fit("kmeans", X32; k = 3, seed = 4)
+        @test predict(m, X32) == labels(m)
+        @test predict(m, X64) == labels(m)
+        big = zeros(Float32, n + 5, d + 1)
+        big[3:n+2, 2:d+1] .= X32
+        @test predict(m, view(big, 3:n+2, 2:d+1)) == labels(m)      # a strided view, in place
+        @test predict(m, permutedims(X32)'; dims = 1) == labels(m)  # an adjoint: one Float32 copy
+        t = fit("tcs-gm", X32; seed = 2, partial_labels = [i % 5 == 1 ? y[i] : 0 for i in 1:n])
+        @test transform(t, X32) == transform(t, X64)
+        Xn = copy(X32)
+        Xn[6, 3] = NaN32
+        @test_throws KindredError fit("kmeans", Xn; k = 3)
+        @test_throws KindredError predict(m, Xn)
     end
 
     @testset "every algorithm" begin

@@ -12,30 +12,61 @@ pub enum Layout {
     ColMajor,
 }
 
-/// A dense n x d matrix borrowed from a slice. The constructors check that the slice is long
-/// enough for (n, d, ld), so the library never reads outside it.
+mod sealed {
+    use super::{Dense, Points};
+
+    pub trait Sealed: Sized + Copy + std::fmt::Debug {
+        /// The `Points` variant that carries a matrix of this element type.
+        fn points(x: Dense<'_, Self>) -> Points<'_>;
+    }
+
+    impl Sealed for f64 {
+        fn points(x: Dense<'_, f64>) -> Points<'_> {
+            Points::Dense(x)
+        }
+    }
+
+    impl Sealed for f32 {
+        fn points(x: Dense<'_, f32>) -> Points<'_> {
+            Points::DenseF32(x)
+        }
+    }
+}
+
+/// The element type of a [`Dense`] matrix: `f64`, or `f32`. Sealed: no other type implements it.
+///
+/// `f32` points go to the library's `_f32` functions and are read in place, with no float64
+/// copy: each value is widened to double where it is read and all sums are in double, so a fit
+/// on `f32` data gives the fit of the `f64` array holding the same values (bitwise for
+/// row-major points).
+pub trait Scalar: sealed::Sealed {}
+impl Scalar for f64 {}
+impl Scalar for f32 {}
+
+/// A dense n x d matrix borrowed from a slice of `f64` (the default) or `f32`. The constructors
+/// check that the slice is long enough for (n, d, ld), so the library never reads outside it.
 #[derive(Debug, Clone, Copy)]
-pub struct Dense<'a> {
-    pub(crate) data: &'a [f64],
+pub struct Dense<'a, T = f64> {
+    pub(crate) data: &'a [T],
     pub(crate) n: usize,
     pub(crate) d: usize,
     pub(crate) layout: Layout,
     pub(crate) ld: usize,
 }
 
-impl<'a> Dense<'a> {
+impl<'a, T: Scalar> Dense<'a, T> {
     /// Rows one after another (`ld = d`).
-    pub fn row_major(data: &'a [f64], n: usize, d: usize) -> Result<Dense<'a>> {
+    pub fn row_major(data: &'a [T], n: usize, d: usize) -> Result<Dense<'a, T>> {
         Dense::with_ld(data, n, d, Layout::RowMajor, d)
     }
 
     /// Columns one after another (`ld = n`), as in Fortran, R and Julia.
-    pub fn col_major(data: &'a [f64], n: usize, d: usize) -> Result<Dense<'a>> {
+    pub fn col_major(data: &'a [T], n: usize, d: usize) -> Result<Dense<'a, T>> {
         Dense::with_ld(data, n, d, Layout::ColMajor, n)
     }
 
     /// Any layout and leading dimension, e.g. a block of a larger matrix.
-    pub fn with_ld(data: &'a [f64], n: usize, d: usize, layout: Layout, ld: usize) -> Result<Dense<'a>> {
+    pub fn with_ld(data: &'a [T], n: usize, d: usize, layout: Layout, ld: usize) -> Result<Dense<'a, T>> {
         let (outer, inner) = match layout {
             Layout::RowMajor => (n, d),
             Layout::ColMajor => (d, n),
@@ -99,16 +130,18 @@ impl<'a> Csr<'a> {
     }
 }
 
-/// Points for a fit or a prediction: dense or sparse.
+/// Points for a fit or a prediction: dense (float64 or float32) or sparse.
 #[derive(Debug, Clone, Copy)]
 pub enum Points<'a> {
     Dense(Dense<'a>),
+    /// float32 points, read in place by the library's `_f32` functions.
+    DenseF32(Dense<'a, f32>),
     Csr(Csr<'a>),
 }
 
-impl<'a> From<Dense<'a>> for Points<'a> {
-    fn from(x: Dense<'a>) -> Self {
-        Points::Dense(x)
+impl<'a, T: Scalar> From<Dense<'a, T>> for Points<'a> {
+    fn from(x: Dense<'a, T>) -> Self {
+        T::points(x)
     }
 }
 

@@ -4,6 +4,10 @@
 //! Every algorithm of the installed library is reachable by name, with options set by name from
 //! its registry; nothing here is specific to one algorithm.
 //!
+//! Points are borrowed, not copied: a [`Dense`] matrix of `f64` (the default) or of `f32`
+//! (`Dense::row_major(&x32, n, d)`, read in place by the library's float32 functions; the result
+//! is that of the `f64` points holding the same values), or a [`Csr`] matrix.
+//!
 //! ```no_run
 //! use kindred::{Dense, Model, Side};
 //! let x = vec![0.0, 0.1, 0.2, 5.0, 5.1, 5.2];            // 6 points in 1-D
@@ -24,7 +28,7 @@ mod registry;
 mod side;
 
 pub use active::{active_select, Answer};
-pub use data::{Array, Csr, Dense, Layout, Points};
+pub use data::{Array, Csr, Dense, Layout, Points, Scalar};
 pub use error::{Error, Result, Status};
 pub use eval::metric;
 pub use model::{LogLevel, Model, OptionValue, Progress, Summary};

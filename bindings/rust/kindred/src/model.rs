@@ -7,7 +7,7 @@ use std::ptr::{self, NonNull};
 
 use kindred_sys as sys;
 
-use crate::data::{Array, Dense, Points};
+use crate::data::{Array, Dense, Points, Scalar};
 use crate::error::{c_string, c_text, check, Error, Result, Status};
 use crate::side::Side;
 
@@ -227,7 +227,7 @@ impl Model {
         Ok(())
     }
 
-    /// Fit on `x` (dense or CSR) with optional side information. On error the model is unfitted.
+    /// Fit on `x` (dense `f64` or `f32`, or CSR) with optional side information. On error the model is unfitted.
     pub fn fit<'a>(&mut self, x: impl Into<Points<'a>>, side: Option<&Side>) -> Result<()> {
         self.fit_inner(x.into(), side)
     }
@@ -255,6 +255,8 @@ impl Model {
         let status = unsafe {
             match x {
                 Points::Dense(x) => sys::kindred_model_fit_dense(
+                    self.raw.as_ptr(), x.data.as_ptr(), x.n as i64, x.d as i64, x.c_layout(), x.ld as i64, side_ptr),
+                Points::DenseF32(x) => sys::kindred_model_fit_dense_f32(
                     self.raw.as_ptr(), x.data.as_ptr(), x.n as i64, x.d as i64, x.c_layout(), x.ld as i64, side_ptr),
                 Points::Csr(x) => sys::kindred_model_fit_csr(
                     self.raw.as_ptr(), x.n as i64, x.d as i64, x.indptr.as_ptr(), x.indices.as_ptr(), x.values.as_ptr(), side_ptr),
@@ -314,7 +316,7 @@ impl Model {
         self.array("centers")
     }
 
-    /// Assign new points to the fitted clusters.
+    /// Assign new points (dense `f64` or `f32`, or CSR) to the fitted clusters.
     pub fn predict<'a>(&self, x: impl Into<Points<'a>>) -> Result<Vec<i32>> {
         let m = self.raw.as_ptr();
         match x.into() {
@@ -323,6 +325,14 @@ impl Model {
                 check(unsafe {
                     sys::kindred_model_predict_dense(m, x.data.as_ptr(), x.n as i64, x.d as i64, x.c_layout(), x.ld as i64,
                                                      labels.as_mut_ptr(), x.n as i64)
+                })?;
+                Ok(labels)
+            }
+            Points::DenseF32(x) => {
+                let mut labels = vec![0i32; x.n];
+                check(unsafe {
+                    sys::kindred_model_predict_dense_f32(m, x.data.as_ptr(), x.n as i64, x.d as i64, x.c_layout(), x.ld as i64,
+                                                         labels.as_mut_ptr(), x.n as i64)
                 })?;
                 Ok(labels)
             }
@@ -337,14 +347,22 @@ impl Model {
         }
     }
 
-    /// Map new points through the learned transformation (n x dim, row-major).
-    pub fn transform(&self, x: Dense<'_>) -> Result<Array> {
+    /// Map new points (`f64` or `f32`) through the learned transformation (n x dim, row-major,
+    /// `f64`).
+    pub fn transform<T: Scalar>(&self, x: Dense<'_, T>) -> Result<Array> {
+        let m = self.raw.as_ptr();
         let mut dim = 0i64;
-        check(unsafe { sys::kindred_model_transform_dim(self.raw.as_ptr(), &mut dim) })?;
+        check(unsafe { sys::kindred_model_transform_dim(m, &mut dim) })?;
         let mut data = vec![0f64; x.n * dim as usize];
+        let (out, capacity) = (data.as_mut_ptr(), data.len() as i64);
         check(unsafe {
-            sys::kindred_model_transform_dense(self.raw.as_ptr(), x.data.as_ptr(), x.n as i64, x.d as i64, x.c_layout(),
-                                               x.ld as i64, data.as_mut_ptr(), data.len() as i64)
+            match Points::from(x) {
+                Points::Dense(x) => sys::kindred_model_transform_dense(
+                    m, x.data.as_ptr(), x.n as i64, x.d as i64, x.c_layout(), x.ld as i64, out, capacity),
+                Points::DenseF32(x) => sys::kindred_model_transform_dense_f32(
+                    m, x.data.as_ptr(), x.n as i64, x.d as i64, x.c_layout(), x.ld as i64, out, capacity),
+                Points::Csr(_) => unreachable!("a Dense matrix is never Points::Csr"),
+            }
         })?;
         Ok(Array { rows: x.n, cols: dim as usize, data })
     }

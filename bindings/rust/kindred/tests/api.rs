@@ -260,3 +260,87 @@ fn active_selection_with_a_closure_oracle() {
     assert!(caught.is_err());
     assert_eq!(fresh.counts().unwrap().pairs, 0);
 }
+
+/// Side information of the kinds `name` uses, sampled from the classes `y`.
+fn side_for(name: &str, y: &[i32]) -> Side {
+    let uses = kindred::algorithm_uses(name).unwrap();
+    let mut side = Side::new(y.len()).unwrap();
+    if uses.pairs {
+        side.sample_pairs(y, Sample::Count(60), 0.0, 1).unwrap();
+    }
+    if uses.triplets {
+        side.sample_triplets(y, 200, 0.0, 1).unwrap();
+    }
+    if uses.partial_labels {
+        let partial: Vec<i32> = y.iter().enumerate().map(|(i, &c)| if i % 5 == 0 { c } else { -1 }).collect();
+        side.set_partial_labels(&partial).unwrap();
+    }
+    side
+}
+
+#[test]
+fn f32_points_fit_as_the_f64_points_of_the_same_values() {
+    let (x, n, d, y) = iris();
+    let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+    let widened: Vec<f64> = x32.iter().map(|&v| v as f64).collect();
+    for name in kindred::algorithms() {
+        let side = side_for(&name, &y);
+        let model = |x: kindred::Points<'_>| {
+            let mut m = Model::new(&name).unwrap();
+            if kindred::options(&name).unwrap().iter().any(|o| o.name == "k") {
+                m.set("k", 3).unwrap();
+            }
+            m.fit(x, Some(&side)).unwrap();
+            m
+        };
+        let a = model(Dense::row_major(&widened, n, d).unwrap().into());
+        let b = model(Dense::row_major(&x32, n, d).unwrap().into());
+        // Row-major float32 points give the float64 fit bitwise: every result array is equal.
+        assert_eq!(b.labels().unwrap(), a.labels().unwrap(), "{name}");
+        for (array, _, _) in a.array_names().unwrap() {
+            assert_eq!(b.array(&array).unwrap(), a.array(&array).unwrap(), "{name}: {array}");
+        }
+        let xc32: Vec<f32> = to_col_major(&widened, n, d).iter().map(|&v| v as f32).collect();
+        let c = model(Dense::col_major(&xc32, n, d).unwrap().into());
+        assert_eq!(c.labels().unwrap(), a.labels().unwrap(), "{name}: column-major");
+    }
+}
+
+#[test]
+fn f32_predict_and_transform_agree_with_f64() {
+    let (x, n, d, y) = iris();
+    let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+    let widened: Vec<f64> = x32.iter().map(|&v| v as f64).collect();
+    let mut m = kmeans3(4);
+    m.fit(Dense::row_major(&x32, n, d).unwrap(), None).unwrap();
+    let labels = m.labels().unwrap();
+    assert_eq!(m.predict(Dense::row_major(&x32, n, d).unwrap()).unwrap(), labels);
+    assert_eq!(m.predict(Dense::row_major(&widened, n, d).unwrap()).unwrap(), labels);
+    // a block of rows 10..30 inside the matrix, through ld
+    let block = Dense::with_ld(&x32[10 * d..], 20, d, Layout::RowMajor, d).unwrap();
+    assert_eq!(m.predict(block).unwrap(), &labels[10..30]);
+    // tcs-gm learns a transformation: f32 and f64 points map to the same values
+    let mut t = Model::new("tcs-gm").unwrap();
+    t.fit(Dense::row_major(&x32, n, d).unwrap(), Some(&side_for("tcs-gm", &y))).unwrap();
+    let a = t.transform(Dense::row_major(&widened, n, d).unwrap()).unwrap();
+    let b = t.transform(Dense::row_major(&x32, n, d).unwrap()).unwrap();
+    assert_eq!((b.rows, b.data.len()), (n, n * b.cols));
+    assert_eq!(b, a);
+}
+
+#[test]
+fn f32_bad_points_give_the_library_error() {
+    let (x, n, d, _) = iris();
+    let mut x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+    assert_eq!(Dense::row_major(&x32[..10], 4, 3).unwrap_err().status, Status::Dimension);
+    let mut m = kmeans3(1);
+    m.fit(Dense::row_major(&x32, n, d).unwrap(), None).unwrap();
+    assert_eq!(m.predict(Dense::row_major(&x32[..2 * 3], 2, 3).unwrap()).unwrap_err().status, Status::Dimension);
+    x32[5 * d + 2] = f32::NAN;
+    let err = m.predict(Dense::row_major(&x32, n, d).unwrap()).unwrap_err();
+    assert_eq!(err.status, Status::Invalid);
+    let err = m.fit(Dense::row_major(&x32, n, d).unwrap(), None).unwrap_err();
+    assert_eq!(err.status, Status::Invalid);
+    assert!(!err.message.is_empty());
+    assert_eq!(m.labels().unwrap_err().status, Status::State); // a failed fit leaves no results
+}
