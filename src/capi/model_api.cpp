@@ -79,19 +79,25 @@ void fit(kindred_model *m, const DataView &data, const kindred_side *side) {
     m->fitted = true;
 }
 
+// Runs body(ctx) on the points as the fitted model sees them: a model
+// fitted on standardized data applies its stored scaling to new points first.
+template <typename Body>
+void with_fitted_points(const kindred_model *m, const FitResult &r, const DataView &data, const char *what, Body body) {
+    ScaledData scaled;
+    const bool standardize = m->fitted_options.get_bool("standardize");
+    if (standardize) scaled = apply_scaling(stored_scaling(r, r.d), data, what);
+    const PredictContext ctx{r, m->fitted_options, standardize ? scaled.view : data,
+                             resolve_threads(m->options.get_int("threads"))};
+    body(ctx);
+}
+
 void predict(const kindred_model *m, const DataView &data, int32_t *labels, int64_t capacity) {
     const FitResult &r = fitted_result(m);
     if (!m->spec->predict) fail(KINDRED_E_STATE, m->spec->name, " cannot label new points");
     if (data.d() != r.d) fail(KINDRED_E_DIMENSION, "predict: the model was fitted on d = ", r.d, ", the new points have d = ", data.d());
     capi::require_pointer(labels, "labels");
     capi::require_capacity(capacity, data.n(), "labels");
-    // A model fitted on standardized data sees new points on the same scale.
-    ScaledData scaled;
-    const bool standardize = m->fitted_options.get_bool("standardize");
-    if (standardize) scaled = apply_scaling(stored_scaling(r, r.d), data, "predict");
-    PredictContext ctx{r, m->fitted_options, standardize ? scaled.view : data,
-                       resolve_threads(m->options.get_int("threads"))};
-    m->spec->predict(ctx, labels);
+    with_fitted_points(m, r, data, "predict", [&](const PredictContext &ctx) { m->spec->predict(ctx, labels); });
 }
 
 // The dense entry points for float64 and float32 points alike: only the
@@ -135,13 +141,8 @@ kindred_status predict_proba_dense(const kindred_model *model, const T *x, int64
         if (d != r.d) fail(KINDRED_E_DIMENSION, "predict_proba: the model was fitted on d = ", r.d, ", the new points have d = ", d);
         capi::require_pointer(out, "out");
         capi::require_capacity(capacity, n, r.clusters, "predict_proba output");
-        // A model fitted on standardized data sees new points on the same scale.
-        ScaledData scaled;
-        const bool standardize = model->fitted_options.get_bool("standardize");
-        if (standardize) scaled = apply_scaling(stored_scaling(r, r.d), data, "predict_proba");
-        PredictContext ctx{r, model->fitted_options, standardize ? scaled.view : data,
-                           resolve_threads(model->options.get_int("threads"))};
-        model->spec->predict_proba(ctx, out);
+        with_fitted_points(model, r, data, "predict_proba",
+                           [&](const PredictContext &ctx) { model->spec->predict_proba(ctx, out); });
     });
 }
 
@@ -158,12 +159,7 @@ kindred_status transform_dense(const kindred_model *model, const T *x, int64_t n
         const DataView data = dense_points(x, n, d, layout, ld);
         if (d != r.d) fail(KINDRED_E_DIMENSION, "transform: the model was fitted on d = ", r.d, ", the new points have d = ", d);
         capi::require_pointer(out, "out");
-        ScaledData scaled;
-        const bool standardize = model->fitted_options.get_bool("standardize");
-        if (standardize) scaled = apply_scaling(stored_scaling(r, r.d), data, "transform");
-        PredictContext ctx{r, model->fitted_options, standardize ? scaled.view : data,
-                           resolve_threads(model->options.get_int("threads"))};
-        model->spec->transform(ctx, out);
+        with_fitted_points(model, r, data, "transform", [&](const PredictContext &ctx) { model->spec->transform(ctx, out); });
     });
 }
 
