@@ -84,11 +84,12 @@ private:
     std::string path_;
 };
 
-// A failure of the C API is one of its documented codes, other than
+// A failure of the C API is one of its documented codes (KINDRED_E_INVALID
+// up to the last one, KINDRED_E_BUFFER_TOO_SMALL), other than
 // KINDRED_E_INTERNAL (a bug by definition), and comes with a message.
 inline void check_status(kindred_status status) {
     if (status == KINDRED_OK) return;
-    if (status < KINDRED_E_INVALID || status >= KINDRED_E_INTERNAL) std::abort();
+    if (status < KINDRED_E_INVALID || status > KINDRED_E_BUFFER_TOO_SMALL || status == KINDRED_E_INTERNAL) std::abort();
     if (kindred_last_error()[0] == '\0') std::abort();
 }
 
