@@ -5,7 +5,6 @@
 #include <limits>
 
 #include "core/error.hpp"
-#include "core/label_sums.hpp"
 #include "core/parallel.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/distances.hpp"
@@ -20,8 +19,6 @@ namespace {
 // GEMM stays efficient.
 constexpr int64_t kBlockValues = int64_t(1) << 17;
 constexpr int64_t kMinBlockRows = 256;
-// Rows per chunk of cluster_sums: it fixes the order of the additions.
-constexpr int64_t kSumChunk = 32768;
 }  // namespace
 
 NearestCenter::NearestCenter(const DataView &data, int threads)
@@ -143,11 +140,6 @@ std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, 
         potential = potentials[best];
     }
     return centers;
-}
-
-void cluster_sums(const DataView &data, const int32_t *labels, int64_t k, int threads, std::vector<double> &sums,
-                  std::vector<int64_t> &counts) {
-    label_sums(data, labels, nullptr, k, kSumChunk, threads, sums, nullptr, counts);
 }
 
 std::vector<double> global_mean(const DataView &data) {

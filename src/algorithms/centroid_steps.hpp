@@ -1,6 +1,7 @@
 // The steps shared by the centre-based methods (k-means, DP-means, GMM
-// initialisation, and the constrained k-means family): k-means++ seeding,
-// nearest-centre assignment by blocked GEMM, and deterministic centre sums.
+// initialisation, and the constrained k-means family): k-means++ seeding and
+// nearest-centre assignment by blocked GEMM (their deterministic centre sums
+// are core/label_sums.hpp's cluster_sums).
 #ifndef KINDRED_ALGORITHMS_CENTROID_STEPS_HPP
 #define KINDRED_ALGORITHMS_CENTROID_STEPS_HPP
 
@@ -33,11 +34,6 @@ private:
 // the centres do not depend on it.
 std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, const std::vector<double> &x_sqnorm,
                                      int threads = 1);
-
-// sums (k x d) and counts (k) of the points of each label; labels outside
-// [0, k) are skipped. Chunked with a fixed chunk size: identical for any threads.
-void cluster_sums(const DataView &data, const int32_t *labels, int64_t k, int threads, std::vector<double> &sums,
-                  std::vector<int64_t> &counts);
 
 // Farthest-first traversal from the global mean (as in the RDP-means paper's
 // experiments): the squared distance at which the k-th centre is picked; a

@@ -22,6 +22,7 @@
 
 #include "algorithms/centroid_steps.hpp"
 #include "core/error.hpp"
+#include "core/label_sums.hpp"
 #include "linalg/distances.hpp"
 
 namespace kindred {

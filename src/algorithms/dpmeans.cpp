@@ -13,6 +13,7 @@
 #include "algorithms/centroid_steps.hpp"
 #include "algorithms/pair_cross_validation.hpp"
 #include "core/error.hpp"
+#include "core/label_sums.hpp"
 #include "linalg/distances.hpp"
 
 namespace kindred {

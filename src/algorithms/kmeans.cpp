@@ -17,6 +17,7 @@
 #include "algorithms/bounded_nearest.hpp"
 #include "algorithms/centroid_steps.hpp"
 #include "core/error.hpp"
+#include "core/label_sums.hpp"
 
 namespace kindred {
 namespace {

@@ -25,6 +25,13 @@ namespace kindred {
 void label_sums(const DataView &data, const int32_t *labels, const double *weight, int64_t k, int64_t chunk,
                 int threads, std::vector<double> &sums, std::vector<double> *wsum, std::vector<int64_t> &counts);
 
+// sums (k x d) and counts (k) of the points of each label, unweighted, with
+// the chunk of the centre-based methods (k-means, DP-means, COP-KMeans,
+// TVClust, the HMRF Euclidean centroids). It lives here, not with their
+// steps in algorithms/, because divergence/ needs it too and may not reach up.
+void cluster_sums(const DataView &data, const int32_t *labels, int64_t k, int threads, std::vector<double> &sums,
+                  std::vector<int64_t> &counts);
+
 }  // namespace kindred
 
 #endif

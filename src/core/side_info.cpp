@@ -118,12 +118,16 @@ void SideInfo::rebuild() {
     for (int64_t k = 0; k < n_; ++k) adjacency_.indptr[k + 1] += adjacency_.indptr[k];
     adjacency_.neighbor.resize(2 * pairs_.size());
     adjacency_.value.resize(2 * pairs_.size());
+    adjacency_.pair.resize(2 * pairs_.size());
     std::vector<int64_t> fill(adjacency_.indptr.begin(), adjacency_.indptr.end() - 1);
-    for (const Pair &p : pairs_) {
-        adjacency_.neighbor[fill[p.i]] = p.j;
-        adjacency_.value[fill[p.i]++] = p.value;
-        adjacency_.neighbor[fill[p.j]] = p.i;
-        adjacency_.value[fill[p.j]++] = p.value;
+    for (size_t q = 0; q < pairs_.size(); ++q) {
+        const Pair &p = pairs_[q];
+        for (const int64_t from : {p.i, p.j}) {
+            const int64_t e = fill[from]++;
+            adjacency_.neighbor[e] = from == p.i ? p.j : p.i;
+            adjacency_.value[e] = p.value;
+            adjacency_.pair[e] = static_cast<int64_t>(q);
+        }
     }
 
     DisjointSets sets(n_);

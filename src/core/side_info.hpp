@@ -1,8 +1,10 @@
 // Side information about n points: pairs (must-link > 0, cannot-link < 0,
 // weight = |value|), triplets (a, b, c, answer) and partial labels. Derived
 // structures (symmetric CSR adjacency, must-link components, cannot-links
-// inside a component) are rebuilt after every change, so that a const
-// SideInfo can be read by several fits at once.
+// inside a component) are rebuilt eagerly after every change of the pairs,
+// not lazily on first read: a const SideInfo is read by several fits at once
+// without a lock, and a fit pays nothing for them. Consumers take the
+// adjacency from here rather than rebuilding compressed rows from pairs().
 #ifndef KINDRED_CORE_SIDE_INFO_HPP
 #define KINDRED_CORE_SIDE_INFO_HPP
 
@@ -24,11 +26,16 @@ struct Triplet {
 };
 
 // Symmetric adjacency in CSR form: the neighbours of point p are
-// neighbor[indptr[p] .. indptr[p+1]) with the signed pair values in value[].
+// neighbor[indptr[p] .. indptr[p+1]) with the signed pair values in value[]
+// and, in pair[], the index in SideInfo::pairs() of the pair each entry
+// comes from. Within a row the entries follow pairs() order, which makes the
+// neighbours ascending; consumers that walk a row rely on that order for
+// their results, so it is part of the contract.
 struct Adjacency {
     std::vector<int64_t> indptr;
     std::vector<int64_t> neighbor;
     std::vector<double> value;
+    std::vector<int64_t> pair;
 };
 
 class SideInfo {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "algorithms/centroid_steps.hpp"
 #include "core/error.hpp"
+#include "core/label_sums.hpp"
 #include "divergence/weighted_distortion_impl.hpp"
 
 namespace kindred {

@@ -21,6 +21,7 @@
 #include "algorithms/tvclust/gibbs.hpp"
 #include "algorithms/tvclust/niw_gaussian.hpp"
 #include "core/error.hpp"
+#include "core/label_sums.hpp"
 
 namespace kindred {
 namespace {
