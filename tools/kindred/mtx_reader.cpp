@@ -8,6 +8,8 @@
 #include <new>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "cli_error.hpp"
 #include "csv_fields.hpp"
 #include "text_file.hpp"
@@ -32,6 +34,12 @@ std::vector<std::string> words_of(const std::string &line) {
 std::string lower(std::string s) {
     for (char &c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
+}
+
+// Bytes of memory this machine has (RAM; 0 when unknown).
+uint64_t machine_memory() {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
 }
 
 int64_t index_word(const std::string &word, int64_t limit, const std::string &where, const char *what) {
@@ -72,6 +80,13 @@ Dataset read_matrix_market(const std::string &text, const std::string &source) {
         rows < 1 || cols < 1 || nnz < 0)
         runtime_error(size_where, ": the size line must be three integers 'rows columns entries' with rows, columns >= 1");
 
+    // The row offsets take 8 bytes per row whatever the entries: a size line
+    // announcing more rows than the machine's memory holds is refused here,
+    // by name, before an allocation that can only fail.
+    const uint64_t memory = machine_memory();
+    if (memory > 0 && static_cast<uint64_t>(rows) > memory / sizeof(int64_t))
+        runtime_error(size_where, ": ", rows, " rows (points) do not fit in memory: their row offsets alone need ",
+                      static_cast<double>(rows) * 8.0, " bytes, and this machine has ", static_cast<double>(memory));
     std::vector<Entry> entries;
     entries.reserve(static_cast<size_t>(std::min<int64_t>(nnz, 1 << 26)));
     const size_t per_line = field == "pattern" ? 2 : 3;
