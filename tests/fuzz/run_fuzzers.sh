@@ -26,9 +26,11 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 for h in "${harnesses[@]}"; do
   cp -r "tests/fuzz/corpus/$h" "$scratch/$h"
-  # -timeout: an input running 20 s is reported as a hang; -rss_limit_mb:
+  # -timeout: an input running 300 s is reported as a hang (legal options,
+  # e.g. tens of thousands of restarts, make one fit of fuzz_options take
+  # about a minute under ASan and coverage: slow, not a fault); -rss_limit_mb:
   # one using 2 GiB as a leak or runaway allocation.
-  if ! build-fuzz/tests/fuzz/$h -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
+  if ! build-fuzz/tests/fuzz/$h -max_total_time="$seconds" -timeout=300 -rss_limit_mb=2048 \
        -artifact_prefix="$artifacts/$h-" -print_final_stats=1 "$scratch/$h" >"$scratch/$h.log" 2>&1; then
     tail -n 60 "$scratch/$h.log"
     echo "fuzzing: $h found a failure; the input is in $artifacts/" >&2
