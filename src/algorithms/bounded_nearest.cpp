@@ -4,16 +4,13 @@
 #include <cmath>
 #include <limits>
 
+#include "algorithms/centroid_steps.hpp"
 #include "core/parallel.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/distances.hpp"
 
 namespace kindred {
 namespace {
-
-// Rows per chunk: as NearestCenter's blocks (about 1 MB of distances).
-constexpr int64_t kBlockValues = int64_t(1) << 17;
-constexpr int64_t kMinBlockRows = 256;
 
 double sq_distance(const double *a, const double *b, int64_t d) {
     double s = 0.0;
@@ -51,7 +48,7 @@ BoundedNearest::BoundedNearest(const DataView &data, int threads, const std::vec
 
 void BoundedNearest::assign(const double *centers, int64_t k, int32_t *labels, double *dist) {
     const int64_t n = data_.n(), d = data_.d();
-    const int64_t rows = std::max<int64_t>(kMinBlockRows, kBlockValues / std::max<int64_t>(k, 1));
+    const int64_t rows = nearest_block_rows(k);
     const std::vector<double> c_sq = linalg::center_sqnorms(centers, k, d);
     const double c_sq_max = *std::max_element(c_sq.begin(), c_sq.end());
     // The margin of the skip test, relative to |x|^2 + max |c|^2: above the

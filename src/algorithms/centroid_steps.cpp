@@ -21,13 +21,15 @@ constexpr int64_t kBlockValues = int64_t(1) << 17;
 constexpr int64_t kMinBlockRows = 256;
 }  // namespace
 
+int64_t nearest_block_rows(int64_t k) { return std::max<int64_t>(kMinBlockRows, kBlockValues / std::max<int64_t>(k, 1)); }
+
 NearestCenter::NearestCenter(const DataView &data, int threads)
     : data_(data), threads_(threads), x_sqnorm_(linalg::row_sqnorms(data)) {}
 
 void NearestCenter::assign(const double *centers, int64_t k, int32_t *labels, double *dist) {
     const int64_t n = data_.n();
     const int64_t d = data_.d();
-    const int64_t rows = std::max<int64_t>(kMinBlockRows, kBlockValues / std::max<int64_t>(k, 1));
+    const int64_t rows = nearest_block_rows(k);
     const std::vector<double> c_sqnorm = linalg::center_sqnorms(centers, k, d);
     auto block = [&](int64_t begin, int64_t end, double *scratch) {
         linalg::minus_two_cross(data_, begin, end, centers, k, scratch);

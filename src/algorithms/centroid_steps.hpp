@@ -13,6 +13,11 @@
 
 namespace kindred {
 
+// Rows per block of the nearest-centre steps (NearestCenter and
+// BoundedNearest): about 2^17 distances (1 MB, one core's L2 cache), at
+// least 256 rows so that the GEMM stays efficient.
+int64_t nearest_block_rows(int64_t k);
+
 // Squared distances of all points to k centres, one block of rows at a time;
 // holds its scratch so that a fit allocates it once.
 class NearestCenter {

@@ -17,6 +17,7 @@
 #include "algorithms/bounded_nearest.hpp"
 #include "algorithms/centroid_steps.hpp"
 #include "core/error.hpp"
+#include "linalg/distances.hpp"
 #include "core/label_sums.hpp"
 
 namespace kindred {
@@ -75,14 +76,12 @@ Run lloyd(const FitContext &ctx, NearestCenter &nearest, std::vector<double> cen
     for (int64_t it = 1; it <= max_iter; ++it) {
         bounded.assign(centers.data(), k, run.labels.data(), nullptr);
         cluster_sums(data, run.labels.data(), k, ctx.threads, sums, counts);
+        const std::vector<double> c_sq = linalg::center_sqnorms(centers.data(), k, d);
         double inertia = x_sq_total;
         for (int64_t c = 0; c < k; ++c) {
-            double dot = 0.0, sq = 0.0;
-            for (int64_t j = 0; j < d; ++j) {
-                dot += centers[c * d + j] * sums[c * d + j];
-                sq += centers[c * d + j] * centers[c * d + j];
-            }
-            inertia += static_cast<double>(counts[c]) * sq - 2.0 * dot;
+            double dot = 0.0;
+            for (int64_t j = 0; j < d; ++j) dot += centers[c * d + j] * sums[c * d + j];
+            inertia += static_cast<double>(counts[c]) * c_sq[c] - 2.0 * dot;
         }
         run.trace.push_back(std::max(0.0, inertia));
         std::vector<double> next(static_cast<size_t>(k * d));
