@@ -46,11 +46,14 @@ class Terminal:
         return self.tmux("capture-pane", "-p", "-t", self.name, "-S", "-200")
 
     def wait_for(self, words, timeout=30, seen=0):
-        """Waits until `words` shows on the screen more than `seen` times (the screen keeps earlier questions)."""
+        """Waits until `words` shows on the screen more than `seen` times (the screen keeps earlier questions),
+        and for a question header until the question is drawn whole."""
         deadline = time.time() + timeout
         while time.time() < deadline:
             screen = self.screen()
-            if screen.count(words) > seen:
+            # A question is whole once its prompt shows: the header line may be drawn before the A/B/C lines.
+            whole = not words.startswith("question ") or " >" in screen[screen.rfind(words):]
+            if screen.count(words) > seen and whole:
                 return screen
             time.sleep(0.05)
         raise AssertionError("%r did not appear on the screen:\n%s" % (words, self.screen()))
