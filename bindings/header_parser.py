@@ -6,6 +6,7 @@ header through this module, so that they agree on what the header says.
 
 The parser knows exactly the C subset kindred.h uses: comments, preprocessor
 lines, `typedef enum {...} name;`, `enum name {...};`, `typedef struct x x;`,
+`typedef struct x {...} x;` (plain members and function-pointer members),
 function-pointer typedefs and function declarations marked KINDRED_API.
 """
 import re
@@ -27,12 +28,20 @@ class Function:
 
 
 @dataclass
+class Member:
+    name: str
+    ctype: str = ""  # a plain member's type
+    callback: "Function" = None  # a function-pointer member's signature
+
+
+@dataclass
 class Header:
     functions: Dict[str, Function]
     callbacks: Dict[str, Function]  # function-pointer typedefs, by typedef name
     enums: Dict[str, Dict[str, int]]  # enum name -> {constant: value}
     opaque: List[str]  # opaque struct typedef names
     version: Tuple[int, int, int]
+    structs: Dict[str, List[Member]] = field(default_factory=dict)  # public structs, members in order
 
 
 def strip_comments(text: str) -> str:
@@ -80,6 +89,22 @@ def parse(text: str) -> Header:
         enums[m.group(3) or m.group(1)] = values
     body = re.sub(r"(?:typedef\s+)?enum\s+\w+\s*\{.*?\}\s*\w*\s*;", " ", body, flags=re.S)
 
+    structs: Dict[str, List[Member]] = {}
+    for m in re.finditer(r"typedef\s+struct\s+(\w+)\s*\{(.*?)\}\s*(\w+)\s*;", body, flags=re.S):
+        members = []
+        for decl in (d.strip() for d in m.group(2).split(";")):
+            if not decl:
+                continue
+            fp = re.match(r"^([\w\s\*]+?)\s*\(\s*\*\s*(\w+)\s*\)\s*\((.*)\)$", decl, flags=re.S)
+            if fp:
+                members.append(Member(fp.group(2), callback=Function(fp.group(2), normalise_type(fp.group(1)),
+                                                                     [_param(p) for p in _split_params(fp.group(3))])))
+            else:
+                p = _param(decl)
+                members.append(Member(p.name, ctype=p.ctype))
+        structs[m.group(3)] = members
+    body = re.sub(r"typedef\s+struct\s+\w+\s*\{.*?\}\s*\w+\s*;", " ", body, flags=re.S)
+
     opaque = re.findall(r"typedef\s+struct\s+(\w+)\s+\w+\s*;", body)
     body = re.sub(r"typedef\s+struct\s+\w+\s+\w+\s*;", " ", body)
 
@@ -98,7 +123,7 @@ def parse(text: str) -> Header:
     leftover = re.sub(r"[\s{}]+", " ", leftover).strip()
     if leftover:
         raise ValueError("kindred.h: unparsed text: %r" % leftover[:200])
-    return Header(functions, callbacks, enums, opaque, version)
+    return Header(functions, callbacks, enums, opaque, version, structs)
 
 
 def parse_file(path: str) -> Header:

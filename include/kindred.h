@@ -108,7 +108,11 @@ enum kindred_uses {
     KINDRED_USES_SPARSE = 8,         /**< accepts CSR data */
     KINDRED_USES_NO_K = 16,          /**< finds the number of clusters itself */
     KINDRED_USES_TRANSFORM = 32,     /**< learns a transformation: kindred_model_transform_dense() */
-    KINDRED_USES_SOFT = 64           /**< soft memberships of new points: kindred_model_predict_proba_dense() */
+    KINDRED_USES_SOFT = 64,          /**< soft memberships of new points: kindred_model_predict_proba_dense() */
+    KINDRED_USES_SHARDS = 128,       /**< Experimental. kindred_model_fit_dense_shard() over any number of
+                                          ranks gives the single-process fit, bitwise */
+    KINDRED_USES_SHARDS_APPROX = 256 /**< Experimental. kindred_model_fit_dense_shard() runs, but its result
+                                          follows the single-process fit only in distribution */
 };
 
 /* ------------------------------------------------------------------ */
@@ -974,6 +978,71 @@ KINDRED_API kindred_status kindred_active_select(const kindred_active_options *o
                                                  kindred_layout layout, int64_t ld,
                                                  kindred_oracle_fn oracle, void *user,
                                                  kindred_side *out_side);
+
+/* ------------------------------------------------------------------ */
+/* Sharded fits: the points split by rows over the ranks of a communicator
+ * (MPI processes, threads), which the host provides as callbacks that move
+ * bytes; kindred does all the arithmetic and fixes the order of every sum
+ * itself. See docs/distributed.md. */
+
+/**
+ * @brief A communicator between the ranks of a sharded fit, given by the host. Experimental.
+ * Every callback is collective: all ranks call it in the same order, with
+ * the same @p bytes (allgather) or the same @p counts (allgatherv), and it
+ * returns 0 on success. An adapter for MPI is kindred_mpi.h.
+ */
+typedef struct kindred_comm {
+    size_t struct_size; /**< sizeof(kindred_comm) as the caller compiled it: a later version may append members. */
+    int rank;           /**< this rank, in [0, size). */
+    int size;           /**< number of ranks, >= 1. */
+    void *user;         /**< passed unchanged to the callbacks. */
+    /** Every rank sends @p bytes bytes; @p recv receives size x @p bytes, rank r's at offset r x @p bytes. */
+    int (*allgather)(void *user, const void *send, size_t bytes, void *recv);
+    /** Rank r sends counts[r] bytes (@p bytes = counts[rank]); @p recv receives them at offset displs[r]. */
+    int (*allgatherv)(void *user, const void *send, size_t bytes, void *recv, const size_t *counts,
+                      const size_t *displs);
+    /** @p bytes bytes of @p buffer on rank @p root are copied to @p buffer on every rank. */
+    int (*broadcast)(void *user, void *buffer, size_t bytes, int root);
+} kindred_comm;
+
+/**
+ * @brief Experimental. Fit the model on points split by rows over the ranks of @p comm.
+ * Collective: every rank calls it with the same algorithm, options, @p d,
+ * @p n_total and side information (checked: a hash of each is compared),
+ * and its own rows [row_offset, row_offset + n_local) of the n_total points;
+ * the ranks' rows cover [0, n_total) exactly once, in any sizes (empty ones
+ * too) and any assignment of slices to ranks. After the call every rank
+ * holds the whole model (centres, objective trace, iteration count) and the
+ * labels of its own rows; for the algorithms whose kindred_algorithm_uses()
+ * flags have ::KINDRED_USES_SHARDS these are bitwise those of
+ * kindred_model_fit_dense() on all the points. Every rank returns the same
+ * status and message (an error found on one rank, in its arguments, its
+ * rows or its progress callback, is reported by all, naming the rank).
+ * A NULL @p comm, or one of size 1, is kindred_model_fit_dense() on this
+ * rank's rows (then row_offset must be 0 and n_local = n_total).
+ * Rows are exchanged once in fixed chunks of 32768 (docs/distributed.md):
+ * a shard whose first row and end are multiples of it (or the end of the
+ * data) is used in place; another is copied once, with the few rows it
+ * borrows from the next ranks. "standardize" is not yet available here.
+ * @param model handle.
+ * @param comm the communicator (borrowed; used only during the call), or NULL.
+ * @param x this rank's rows, n_local x d (borrowed), as in kindred_model_fit_dense().
+ * @param n_local rows on this rank, >= 0 (x may be NULL when 0).
+ * @param d,layout,ld as in kindred_model_fit_dense().
+ * @param row_offset global index of this rank's first row.
+ * @param n_total number of points on all ranks together.
+ * @param side side information about all n_total points (the same on every rank), or NULL.
+ * @return as kindred_model_fit_dense(); ::KINDRED_E_INVALID also for a
+ *         malformed @p comm, an algorithm without sharded fits, options or
+ *         side information that differ between ranks; ::KINDRED_E_DIMENSION
+ *         for rows that do not cover [0, n_total) exactly once or a @p d
+ *         that differs; ::KINDRED_E_IO when a callback fails.
+ */
+KINDRED_API kindred_status kindred_model_fit_dense_shard(kindred_model *model, const kindred_comm *comm,
+                                                         const double *x, int64_t n_local, int64_t d,
+                                                         kindred_layout layout, int64_t ld,
+                                                         int64_t row_offset, int64_t n_total,
+                                                         const kindred_side *side);
 
 /** @} */
 

@@ -33,7 +33,7 @@ def rust_type(ctype, header):
         base = base[len("const"):]
     if base in SCALARS:
         inner = SCALARS[base]
-    elif base in header.enums or base in header.callbacks or base in header.opaque:
+    elif base in header.enums or base in header.callbacks or base in header.opaque or base in header.structs:
         inner = base
     else:
         raise ValueError("no Rust type for C type %r" % ctype)
@@ -67,6 +67,14 @@ def render(header):
         lines.append("    _private: [u8; 0],")
         lines.append("}")
     lines.append("")
+    for name, members in header.structs.items():
+        lines.append("/// A struct the caller fills in (kindred.h documents its members).")
+        lines.append("#[repr(C)]")
+        lines.append("pub struct %s {" % name)
+        for m in members:
+            lines.append("    pub %s: %s," % (_ident(m.name), _member_type(m, header)))
+        lines.append("}")
+        lines.append("")
     for cb in header.callbacks.values():
         args = ", ".join("%s: %s" % (p.name, rust_type(p.ctype, header)) for p in cb.params)
         ret = "" if cb.ret == "void" else " -> " + rust_type(cb.ret, header)
@@ -82,6 +90,16 @@ def render(header):
     return "\n".join(lines)
 
 
+def _member_type(member, header):
+    """The Rust type of a struct member: a nullable function pointer for a callback member."""
+    if not member.callback:
+        return rust_type(member.ctype, header)
+    cb = member.callback
+    args = ", ".join("%s: %s" % (p.name, rust_type(p.ctype, header)) for p in cb.params)
+    ret = "" if cb.ret == "void" else " -> " + rust_type(cb.ret, header)
+    return "Option<unsafe extern \"C\" fn(%s)%s>" % (args, ret)
+
+
 def _ident(name):
     return "r#" + name if name in ("type", "ref", "fn", "in", "match", "mod", "move", "box", "use") else name
 
@@ -93,10 +111,10 @@ def _norm(t):
 def _split_args(text):
     """Split 'a: T, b: Option<fn(x: A, y: B)>' at top-level commas."""
     out, depth, cur = [], 0, ""
-    for ch in text:
+    for k, ch in enumerate(text):
         if ch in "(<":
             depth += 1
-        elif ch in ")>":
+        elif ch == ")" or (ch == ">" and text[k - 1:k] != "-"):  # the '>' of '->' closes nothing
             depth -= 1
         if ch == "," and depth == 0:
             out.append(cur)
@@ -132,13 +150,20 @@ def parse_rust(text):
                           text, flags=re.S):
         callbacks[cm.group(1)] = (_arg_types(cm.group(2)), _norm(cm.group(4) or "()"))
     consts = {k: int(v) for k, v in re.findall(r"pub\s+const\s+(KINDRED_\w+)\s*:\s*\w+\s*=\s*(-?\d+)\s*;", text)}
-    return functions, callbacks, consts
+    structs = {}
+    for sm in re.finditer(r"pub\s+struct\s+(\w+)\s*\{(.*?)\n\}", text, flags=re.S):
+        fields = []
+        for f in _split_args(sm.group(2)):
+            name, _, typ = f.partition(":")
+            fields.append((name.replace("pub", "", 1).strip(), _norm(typ)))
+        structs[sm.group(1)] = fields
+    return functions, callbacks, consts, structs
 
 
 def compare(header, rust_text):
     """A list of mismatch descriptions (empty when the Rust declarations match the header)."""
     problems = []
-    functions, callbacks, consts = parse_rust(rust_text)
+    functions, callbacks, consts, structs = parse_rust(rust_text)
     for f in header.functions.values():
         want_args = [_norm(rust_type(p.ctype, header)) for p in f.params]
         want_ret = "()" if f.ret == "void" else _norm(rust_type(f.ret, header))
@@ -162,6 +187,10 @@ def compare(header, rust_text):
                 "()" if cb.ret == "void" else _norm(rust_type(cb.ret, header)))
         if callbacks.get(cb.name) != want:
             problems.append("callback %s: kindred-sys has %s, header says %s" % (cb.name, callbacks.get(cb.name), want))
+    for name, members in header.structs.items():
+        want = [(_ident(m.name), _norm(_member_type(m, header))) for m in members]
+        if structs.get(name) != want:
+            problems.append("struct %s: kindred-sys has %s, header says %s" % (name, structs.get(name), want))
     for values in header.enums.values():
         for k, v in values.items():
             if consts.get(k) != v:

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/collective.hpp"
 #include "core/data_view.hpp"
 #include "core/fit_result.hpp"
 #include "core/options.hpp"
@@ -22,6 +23,9 @@ struct FitContext {
     const Progress &progress;
     const Log &log;
     int threads;  // resolved, >= 1
+    // The ranks of a sharded fit (data = this rank's rows; core/collective.hpp),
+    // or null for one process. Only the algorithms whose spec says `shards` read it.
+    const Collective *collective = nullptr;
 };
 
 struct PredictContext {
@@ -34,7 +38,7 @@ struct PredictContext {
 struct AlgorithmSpec {
     std::string name;
     std::string summary;
-    int uses = 0;  // kindred_uses flags
+    int uses = 0;  // kindred_uses flags (KINDRED_USES_SHARDS: fit reads FitContext::collective)
     OptionTable options;
     FitResult (*fit)(const FitContext &) = nullptr;
     // nullptr when the algorithm cannot label new points.

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
+#include "core/collective.hpp"
 #include "core/error.hpp"
 #include "core/parallel.hpp"
 #include "linalg/blas.hpp"
@@ -21,7 +23,20 @@ constexpr int64_t kBlockValues = int64_t(1) << 17;
 constexpr int64_t kMinBlockRows = 256;
 }  // namespace
 
-int64_t nearest_block_rows(int64_t k) { return std::max<int64_t>(kMinBlockRows, kBlockValues / std::max<int64_t>(k, 1)); }
+// About kBlockValues / values_per_row rows (at least kMinBlockRows), rounded
+// down to a power of two no larger than Collective::kChunk: the blocks then
+// tile the global chunks of a sharded fit, so that a rank computes on the
+// very blocks of the single-process fit (the same GEMM calls, the same bits).
+namespace {
+int64_t block_rows(int64_t values_per_row) {
+    const int64_t want = std::max<int64_t>(kMinBlockRows, kBlockValues / std::max<int64_t>(values_per_row, 1));
+    int64_t rows = kMinBlockRows;
+    while (rows * 2 <= want && rows * 2 <= Collective::kChunk) rows *= 2;
+    return rows;
+}
+}  // namespace
+
+int64_t nearest_block_rows(int64_t k) { return block_rows(k); }
 
 NearestCenter::NearestCenter(const DataView &data, int threads)
     : data_(data), threads_(threads), x_sqnorm_(linalg::row_sqnorms(data)) {}
@@ -65,14 +80,21 @@ void NearestCenter::assign(const double *centers, int64_t k, int32_t *labels, do
 }
 
 std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, const std::vector<double> &x_sqnorm,
-                                     int threads) {
-    const int64_t n = data.n(), d = data.d();
+                                     int threads, const Collective *collective) {
+    const Collective single(data.n());
+    const Collective &ranks = collective ? *collective : single;
+    const int64_t n = data.n(), d = data.d(), n_total = ranks.n_total();
     const int64_t trials = 2 + static_cast<int64_t>(std::log(static_cast<double>(k)));
-    const int64_t rows = std::max<int64_t>(kMinBlockRows, kBlockValues / trials);
+    const int64_t rows = block_rows(trials);
+    const int64_t blocks_per_chunk = Collective::kChunk / rows;
     std::vector<double> centers(static_cast<size_t>(k * d), 0.0);
     // closest[i] = D(x_i)^2, the squared distance to the nearest centre so far;
-    // cumulative = its prefix sums, for D^2 sampling by binary search.
+    // cumulative = its prefix sums within each chunk of Collective::kChunk
+    // rows, for D^2 sampling by binary search (first the chunk, by the
+    // prefix sums of the chunk totals, then the point within the chunk: a
+    // draw needs only the totals of the other ranks' chunks).
     std::vector<double> closest(static_cast<size_t>(n)), cumulative(static_cast<size_t>(n));
+    const int64_t chunks = chunk_count(n, Collective::kChunk);
     // The candidates of one step, their |c|^2, and (candidate-major)
     // min(closest[i], |x_i - candidate|^2), whose sums are the potentials.
     std::vector<double> cand(static_cast<size_t>(trials * d)), cand_sq(static_cast<size_t>(trials));
@@ -81,12 +103,13 @@ std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, 
     const int workers = linalg::blas_thread_count() == 1 ? std::max(1, threads) : 1;
     const int64_t block_size = std::min(rows, n) * trials;
     const int64_t blocks = chunk_count(n, rows);
-    std::vector<double> block(static_cast<size_t>(workers * block_size));
+    std::vector<double> block(static_cast<size_t>(std::max<int64_t>(1, workers * block_size)));
     std::vector<double> partial(static_cast<size_t>(blocks * trials));
     // The distances of all points to m candidates at once, by blocked GEMM
     // (the former point-by-point dot products made seeding cost far more than
     // the Lloyd iterations). Potentials are summed in index order within a
-    // block, then block by block: the same numbers for any number of threads.
+    // block, block by block within a chunk, then chunk by chunk: the same
+    // numbers for any number of threads and of ranks.
     auto evaluate = [&](int64_t m, const double *base) {
         parallel_chunks_by_worker(workers, n, rows, [&](int w, int64_t b, int64_t begin, int64_t end) {
             double *scratch = block.data() + w * block_size;
@@ -103,35 +126,72 @@ std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, 
                 }
             }
         });
-        std::fill(potentials.begin(), potentials.begin() + m, 0.0);
+        std::vector<double> by_chunk(static_cast<size_t>(chunks * m), 0.0);
         for (int64_t b = 0; b < blocks; ++b)
-            for (int64_t t = 0; t < m; ++t) potentials[t] += partial[b * trials + t];
+            for (int64_t t = 0; t < m; ++t) by_chunk[(b / blocks_per_chunk) * m + t] += partial[b * trials + t];
+        const std::vector<double> total = ranks.sum_chunks(by_chunk, m);
+        std::copy(total.begin(), total.end(), potentials.begin());
     };
-    auto take_candidate = [&](int64_t t, int64_t index) {
-        data.copy_row(index, cand.data() + t * d);
+    auto set_candidate = [&](int64_t t, const double *row) {
+        std::copy(row, row + d, cand.data() + t * d);
         double sq = 0.0;
         for (int64_t j = 0; j < d; ++j) sq += cand[t * d + j] * cand[t * d + j];
         cand_sq[t] = sq;
     };
-    take_candidate(0, rng.below(n));
+    set_candidate(0, ranks.rows(data, {rng.below(n_total)}).data());
     std::copy(cand.begin(), cand.begin() + d, centers.begin());
     evaluate(1, nullptr);
     std::copy(cand_closest.begin(), cand_closest.begin() + n, closest.begin());
     double potential = potentials[0];
+    std::vector<double> draws(static_cast<size_t>(trials));
+    std::vector<int64_t> picks(static_cast<size_t>(trials));
     for (int64_t c = 1; c < k; ++c) {
-        double running = 0.0;
-        for (int64_t i = 0; i < n; ++i) cumulative[i] = (running += closest[i]);
+        std::vector<double> totals(static_cast<size_t>(chunks));
+        for (int64_t ch = 0; ch < chunks; ++ch) {
+            double running = 0.0;
+            for (int64_t i = ch * Collective::kChunk; i < std::min(n, (ch + 1) * Collective::kChunk); ++i)
+                cumulative[i] = (running += closest[i]);
+            totals[ch] = running;
+        }
+        // The chunk totals of all ranks and their prefix sums, the same on every rank.
+        std::vector<double> prefix = ranks.all_chunks(totals, 1);
+        for (size_t ch = 1; ch < prefix.size(); ++ch) prefix[ch] += prefix[ch - 1];
         for (int64_t t = 0; t < trials; ++t) {
-            int64_t pick;
             if (potential > 0.0) {
-                // The first i whose prefix sum exceeds r: probability closest[i] / potential.
+                // The first point whose prefix sum exceeds r: probability closest[i] / potential.
                 const double r = rng.uniform() * potential;
-                pick = std::upper_bound(cumulative.begin(), cumulative.end(), r) - cumulative.begin();
-                pick = std::min(pick, n - 1);
+                const int64_t ch = std::min<int64_t>(
+                    std::upper_bound(prefix.begin(), prefix.end(), r) - prefix.begin(), static_cast<int64_t>(prefix.size()) - 1);
+                draws[t] = ch > 0 ? r - prefix[ch - 1] : r;
+                picks[t] = -1 - ch;  // a chunk, resolved to a point by the rank holding it
             } else {
-                pick = rng.below(n);  // every point sits on a centre already
+                picks[t] = rng.below(n_total);  // every point sits on a centre
             }
-            take_candidate(t, pick);
+        }
+        // The rank holding each pick sends (t, its row); every rank gets all.
+        std::vector<double> held;
+        for (int64_t t = 0; t < trials; ++t) {
+            int64_t local = picks[t] - ranks.first_row();
+            if (picks[t] < 0) {
+                const int64_t ch = (-1 - picks[t]) - ranks.first_row() / Collective::kChunk;
+                local = -1;
+                if (ch >= 0 && ch < chunks) {
+                    const int64_t lo = ch * Collective::kChunk, hi = std::min(n, lo + Collective::kChunk);
+                    const int64_t i = std::upper_bound(cumulative.begin() + lo, cumulative.begin() + hi, draws[t]) -
+                                      cumulative.begin();
+                    local = std::min(i, hi - 1);
+                }
+            }
+            if (local < 0 || local >= n) continue;
+            held.push_back(static_cast<double>(t));
+            held.resize(held.size() + static_cast<size_t>(d));
+            data.copy_row(local, held.data() + held.size() - d);
+        }
+        for (const std::vector<char> &part : ranks.gather(held.data(), held.size() * sizeof(double))) {
+            std::vector<double> v(part.size() / sizeof(double));
+            std::memcpy(v.data(), part.data(), v.size() * sizeof(double));
+            for (size_t at = 0; at + static_cast<size_t>(d) + 1 <= v.size(); at += static_cast<size_t>(d) + 1)
+                set_candidate(static_cast<int64_t>(v[at]), v.data() + at + 1);
         }
         evaluate(trials, closest.data());
         int64_t best = 0;

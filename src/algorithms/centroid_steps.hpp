@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "algorithms/algorithm.hpp"
+#include "core/collective.hpp"
 #include "core/rng.hpp"
 
 namespace kindred {
@@ -36,9 +37,12 @@ private:
 // k-means++ (Arthur & Vassilvitskii), greedy variant: each new centre is the
 // best of 2 + ln(k) D^2-weighted candidates by resulting potential.
 // threads: the library's own threads (used when OpenBLAS runs single-threaded);
-// the centres do not depend on it.
+// the centres do not depend on it. collective: the ranks of a sharded fit
+// (data = this rank's rows), or null for one process; the centres are the
+// same for any number of ranks (D^2 sampling draws the chunk of
+// Collective::kChunk rows by the chunks' totals, then the point in it).
 std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, const std::vector<double> &x_sqnorm,
-                                     int threads = 1);
+                                     int threads = 1, const Collective *collective = nullptr);
 
 // Farthest-first traversal from the global mean (as in the RDP-means paper's
 // experiments): the squared distance at which the k-th centre is picked; a

@@ -11,28 +11,58 @@
 // implementations, so that tol does not depend on the data's scale) or at max_iter.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 
 #include "algorithms/bounded_nearest.hpp"
 #include "algorithms/centroid_steps.hpp"
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 #include "linalg/distances.hpp"
 #include "core/label_sums.hpp"
 
 namespace kindred {
 namespace {
 
-double mean_variance(const DataView &data) {
-    const int64_t n = data.n(), d = data.d();
-    const std::vector<double> mean = global_mean(data);
-    std::vector<double> row(d);
-    double s = 0.0;
+// The mean per-feature variance, by chunk sums (core/collective.hpp): the
+// same bits for any split of the rows over ranks.
+double mean_variance(const DataView &data, const Collective &ranks) {
+    const int64_t n = data.n(), d = data.d(), chunks = chunk_count(n, Collective::kChunk);
+    std::vector<double> partial(static_cast<size_t>(chunks * d), 0.0);
+    for (int64_t i = 0; i < n; ++i) data.add_row(i, 1.0, partial.data() + (i / Collective::kChunk) * d);
+    std::vector<double> mean = ranks.sum_chunks(partial, d);
+    for (double &v : mean) v /= static_cast<double>(ranks.n_total());
+    std::vector<double> row(d), squares(static_cast<size_t>(chunks), 0.0);
     for (int64_t i = 0; i < n; ++i) {
         data.copy_row(i, row.data());
+        double &s = squares[i / Collective::kChunk];
         for (int64_t j = 0; j < d; ++j) s += (row[j] - mean[j]) * (row[j] - mean[j]);
     }
-    return s / static_cast<double>(n * d);
+    return ranks.sum_chunks(squares, 1)[0] / static_cast<double>(ranks.n_total() * d);
+}
+
+// cluster_sums over all ranks: each chunk's sums from the rank that holds
+// it, added in chunk order (the additions cluster_sums makes in one process).
+void all_cluster_sums(const DataView &data, const Collective &ranks, const int32_t *labels, int64_t k, int threads,
+                      std::vector<double> &sums, std::vector<int64_t> &counts) {
+    if (ranks.single()) {
+        cluster_sums(data, labels, k, threads, sums, counts);
+        return;
+    }
+    const int64_t n = data.n(), d = data.d(), chunks = chunk_count(n, Collective::kChunk), width = k * d + k;
+    std::vector<double> partial(static_cast<size_t>(chunks * width), 0.0), chunk_sums;
+    std::vector<int64_t> chunk_counts;
+    for (int64_t c = 0; c < chunks; ++c) {
+        const int64_t lo = c * Collective::kChunk, hi = std::min(n, lo + Collective::kChunk);
+        cluster_sums(row_range(data, lo, hi), labels + lo, k, threads, chunk_sums, chunk_counts);
+        std::copy(chunk_sums.begin(), chunk_sums.end(), partial.begin() + c * width);
+        for (int64_t l = 0; l < k; ++l) partial[c * width + k * d + l] = static_cast<double>(chunk_counts[l]);
+    }
+    const std::vector<double> total = ranks.sum_chunks(partial, width);
+    sums.assign(total.begin(), total.begin() + k * d);
+    counts.resize(static_cast<size_t>(k));
+    for (int64_t l = 0; l < k; ++l) counts[l] = static_cast<int64_t>(total[k * d + l]);  // exact below 2^53
 }
 
 struct Run {
@@ -44,26 +74,46 @@ struct Run {
     bool converged = false;
 };
 
-// Empty clusters take the points farthest from their centres, each point once.
-void reseed_empty(const DataView &data, const std::vector<int64_t> &counts, const std::vector<double> &dist,
-                  std::vector<double> &centers) {
-    const int64_t k = static_cast<int64_t>(counts.size()), d = data.d();
-    std::vector<int64_t> order;
-    int64_t used = 0;  // the empty clusters so far take the farthest points in turn
-    for (int64_t c = 0; c < k; ++c) {
-        if (counts[c] != 0) continue;
-        if (order.empty()) {
-            order.resize(dist.size());
-            std::iota(order.begin(), order.end(), 0);
-            std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return dist[a] > dist[b]; });
-        }
-        const int64_t pick = order[std::min<int64_t>(used++, static_cast<int64_t>(order.size()) - 1)];
-        data.copy_row(pick, centers.data() + c * d);
+// Empty clusters take the points farthest from their centres, each point
+// once (ties to the smaller index): each rank offers its farthest points,
+// as many as there are empty clusters, and every rank takes the same ones.
+void reseed_empty(const DataView &data, const Collective &ranks, const std::vector<int64_t> &counts,
+                  const std::vector<double> &dist, std::vector<double> &centers) {
+    const int64_t k = static_cast<int64_t>(counts.size()), d = data.d(), n = data.n();
+    const int64_t empty = std::count(counts.begin(), counts.end(), int64_t(0));
+    if (empty == 0) return;
+    auto farther = [](const std::pair<double, int64_t> &a, const std::pair<double, int64_t> &b) {
+        return a.first > b.first || (a.first == b.first && a.second < b.second);
+    };
+    std::vector<std::pair<double, int64_t>> offer(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) offer[i] = {dist[i], ranks.first_row() + i};
+    const int64_t take = std::min(empty, n);
+    std::partial_sort(offer.begin(), offer.begin() + take, offer.end(), farther);
+    std::vector<double> message;
+    for (int64_t t = 0; t < take; ++t) {
+        message.push_back(offer[t].first);
+        message.push_back(static_cast<double>(offer[t].second));  // exact: indices far below 2^53
     }
+    std::vector<std::pair<double, int64_t>> all;
+    for (const std::vector<char> &part : ranks.gather(message.data(), message.size() * sizeof(double))) {
+        std::vector<double> v(part.size() / sizeof(double));
+        std::memcpy(v.data(), part.data(), v.size() * sizeof(double));
+        for (size_t at = 0; at + 1 < v.size(); at += 2) all.push_back({v[at], static_cast<int64_t>(v[at + 1])});
+    }
+    std::sort(all.begin(), all.end(), farther);
+    std::vector<int64_t> picks;
+    for (int64_t c = 0, used = 0; c < k; ++c)
+        if (counts[c] == 0) picks.push_back(all[std::min<size_t>(static_cast<size_t>(used++), all.size() - 1)].second);
+    const std::vector<double> rows = ranks.rows(data, picks);
+    for (int64_t c = 0, used = 0; c < k; ++c)
+        if (counts[c] == 0) {
+            std::copy(rows.begin() + used * d, rows.begin() + (used + 1) * d, centers.begin() + c * d);
+            ++used;
+        }
 }
 
-Run lloyd(const FitContext &ctx, NearestCenter &nearest, std::vector<double> centers, int64_t k, double tol_abs,
-          int64_t max_iter, int64_t restart) {
+Run lloyd(const FitContext &ctx, const Collective &ranks, NearestCenter &nearest, std::vector<double> centers, int64_t k,
+          double tol_abs, int64_t max_iter, int64_t restart) {
     const DataView &data = ctx.data;
     const int64_t n = data.n(), d = data.d();
     Run run;
@@ -71,11 +121,10 @@ Run lloyd(const FitContext &ctx, NearestCenter &nearest, std::vector<double> cen
     std::vector<double> dist, sums;
     std::vector<int64_t> counts;
     BoundedNearest bounded(data, ctx.threads, nearest.x_sqnorm());
-    double x_sq_total = 0.0;
-    for (double v : nearest.x_sqnorm()) x_sq_total += v;
+    const double x_sq_total = ranks.sum_rows(nearest.x_sqnorm().data(), n);
     for (int64_t it = 1; it <= max_iter; ++it) {
         bounded.assign(centers.data(), k, run.labels.data(), nullptr);
-        cluster_sums(data, run.labels.data(), k, ctx.threads, sums, counts);
+        all_cluster_sums(data, ranks, run.labels.data(), k, ctx.threads, sums, counts);
         const std::vector<double> c_sq = linalg::center_sqnorms(centers.data(), k, d);
         double inertia = x_sq_total;
         for (int64_t c = 0; c < k; ++c) {
@@ -93,13 +142,16 @@ Run lloyd(const FitContext &ctx, NearestCenter &nearest, std::vector<double> cen
             // step's may differ in the last bits), as without bounds.
             dist.resize(static_cast<size_t>(n));
             nearest.assign(centers.data(), k, run.labels.data(), dist.data());
-            reseed_empty(data, counts, dist, next);
+            reseed_empty(data, ranks, counts, dist, next);
         }
         double shift = 0.0;
         for (int64_t v = 0; v < k * d; ++v) shift += (next[v] - centers[v]) * (next[v] - centers[v]);
         centers.swap(next);
         run.iterations = it;
-        ctx.progress.report(it, inertia, restart == 0 ? "kmeans: Lloyd iteration" : "kmeans: Lloyd iteration (restart)");
+        // Every rank reports; a cancel on one stops all (agree).
+        ranks.agree([&] {
+            ctx.progress.report(it, inertia, restart == 0 ? "kmeans: Lloyd iteration" : "kmeans: Lloyd iteration (restart)");
+        });
         ctx.log.debug(cat("kmeans: iteration ", it, ": ", bounded.recomputed(), " of ", n,
                           " points compared with every centre"));
         if (shift <= tol_abs) {
@@ -110,25 +162,28 @@ Run lloyd(const FitContext &ctx, NearestCenter &nearest, std::vector<double> cen
     // Labels and inertia for the final centres.
     dist.resize(static_cast<size_t>(n));
     nearest.assign(centers.data(), k, run.labels.data(), dist.data());
-    run.inertia = 0.0;
-    for (double v : dist) run.inertia += v;
+    run.inertia = ranks.sum_rows(dist.data(), n);
     run.centers.swap(centers);
     return run;
 }
 
 FitResult fit_kmeans(const FitContext &ctx) {
     const DataView &data = ctx.data;
+    const Collective single(data.n());
+    const Collective &ranks = ctx.collective ? *ctx.collective : single;
     const int64_t k = ctx.options.get_int("k");
-    if (k > data.n()) fail(KINDRED_E_DIMENSION, "kmeans: k = ", k, " is larger than the number of points n = ", data.n());
+    if (k > ranks.n_total())
+        fail(KINDRED_E_DIMENSION, "kmeans: k = ", k, " is larger than the number of points n = ", ranks.n_total());
     const int64_t n_init = ctx.options.get_int("n_init");
     const int64_t max_iter = ctx.options.get_int("max_iter");
-    const double tol_abs = ctx.options.get_double("tol") * mean_variance(data);
+    const double tol_abs = ctx.options.get_double("tol") * mean_variance(data, ranks);
     const Rng base(static_cast<uint64_t>(ctx.options.get_int("seed")));
     NearestCenter nearest(data, ctx.threads);
     Run best;
     for (int64_t r = 0; r < n_init; ++r) {
         Rng rng = base.derive(static_cast<uint64_t>(r));
-        Run run = lloyd(ctx, nearest, kmeanspp_centers(data, k, rng, nearest.x_sqnorm(), ctx.threads), k, tol_abs, max_iter, r);
+        Run run = lloyd(ctx, ranks, nearest, kmeanspp_centers(data, k, rng, nearest.x_sqnorm(), ctx.threads, &ranks), k,
+                        tol_abs, max_iter, r);
         ctx.log.debug(cat("kmeans: restart ", r, " inertia ", run.inertia, " after ", run.iterations, " iterations"));
         if (run.inertia < best.inertia) best = std::move(run);
     }
@@ -174,7 +229,7 @@ const AlgorithmSpec &kmeans_spec() {
         AlgorithmSpec s;
         s.name = "kmeans";
         s.summary = "k-means (Lloyd) with k-means++ seeding and restarts";
-        s.uses = KINDRED_USES_SPARSE;
+        s.uses = KINDRED_USES_SPARSE | KINDRED_USES_SHARDS;
         s.options = kmeans_options();
         s.fit = fit_kmeans;
         s.predict = predict_nearest_center;

@@ -5,35 +5,11 @@
 #include "algorithms/registry.hpp"
 #include "capi/data_args.hpp"
 #include "capi/guard.hpp"
+#include "capi/model_state.hpp"
 #include "capi/option_args.hpp"
 #include "core/model_file.hpp"
 #include "core/parallel.hpp"
 #include "core/standardize.hpp"
-
-namespace kindred {
-namespace capi {
-const SideInfo *side_info(const kindred_side *side);
-}
-}  // namespace kindred
-
-struct kindred_model {
-    const kindred::AlgorithmSpec *spec;
-    kindred::OptionValues options;
-    kindred_progress_fn progress_fn = nullptr;
-    void *progress_user = nullptr;
-    kindred_log_fn log_fn = nullptr;
-    void *log_user = nullptr;
-    bool fitted = false;
-    kindred::FitResult result;
-    // The options of the fit that made `result` (or of the loaded file).
-    // predict / transform / save use them, so that an option changed after
-    // the fit (mpckmeans' distortion, dcrc's kernel, gmm's covariance, ...)
-    // cannot make them read the fitted arrays as another shape; only
-    // "threads" is taken from the current options.
-    kindred::OptionValues fitted_options;
-
-    explicit kindred_model(const kindred::AlgorithmSpec *s) : spec(s), options(&s->options), fitted_options(&s->options) {}
-};
 
 using namespace kindred;
 
@@ -53,10 +29,13 @@ const FitResult &fitted_result(const kindred_model *m) {
     return m->result;
 }
 
-void fit(kindred_model *m, const DataView &data, const kindred_side *side) {
+}  // namespace
+
+void capi::fit_model(kindred_model *m, const DataView &data, const kindred_side *side, const Collective *collective) {
     const SideInfo *info = capi::side_info(side);
-    if (info && info->n() != data.n())
-        fail(KINDRED_E_DIMENSION, "side information is about ", info->n(), " points but the data has ", data.n());
+    const int64_t n = collective ? collective->n_total() : data.n();
+    if (info && info->n() != n)
+        fail(KINDRED_E_DIMENSION, "side information is about ", info->n(), " points but the data has ", n);
     m->fitted = false;
     m->result = FitResult();
     Progress progress(m->progress_fn, m->progress_user);
@@ -69,7 +48,7 @@ void fit(kindred_model *m, const DataView &data, const kindred_side *side) {
         scaled = apply_scaling(scaling, data, m->spec->name.c_str());
     }
     FitContext ctx{standardize ? scaled.view : data, info, m->options, progress, log,
-                   resolve_threads(m->options.get_int("threads"))};
+                   resolve_threads(m->options.get_int("threads")), collective};
     FitResult r = m->spec->fit(ctx);
     if (standardize) store_scaling(scaling, r);
     r.n = data.n();
@@ -78,6 +57,10 @@ void fit(kindred_model *m, const DataView &data, const kindred_side *side) {
     m->fitted_options = m->options;
     m->fitted = true;
 }
+
+namespace {
+
+void fit(kindred_model *m, const DataView &data, const kindred_side *side) { capi::fit_model(m, data, side, nullptr); }
 
 // Runs body(ctx) on the points as the fitted model sees them: a model
 // fitted on standardized data applies its stored scaling to new points first.

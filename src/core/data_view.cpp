@@ -101,4 +101,21 @@ void require_dense(const DataView &data, const char *algorithm) {
         fail(KINDRED_E_INVALID, algorithm, ": sparse (CSR) data is not supported by this algorithm; pass dense data");
 }
 
+DataView row_range(const DataView &data, int64_t begin, int64_t end) {
+    if (!data.is_dense()) {
+        CsrView v = data.as_csr();
+        v.indptr += begin;  // the entries keep their positions: indptr values are absolute
+        v.n = end - begin;
+        return DataView::csr(v);
+    }
+    DenseView v = data.as_dense();
+    const int64_t offset = v.row_major ? begin * v.ld : begin;
+    if (v.xf)
+        v.xf += offset;
+    else
+        v.x += offset;
+    v.n = end - begin;
+    return DataView::dense(v);
+}
+
 }  // namespace kindred

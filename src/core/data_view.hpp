@@ -67,6 +67,9 @@ private:
     bool sparse_ = false;
 };
 
+// Rows [begin, end) of data, as a view of the same memory (row i of the result is row begin + i).
+DataView row_range(const DataView &data, int64_t begin, int64_t end);
+
 // Throws KINDRED_E_INVALID naming the algorithm when the data is sparse.
 void require_dense(const DataView &data, const char *algorithm);
 

@@ -8,6 +8,7 @@ typedef int kindred_uses;
 typedef struct kindred_side kindred_side;
 typedef struct kindred_model kindred_model;
 typedef struct kindred_active_options kindred_active_options;
+typedef struct kindred_comm { size_t struct_size; int rank; int size; void * user; int (*allgather)(void * user, const void * send, size_t bytes, void * recv); int (*allgatherv)(void * user, const void * send, size_t bytes, void * recv, const size_t * counts, const size_t * displs); int (*broadcast)(void * user, void * buffer, size_t bytes, int root); } kindred_comm;
 typedef int (*kindred_progress_fn)(void * user, int64_t iteration, double objective, const char * message);
 typedef void (*kindred_log_fn)(void * user, int level, const char * message);
 typedef int (*kindred_oracle_fn)(void * user, int64_t i, int64_t j);
@@ -73,6 +74,7 @@ kindred_status kindred_active_options_option(const kindred_active_options * opti
 kindred_status kindred_active_option_count(int64_t * count);
 kindred_status kindred_active_option_info(int64_t index, const char ** name, kindred_option_type * type, const char ** default_value, const char ** range, const char ** doc);
 kindred_status kindred_active_select(const kindred_active_options * options, const double * x, int64_t n, int64_t d, kindred_layout layout, int64_t ld, kindred_oracle_fn oracle, void * user, kindred_side * out_side);
+kindred_status kindred_model_fit_dense_shard(kindred_model * model, const kindred_comm * comm, const double * x, int64_t n_local, int64_t d, kindred_layout layout, int64_t ld, int64_t row_offset, int64_t n_total, const kindred_side * side);
 '''
 CONSTANTS = {
     'KINDRED_OK': 0,
@@ -102,4 +104,6 @@ CONSTANTS = {
     'KINDRED_USES_NO_K': 16,
     'KINDRED_USES_TRANSFORM': 32,
     'KINDRED_USES_SOFT': 64,
+    'KINDRED_USES_SHARDS': 128,
+    'KINDRED_USES_SHARDS_APPROX': 256,
 }

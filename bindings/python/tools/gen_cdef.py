@@ -26,6 +26,15 @@ def render(header_path):
         lines.append("typedef int %s;" % enum_name)
     for name in h.opaque:
         lines.append("typedef struct %s %s;" % (name, name))
+    for name, members in h.structs.items():
+        fields = []
+        for m in members:
+            if m.callback:
+                fields.append("%s (*%s)(%s);" % (m.callback.ret, m.name, ", ".join(
+                    "%s %s" % (p.ctype, p.name) for p in m.callback.params) or "void"))
+            else:
+                fields.append("%s %s;" % (m.ctype, m.name))
+        lines.append("typedef struct %s { %s } %s;" % (name, " ".join(fields), name))
     for cb in h.callbacks.values():
         lines.append("typedef %s (*%s)(%s);" % (cb.ret, cb.name, ", ".join(
             "%s %s" % (p.ctype, p.name) for p in cb.params) or "void"))

@@ -43,6 +43,8 @@ pub const KINDRED_USES_SPARSE: kindred_uses = 8;
 pub const KINDRED_USES_NO_K: kindred_uses = 16;
 pub const KINDRED_USES_TRANSFORM: kindred_uses = 32;
 pub const KINDRED_USES_SOFT: kindred_uses = 64;
+pub const KINDRED_USES_SHARDS: kindred_uses = 128;
+pub const KINDRED_USES_SHARDS_APPROX: kindred_uses = 256;
 
 /// Opaque handle.
 #[repr(C)]
@@ -58,6 +60,18 @@ pub struct kindred_model {
 #[repr(C)]
 pub struct kindred_active_options {
     _private: [u8; 0],
+}
+
+/// A struct the caller fills in (kindred.h documents its members).
+#[repr(C)]
+pub struct kindred_comm {
+    pub struct_size: usize,
+    pub rank: c_int,
+    pub size: c_int,
+    pub user: *mut c_void,
+    pub allgather: Option<unsafe extern "C" fn(user: *mut c_void, send: *const c_void, bytes: usize, recv: *mut c_void) -> c_int>,
+    pub allgatherv: Option<unsafe extern "C" fn(user: *mut c_void, send: *const c_void, bytes: usize, recv: *mut c_void, counts: *const usize, displs: *const usize) -> c_int>,
+    pub broadcast: Option<unsafe extern "C" fn(user: *mut c_void, buffer: *mut c_void, bytes: usize, root: c_int) -> c_int>,
 }
 
 pub type kindred_progress_fn = Option<unsafe extern "C" fn(user: *mut c_void, iteration: i64, objective: f64, message: *const c_char) -> c_int>;
@@ -127,4 +141,5 @@ extern "C" {
     pub fn kindred_active_option_count(count: *mut i64) -> kindred_status;
     pub fn kindred_active_option_info(index: i64, name: *mut *const c_char, r#type: *mut kindred_option_type, default_value: *mut *const c_char, range: *mut *const c_char, doc: *mut *const c_char) -> kindred_status;
     pub fn kindred_active_select(options: *const kindred_active_options, x: *const f64, n: i64, d: i64, layout: kindred_layout, ld: i64, oracle: kindred_oracle_fn, user: *mut c_void, out_side: *mut kindred_side) -> kindred_status;
+    pub fn kindred_model_fit_dense_shard(model: *mut kindred_model, comm: *const kindred_comm, x: *const f64, n_local: i64, d: i64, layout: kindred_layout, ld: i64, row_offset: i64, n_total: i64, side: *const kindred_side) -> kindred_status;
 }

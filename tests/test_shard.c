@@ -1,0 +1,385 @@
+/* Sharded fits (kindred_model_fit_dense_shard) over an in-process
+ * communicator of threads: for 1 to 4 ranks and uneven shards (empty ones,
+ * shards inside one chunk of 32768 rows, slices given to ranks in a permuted
+ * order), the labels, centres, objective trace, iteration count and
+ * objective are bitwise those of kindred_model_fit_dense on all the points.
+ * Faults (a NaN on one rank, other options or side information on one rank,
+ * a cancel on one rank, rows that overlap) give every rank the same status
+ * and message, and no rank hangs (the meson timeout would say so). */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kindred.h"
+#include "testing.h"
+
+/* Three chunks of 32768 rows, the last one partial. */
+enum { N = 70000, D = 4, K = 5, MAX_RANKS = 4, MESSAGE = 512 };
+
+static double points[N * D];
+
+/* ---- a communicator of threads: each rank posts its buffer, all copy, all wait */
+
+typedef struct world {
+    int size;
+    pthread_barrier_t barrier;
+    const void *posted[MAX_RANKS];
+    size_t bytes[MAX_RANKS];
+} world;
+
+typedef struct rank_link {
+    world *w;
+    int rank;
+} rank_link;
+
+static int thread_allgather(void *user, const void *send, size_t bytes, void *recv) {
+    rank_link *l = (rank_link *)user;
+    l->w->posted[l->rank] = send;
+    pthread_barrier_wait(&l->w->barrier);
+    for (int r = 0; r < l->w->size; ++r) memcpy((char *)recv + (size_t)r * bytes, l->w->posted[r], bytes);
+    pthread_barrier_wait(&l->w->barrier);
+    return 0;
+}
+
+static int thread_allgatherv(void *user, const void *send, size_t bytes, void *recv, const size_t *counts,
+                             const size_t *displs) {
+    rank_link *l = (rank_link *)user;
+    l->w->posted[l->rank] = send;
+    l->w->bytes[l->rank] = bytes;
+    pthread_barrier_wait(&l->w->barrier);
+    for (int r = 0; r < l->w->size; ++r) {
+        if (counts[r] != l->w->bytes[r]) return 1; /* a rank's count differs from what it sent */
+        if (counts[r]) memcpy((char *)recv + displs[r], l->w->posted[r], counts[r]);
+    }
+    pthread_barrier_wait(&l->w->barrier);
+    return 0;
+}
+
+static int thread_broadcast(void *user, void *buffer, size_t bytes, int root) {
+    rank_link *l = (rank_link *)user;
+    if (l->rank == root) l->w->posted[root] = buffer;
+    pthread_barrier_wait(&l->w->barrier);
+    if (l->rank != root) memcpy(buffer, l->w->posted[root], bytes);
+    pthread_barrier_wait(&l->w->barrier);
+    return 0;
+}
+
+/* ---- one rank's call and what it got */
+
+typedef struct shard_run {
+    rank_link link;
+    kindred_comm comm;
+    const char *algorithm;
+    int64_t k, row_offset, n_local;
+    const double *x;        /* this rank's rows */
+    const kindred_side *side;
+    int cancel;             /* the progress callback cancels at iteration 2 */
+    /* results */
+    int status;
+    char message[MESSAGE];
+    int32_t *labels;
+    double centers[K * D], trace[1000];
+    int64_t iterations, trace_rows;
+    double objective;
+} shard_run;
+
+static int cancel_at_two(void *user, int64_t iteration, double objective, const char *message) {
+    (void)user, (void)objective, (void)message;
+    return iteration >= 2;
+}
+
+static void *run_rank(void *arg) {
+    shard_run *s = (shard_run *)arg;
+    kindred_model *m = NULL;
+    /* No cmocka asserts on these threads: a failure is recorded and checked on the main thread. */
+    if (kindred_model_new(&m, s->algorithm) != KINDRED_OK) {
+        s->status = -1;
+        return NULL;
+    }
+    kindred_model_set_int(m, "k", s->k);
+    kindred_model_set_int(m, "n_init", 2);
+    kindred_model_set_int(m, "seed", 7);
+    if (s->cancel) kindred_model_set_progress(m, cancel_at_two, NULL);
+    s->status = kindred_model_fit_dense_shard(m, &s->comm, s->x, s->n_local, D, KINDRED_ROW_MAJOR, D, s->row_offset, N,
+                                              s->side);
+    snprintf(s->message, MESSAGE, "%s", kindred_last_error());
+    if (s->status == KINDRED_OK) {
+        s->labels = malloc((size_t)(s->n_local > 0 ? s->n_local : 1) * sizeof(int32_t));
+        kindred_model_labels(m, s->labels, s->n_local);
+        kindred_model_array(m, "centers", s->centers, K * D);
+        int64_t cols = 0;
+        kindred_model_array_shape(m, "objective_trace", &s->trace_rows, &cols);
+        kindred_model_array(m, "objective_trace", s->trace, 1000);
+        kindred_model_summary(m, NULL, NULL, NULL, &s->iterations, NULL, &s->objective);
+    }
+    kindred_model_free(m);
+    return NULL;
+}
+
+/* Ranks r = 0..p-1 take the slices [cuts[slice[r]], cuts[slice[r] + 1]). */
+static void run_world(shard_run *runs, int p, const int64_t *cuts, const int *slice, const char *algorithm) {
+    world w;
+    memset(&w, 0, sizeof w);
+    w.size = p;
+    pthread_barrier_init(&w.barrier, NULL, (unsigned)p);
+    pthread_t threads[MAX_RANKS];
+    for (int r = 0; r < p; ++r) {
+        shard_run *s = &runs[r];
+        s->link.w = &w;
+        s->link.rank = r;
+        s->comm.struct_size = sizeof(kindred_comm);
+        s->comm.rank = r;
+        s->comm.size = p;
+        s->comm.user = &s->link;
+        s->comm.allgather = thread_allgather;
+        s->comm.allgatherv = thread_allgatherv;
+        s->comm.broadcast = thread_broadcast;
+        s->algorithm = algorithm;
+        if (!s->k) s->k = K;
+        s->row_offset = cuts[slice[r]];
+        s->n_local = cuts[slice[r] + 1] - cuts[slice[r]];
+        if (!s->x) s->x = points + s->row_offset * D;
+        pthread_create(&threads[r], NULL, run_rank, s);
+    }
+    for (int r = 0; r < p; ++r) pthread_join(threads[r], NULL);
+    pthread_barrier_destroy(&w.barrier);
+}
+
+static void free_runs(shard_run *runs, int p) {
+    for (int r = 0; r < p; ++r) free(runs[r].labels);
+}
+
+/* ---- the single-process fit to compare with */
+
+static int32_t plain_labels[N];
+static double plain_centers[K * D], plain_trace[1000];
+static int64_t plain_iterations, plain_trace_rows;
+static double plain_objective;
+
+static int setup(void **state) {
+    (void)state;
+    make_blobs(points, NULL, N, D, K, 3.0, 2.0, 11);
+    kindred_model *m = NULL;
+    if (kindred_model_new(&m, "kmeans") != KINDRED_OK) return -1;
+    kindred_model_set_int(m, "k", K);
+    kindred_model_set_int(m, "n_init", 2);
+    kindred_model_set_int(m, "seed", 7);
+    if (kindred_model_fit_dense(m, points, N, D, KINDRED_ROW_MAJOR, D, NULL) != KINDRED_OK) return -1;
+    kindred_model_labels(m, plain_labels, N);
+    kindred_model_array(m, "centers", plain_centers, K * D);
+    int64_t cols = 0;
+    kindred_model_array_shape(m, "objective_trace", &plain_trace_rows, &cols);
+    kindred_model_array(m, "objective_trace", plain_trace, 1000);
+    kindred_model_summary(m, NULL, NULL, NULL, &plain_iterations, NULL, &plain_objective);
+    kindred_model_free(m);
+    return 0;
+}
+
+static void check_equal_to_plain(shard_run *runs, int p) {
+    for (int r = 0; r < p; ++r) {
+        shard_run *s = &runs[r];
+        if (s->status != KINDRED_OK) print_error("rank %d: %s\n", r, s->message);
+        assert_int_equal(s->status, KINDRED_OK);
+        assert_string_equal(s->message, "");
+        assert_memory_equal(s->labels, plain_labels + s->row_offset, (size_t)s->n_local * sizeof(int32_t));
+        assert_memory_equal(s->centers, plain_centers, sizeof plain_centers);
+        assert_int_equal(s->trace_rows, plain_trace_rows);
+        assert_memory_equal(s->trace, plain_trace, (size_t)plain_trace_rows * sizeof(double));
+        assert_int_equal(s->iterations, plain_iterations);
+        assert_memory_equal(&s->objective, &plain_objective, sizeof(double));
+    }
+}
+
+static void bitwise_equal_for_any_split(int p, const int64_t *cuts, const int *slice) {
+    shard_run runs[MAX_RANKS];
+    memset(runs, 0, sizeof runs);
+    run_world(runs, p, cuts, slice, "kmeans");
+    check_equal_to_plain(runs, p);
+    free_runs(runs, p);
+}
+
+static void one_rank(void **state) {
+    (void)state;
+    const int64_t cuts[] = {0, N};
+    const int slice[] = {0};
+    bitwise_equal_for_any_split(1, cuts, slice);
+}
+
+static void two_ranks(void **state) {
+    (void)state;
+    const int64_t aligned[] = {0, 65536, N}, uneven[] = {0, 40001, N};
+    const int in_order[] = {0, 1}, swapped[] = {1, 0};
+    bitwise_equal_for_any_split(2, aligned, in_order);
+    bitwise_equal_for_any_split(2, uneven, swapped);
+}
+
+static void three_ranks(void **state) {
+    (void)state;
+    /* A shard inside one chunk (rows 1000..1999 start no chunk), one holding the rest but one row. */
+    const int64_t cuts[] = {0, 1000, 69999, N};
+    const int slice[] = {2, 0, 1};
+    bitwise_equal_for_any_split(3, cuts, slice);
+}
+
+static void four_ranks(void **state) {
+    (void)state;
+    const int64_t middle_empty[] = {0, 20000, 20000, 65537, N}, last_empty[] = {0, 30000, 50000, N, N};
+    const int in_order[] = {0, 1, 2, 3}, permuted[] = {3, 1, 0, 2};
+    bitwise_equal_for_any_split(4, middle_empty, in_order);
+    bitwise_equal_for_any_split(4, last_empty, permuted);
+}
+
+/* ---- without other ranks */
+
+static void null_comm_is_the_plain_fit(void **state) {
+    (void)state;
+    kindred_model *m = NULL;
+    assert_ok(kindred_model_new(&m, "kmeans"));
+    assert_ok(kindred_model_set_int(m, "k", K));
+    assert_ok(kindred_model_set_int(m, "n_init", 2));
+    assert_ok(kindred_model_set_int(m, "seed", 7));
+    assert_ok(kindred_model_fit_dense_shard(m, NULL, points, N, D, KINDRED_ROW_MAJOR, D, 0, N, NULL));
+    static int32_t labels[N];
+    assert_ok(kindred_model_labels(m, labels, N));
+    assert_memory_equal(labels, plain_labels, sizeof labels);
+    assert_fails_with(kindred_model_fit_dense_shard(m, NULL, points, 100, D, KINDRED_ROW_MAJOR, D, 5, N, NULL),
+                      KINDRED_E_DIMENSION, "row_offset = 5");
+    kindred_comm bad;
+    memset(&bad, 0, sizeof bad);
+    bad.struct_size = sizeof bad;
+    bad.size = 0;
+    assert_fails_with(kindred_model_fit_dense_shard(m, &bad, points, N, D, KINDRED_ROW_MAJOR, D, 0, N, NULL),
+                      KINDRED_E_INVALID, "rank 0 of size 0");
+    bad.size = 2;
+    assert_fails_with(kindred_model_fit_dense_shard(m, &bad, points, N, D, KINDRED_ROW_MAJOR, D, 0, N, NULL),
+                      KINDRED_E_INVALID, "callbacks must not be NULL");
+    bad.struct_size = 8;
+    assert_fails_with(kindred_model_fit_dense_shard(m, &bad, points, N, D, KINDRED_ROW_MAJOR, D, 0, N, NULL),
+                      KINDRED_E_INVALID, "struct_size");
+    assert_fails_with(kindred_model_fit_dense_shard(NULL, NULL, points, N, D, KINDRED_ROW_MAJOR, D, 0, N, NULL),
+                      KINDRED_E_INVALID, "model");
+    kindred_model_free(m);
+}
+
+static void flags_say_which_algorithms_shard(void **state) {
+    (void)state;
+    int flags = 0;
+    assert_ok(kindred_algorithm_uses("kmeans", &flags));
+    assert_true(flags & KINDRED_USES_SHARDS);
+    assert_ok(kindred_algorithm_uses("pckmeans", &flags));
+    assert_false(flags & (KINDRED_USES_SHARDS | KINDRED_USES_SHARDS_APPROX));
+}
+
+/* ---- faults: every rank returns the same status and message */
+
+static void same_failure_everywhere(shard_run *runs, int p, int code, const char *needle) {
+    for (int r = 0; r < p; ++r) {
+        assert_int_equal(runs[r].status, code);
+        assert_string_equal(runs[r].message, runs[0].message);
+    }
+    if (!strstr(runs[0].message, needle)) print_error("message: %s\n", runs[0].message);
+    assert_non_null(strstr(runs[0].message, needle));
+    free_runs(runs, p);
+}
+
+static void a_nan_on_one_rank(void **state) {
+    (void)state;
+    static double spoiled[N * D];
+    memcpy(spoiled, points, sizeof spoiled);
+    spoiled[(50000 + 3) * D + 1] = 0.0 / 0.0;
+    const int64_t cuts[] = {0, 40000, N};
+    const int slice[] = {0, 1};
+    shard_run runs[MAX_RANKS];
+    memset(runs, 0, sizeof runs);
+    runs[1].x = spoiled + 40000 * D;
+    run_world(runs, 2, cuts, slice, "kmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "rank 1: ");
+}
+
+static void other_options_on_one_rank(void **state) {
+    (void)state;
+    const int64_t cuts[] = {0, 10000, 40000, N};
+    const int slice[] = {0, 1, 2};
+    shard_run runs[MAX_RANKS];
+    memset(runs, 0, sizeof runs);
+    runs[2].k = K + 1;
+    run_world(runs, 3, cuts, slice, "kmeans");
+    same_failure_everywhere(runs, 3, KINDRED_E_INVALID, "rank 2 has other options");
+}
+
+static void other_side_information_on_one_rank(void **state) {
+    (void)state;
+    kindred_side *side = NULL;
+    assert_ok(kindred_side_new(&side, N));
+    const int64_t i[] = {0}, j[] = {1};
+    const double v[] = {1.0};
+    assert_ok(kindred_side_add_pairs(side, i, j, v, 1));
+    const int64_t cuts[] = {0, 40000, N};
+    const int slice[] = {0, 1};
+    shard_run runs[MAX_RANKS];
+    memset(runs, 0, sizeof runs);
+    runs[0].side = side;
+    run_world(runs, 2, cuts, slice, "kmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "other side information");
+    kindred_side_free(side);
+}
+
+static void a_cancel_on_one_rank(void **state) {
+    (void)state;
+    const int64_t cuts[] = {0, 40000, N};
+    const int slice[] = {0, 1};
+    shard_run runs[MAX_RANKS];
+    memset(runs, 0, sizeof runs);
+    runs[1].cancel = 1;
+    run_world(runs, 2, cuts, slice, "kmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_CANCELLED, "rank 1: ");
+}
+
+static void rows_that_overlap_or_leave_a_gap(void **state) {
+    (void)state;
+    const int slice[] = {0, 1};
+    shard_run runs[MAX_RANKS];
+    const int64_t overlap[] = {0, 40000, 39000};  /* slices [0, 40000) and [40000, 39000): n_local < 0 */
+    memset(runs, 0, sizeof runs);
+    run_world(runs, 2, overlap, slice, "kmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_DIMENSION, "rank 1: ");
+    const int64_t gap[] = {0, 30000, 30000};  /* rows [30000, N) on no rank */
+    memset(runs, 0, sizeof runs);
+    run_world(runs, 2, gap, slice, "kmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_DIMENSION, "the ranks hold 30000 rows together");
+}
+
+static void an_algorithm_without_sharded_fits(void **state) {
+    (void)state;
+    const int64_t cuts[] = {0, 40000, N};
+    const int slice[] = {0, 1};
+    shard_run runs[MAX_RANKS];
+    memset(runs, 0, sizeof runs);
+    run_world(runs, 2, cuts, slice, "gmm");
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "gmm has no sharded fit");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(one_rank),
+        cmocka_unit_test(two_ranks),
+        cmocka_unit_test(three_ranks),
+        cmocka_unit_test(four_ranks),
+        cmocka_unit_test(null_comm_is_the_plain_fit),
+        cmocka_unit_test(flags_say_which_algorithms_shard),
+        cmocka_unit_test(a_nan_on_one_rank),
+        cmocka_unit_test(other_options_on_one_rank),
+        cmocka_unit_test(other_side_information_on_one_rank),
+        cmocka_unit_test(a_cancel_on_one_rank),
+        cmocka_unit_test(rows_that_overlap_or_leave_a_gap),
+        cmocka_unit_test(an_algorithm_without_sharded_fits),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
