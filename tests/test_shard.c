@@ -2,7 +2,8 @@
  * communicator of threads: for 1 to 4 ranks and uneven shards (empty ones,
  * shards inside one chunk of 32768 rows, slices given to ranks in a permuted
  * order), the labels, centres, objective trace, iteration count and
- * objective are bitwise those of kindred_model_fit_dense on all the points.
+ * objective of kmeans and gmm (every covariance model) are bitwise those of
+ * kindred_model_fit_dense on all the points.
  * Faults (a NaN on one rank, other options or side information on one rank,
  * a cancel on one rank, rows that overlap) give every rank the same status
  * and message, and no rank hangs (the meson timeout would say so). */
@@ -77,6 +78,7 @@ typedef struct shard_run {
     rank_link link;
     kindred_comm comm;
     const char *algorithm;
+    const char *covariance; /* gmm's, or NULL */
     int64_t k, row_offset, n_local;
     const double *x;        /* this rank's rows */
     const kindred_side *side;
@@ -106,6 +108,7 @@ static void *run_rank(void *arg) {
     kindred_model_set_int(m, "k", s->k);
     kindred_model_set_int(m, "n_init", 2);
     kindred_model_set_int(m, "seed", 7);
+    if (s->covariance) kindred_model_set_string(m, "covariance", s->covariance);
     if (s->cancel) kindred_model_set_progress(m, cancel_at_two, NULL);
     s->status = kindred_model_fit_dense_shard(m, &s->comm, s->x, s->n_local, D, KINDRED_ROW_MAJOR, D, s->row_offset, N,
                                               s->side);
@@ -158,50 +161,59 @@ static void free_runs(shard_run *runs, int p) {
 
 /* ---- the single-process fit to compare with */
 
-static int32_t plain_labels[N];
-static double plain_centers[K * D], plain_trace[1000];
-static int64_t plain_iterations, plain_trace_rows;
-static double plain_objective;
+typedef struct reference {
+    int32_t labels[N];
+    double centers[K * D], trace[1000];
+    int64_t iterations, trace_rows;
+    double objective;
+} reference;
+
+static reference plain_kmeans;
+
+static void plain_fit(const char *algorithm, const char *covariance, reference *out) {
+    kindred_model *m = NULL;
+    assert_ok(kindred_model_new(&m, algorithm));
+    assert_ok(kindred_model_set_int(m, "k", K));
+    assert_ok(kindred_model_set_int(m, "n_init", 2));
+    assert_ok(kindred_model_set_int(m, "seed", 7));
+    if (covariance) assert_ok(kindred_model_set_string(m, "covariance", covariance));
+    assert_ok(kindred_model_fit_dense(m, points, N, D, KINDRED_ROW_MAJOR, D, NULL));
+    assert_ok(kindred_model_labels(m, out->labels, N));
+    assert_ok(kindred_model_array(m, "centers", out->centers, K * D));
+    int64_t cols = 0;
+    assert_ok(kindred_model_array_shape(m, "objective_trace", &out->trace_rows, &cols));
+    assert_ok(kindred_model_array(m, "objective_trace", out->trace, 1000));
+    assert_ok(kindred_model_summary(m, NULL, NULL, NULL, &out->iterations, NULL, &out->objective));
+    kindred_model_free(m);
+}
 
 static int setup(void **state) {
     (void)state;
     make_blobs(points, NULL, N, D, K, 3.0, 2.0, 11);
-    kindred_model *m = NULL;
-    if (kindred_model_new(&m, "kmeans") != KINDRED_OK) return -1;
-    kindred_model_set_int(m, "k", K);
-    kindred_model_set_int(m, "n_init", 2);
-    kindred_model_set_int(m, "seed", 7);
-    if (kindred_model_fit_dense(m, points, N, D, KINDRED_ROW_MAJOR, D, NULL) != KINDRED_OK) return -1;
-    kindred_model_labels(m, plain_labels, N);
-    kindred_model_array(m, "centers", plain_centers, K * D);
-    int64_t cols = 0;
-    kindred_model_array_shape(m, "objective_trace", &plain_trace_rows, &cols);
-    kindred_model_array(m, "objective_trace", plain_trace, 1000);
-    kindred_model_summary(m, NULL, NULL, NULL, &plain_iterations, NULL, &plain_objective);
-    kindred_model_free(m);
     return 0;
 }
 
-static void check_equal_to_plain(shard_run *runs, int p) {
+static void check_equal_to(const reference *plain, shard_run *runs, int p) {
     for (int r = 0; r < p; ++r) {
         shard_run *s = &runs[r];
         if (s->status != KINDRED_OK) print_error("rank %d: %s\n", r, s->message);
         assert_int_equal(s->status, KINDRED_OK);
         assert_string_equal(s->message, "");
-        assert_memory_equal(s->labels, plain_labels + s->row_offset, (size_t)s->n_local * sizeof(int32_t));
-        assert_memory_equal(s->centers, plain_centers, sizeof plain_centers);
-        assert_int_equal(s->trace_rows, plain_trace_rows);
-        assert_memory_equal(s->trace, plain_trace, (size_t)plain_trace_rows * sizeof(double));
-        assert_int_equal(s->iterations, plain_iterations);
-        assert_memory_equal(&s->objective, &plain_objective, sizeof(double));
+        assert_memory_equal(s->labels, plain->labels + s->row_offset, (size_t)s->n_local * sizeof(int32_t));
+        assert_memory_equal(s->centers, plain->centers, sizeof plain->centers);
+        assert_int_equal(s->trace_rows, plain->trace_rows);
+        assert_memory_equal(s->trace, plain->trace, (size_t)plain->trace_rows * sizeof(double));
+        assert_int_equal(s->iterations, plain->iterations);
+        assert_memory_equal(&s->objective, &plain->objective, sizeof(double));
     }
 }
 
 static void bitwise_equal_for_any_split(int p, const int64_t *cuts, const int *slice) {
+    if (plain_kmeans.trace_rows == 0) plain_fit("kmeans", NULL, &plain_kmeans);
     shard_run runs[MAX_RANKS];
     memset(runs, 0, sizeof runs);
     run_world(runs, p, cuts, slice, "kmeans");
-    check_equal_to_plain(runs, p);
+    check_equal_to(&plain_kmeans, runs, p);
     free_runs(runs, p);
 }
 
@@ -236,6 +248,24 @@ static void four_ranks(void **state) {
     bitwise_equal_for_any_split(4, last_empty, permuted);
 }
 
+/* gmm, every covariance model, on 3 uneven ranks in a permuted order. */
+static void gmm_any_covariance(void **state) {
+    (void)state;
+    const char *covariances[] = {"shared-spherical", "spherical", "diagonal", "full"};
+    const int64_t cuts[] = {0, 33000, 33001, N};
+    const int slice[] = {1, 2, 0};
+    static reference plain;
+    for (int c = 0; c < 4; ++c) {
+        plain_fit("gmm", covariances[c], &plain);
+        shard_run runs[MAX_RANKS];
+        memset(runs, 0, sizeof runs);
+        for (int r = 0; r < 3; ++r) runs[r].covariance = covariances[c];
+        run_world(runs, 3, cuts, slice, "gmm");
+        check_equal_to(&plain, runs, 3);
+        free_runs(runs, 3);
+    }
+}
+
 /* ---- without other ranks */
 
 static void null_comm_is_the_plain_fit(void **state) {
@@ -248,7 +278,8 @@ static void null_comm_is_the_plain_fit(void **state) {
     assert_ok(kindred_model_fit_dense_shard(m, NULL, points, N, D, KINDRED_ROW_MAJOR, D, 0, N, NULL));
     static int32_t labels[N];
     assert_ok(kindred_model_labels(m, labels, N));
-    assert_memory_equal(labels, plain_labels, sizeof labels);
+    if (plain_kmeans.trace_rows == 0) plain_fit("kmeans", NULL, &plain_kmeans);
+    assert_memory_equal(labels, plain_kmeans.labels, sizeof labels);
     assert_fails_with(kindred_model_fit_dense_shard(m, NULL, points, 100, D, KINDRED_ROW_MAJOR, D, 5, N, NULL),
                       KINDRED_E_DIMENSION, "row_offset = 5");
     kindred_comm bad;
@@ -362,8 +393,8 @@ static void an_algorithm_without_sharded_fits(void **state) {
     const int slice[] = {0, 1};
     shard_run runs[MAX_RANKS];
     memset(runs, 0, sizeof runs);
-    run_world(runs, 2, cuts, slice, "gmm");
-    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "gmm has no sharded fit");
+    run_world(runs, 2, cuts, slice, "pckmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "pckmeans has no sharded fit");
 }
 
 int main(void) {
@@ -372,6 +403,7 @@ int main(void) {
         cmocka_unit_test(two_ranks),
         cmocka_unit_test(three_ranks),
         cmocka_unit_test(four_ranks),
+        cmocka_unit_test(gmm_any_covariance),
         cmocka_unit_test(null_comm_is_the_plain_fit),
         cmocka_unit_test(flags_say_which_algorithms_shard),
         cmocka_unit_test(a_nan_on_one_rank),

@@ -46,7 +46,11 @@ void log_joint(const Params &p, const DataView &data, const std::vector<double> 
     out.resize(static_cast<size_t>(n * k));
     if (p.cov == Cov::SharedSpherical || p.cov == Cov::Spherical) {
         const std::vector<double> c_sq = linalg::center_sqnorms(p.means.data(), k, d);
-        linalg::sq_distances(data, 0, n, p.means.data(), c_sq.data(), k, x_sqnorm.data(), out.data());
+        // One GEMM per chunk of rows: the calls a rank of a sharded fit makes on its chunks.
+        for (int64_t lo = 0; lo < n; lo += Collective::kChunk) {
+            const int64_t hi = std::min(n, lo + Collective::kChunk);
+            linalg::sq_distances(data, lo, hi, p.means.data(), c_sq.data(), k, x_sqnorm.data(), out.data() + lo * k);
+        }
         for (int64_t c = 0; c < k; ++c) {
             const double v = p.cov == Cov::SharedSpherical ? p.var[0] : p.var[c];
             const double base = std::log(p.weights[c]) - 0.5 * d * (kLog2Pi + std::log(v));
@@ -93,51 +97,63 @@ void log_joint(const Params &p, const DataView &data, const std::vector<double> 
     }
 }
 
-// Turns log joints into responsibilities in place; returns the log-likelihood.
-double normalise(std::vector<double> &lj, int64_t n, int64_t k) {
-    double ll = 0.0;
+// Turns log joints into responsibilities in place; returns the log-likelihood
+// of all ranks' points (chunk sums, core/collective.hpp).
+double normalise(std::vector<double> &lj, int64_t n, int64_t k, const Collective &ranks) {
+    std::vector<double> ll(static_cast<size_t>(chunk_count(n, Collective::kChunk)), 0.0);
     for (int64_t i = 0; i < n; ++i) {
         double *row = lj.data() + i * k;
         const double m = *std::max_element(row, row + k);
         double s = 0.0;
         for (int64_t c = 0; c < k; ++c) s += std::exp(row[c] - m);
         const double lse = m + std::log(s);
-        ll += lse;
+        ll[i / Collective::kChunk] += lse;
         for (int64_t c = 0; c < k; ++c) row[c] = std::exp(row[c] - lse);
     }
-    return ll;
+    return ranks.sum_chunks(ll, 1)[0];
 }
 
+// The M-step over all ranks' points: every sum over the points is a chunk
+// sum (core/collective.hpp), so that the parameters are the same bits for
+// any split of the rows, and in one process.
 void m_step(const DataView &data, const std::vector<double> &x_sqnorm, const std::vector<double> &resp, double reg,
-            Params &p) {
-    const int64_t n = data.n(), k = p.k, d = p.d;
-    std::vector<double> nk(k, 0.0);
-    p.means.assign(static_cast<size_t>(k * d), 0.0);
-    for (int64_t i = 0; i < n; ++i)
+            const Collective &ranks, Params &p) {
+    const int64_t n = data.n(), k = p.k, d = p.d, chunks = chunk_count(n, Collective::kChunk);
+    const double n_total = static_cast<double>(ranks.n_total());
+    // Per chunk: n_c (k values), then sum_i r_ic x_i (k x d).
+    const int64_t width = k + k * d;
+    std::vector<double> part(static_cast<size_t>(chunks * width), 0.0);
+    for (int64_t i = 0; i < n; ++i) {
+        double *nk = part.data() + (i / Collective::kChunk) * width, *means = nk + k;
         for (int64_t c = 0; c < k; ++c) {
             const double r = resp[i * k + c];
             nk[c] += r;
-            if (r != 0.0) data.add_row(i, r, p.means.data() + c * d);
+            if (r != 0.0) data.add_row(i, r, means + c * d);
         }
+    }
+    const std::vector<double> sums = ranks.sum_chunks(part, width);
+    std::vector<double> nk(sums.begin(), sums.begin() + k);
+    p.means.assign(sums.begin() + k, sums.end());
     const double tiny = 10.0 * std::numeric_limits<double>::epsilon();
     p.weights.resize(k);
     for (int64_t c = 0; c < k; ++c) {
         nk[c] += tiny;  // an empty component keeps a finite mean
-        p.weights[c] = nk[c] / (static_cast<double>(n) + k * tiny);
+        p.weights[c] = nk[c] / (n_total + k * tiny);
         for (int64_t j = 0; j < d; ++j) p.means[c * d + j] /= nk[c];
     }
     std::vector<double> row(d);
     if (p.cov == Cov::SharedSpherical || p.cov == Cov::Spherical) {
         // sum_i r_ic |x_i - mu_c|^2 = sum_i r_ic |x_i|^2 - n_c |mu_c|^2.
-        std::vector<double> s(k, 0.0);
+        std::vector<double> part_s(static_cast<size_t>(chunks * k), 0.0);
         for (int64_t i = 0; i < n; ++i)
-            for (int64_t c = 0; c < k; ++c) s[c] += resp[i * k + c] * x_sqnorm[i];
+            for (int64_t c = 0; c < k; ++c) part_s[(i / Collective::kChunk) * k + c] += resp[i * k + c] * x_sqnorm[i];
+        std::vector<double> s = ranks.sum_chunks(part_s, k);
         const std::vector<double> c_sq = linalg::center_sqnorms(p.means.data(), k, d);
         for (int64_t c = 0; c < k; ++c) s[c] = std::max(0.0, s[c] - nk[c] * c_sq[c]);
         if (p.cov == Cov::SharedSpherical) {
             double total = 0.0;
             for (double v : s) total += v;
-            p.var.assign(1, total / static_cast<double>(n * d) + reg);
+            p.var.assign(1, total / (n_total * static_cast<double>(d)) + reg);
         } else {
             p.var.resize(k);
             for (int64_t c = 0; c < k; ++c) p.var[c] = s[c] / (nk[c] * d) + reg;
@@ -145,32 +161,41 @@ void m_step(const DataView &data, const std::vector<double> &x_sqnorm, const std
         return;
     }
     if (p.cov == Cov::Diagonal) {
-        p.var.assign(static_cast<size_t>(k * d), 0.0);
+        std::vector<double> part_v(static_cast<size_t>(chunks * k * d), 0.0);
         for (int64_t i = 0; i < n; ++i) {
             data.copy_row(i, row.data());
+            double *v = part_v.data() + (i / Collective::kChunk) * k * d;
             for (int64_t c = 0; c < k; ++c) {
                 const double r = resp[i * k + c];
                 for (int64_t j = 0; j < d; ++j) {
                     const double diff = row[j] - p.means[c * d + j];
-                    p.var[c * d + j] += r * diff * diff;
+                    v[c * d + j] += r * diff * diff;
                 }
             }
         }
+        p.var = ranks.sum_chunks(part_v, k * d);
         for (int64_t c = 0; c < k; ++c)
             for (int64_t j = 0; j < d; ++j) p.var[c * d + j] = p.var[c * d + j] / nk[c] + reg;
         return;
     }
-    // Full covariance: weighted centred rows, then SYRK per cluster.
-    p.var.assign(static_cast<size_t>(k * d * d), 0.0);
-    std::vector<double> centred(static_cast<size_t>(n * d));
-    for (int64_t c = 0; c < k; ++c) {
-        for (int64_t i = 0; i < n; ++i) {
-            data.copy_row(i, row.data());
-            const double w = std::sqrt(resp[i * k + c]);
-            for (int64_t j = 0; j < d; ++j) centred[i * d + j] = w * (row[j] - p.means[c * d + j]);
+    // Full covariance: weighted centred rows, then SYRK per cluster and chunk.
+    std::vector<double> part_v(static_cast<size_t>(chunks * k * d * d), 0.0);
+    std::vector<double> centred(static_cast<size_t>(std::min(n, Collective::kChunk) * d));
+    for (int64_t ch = 0; ch < chunks; ++ch) {
+        const int64_t lo = ch * Collective::kChunk, hi = std::min(n, lo + Collective::kChunk);
+        for (int64_t c = 0; c < k; ++c) {
+            for (int64_t i = lo; i < hi; ++i) {
+                data.copy_row(i, row.data());
+                const double w = std::sqrt(resp[i * k + c]);
+                for (int64_t j = 0; j < d; ++j) centred[(i - lo) * d + j] = w * (row[j] - p.means[c * d + j]);
+            }
+            linalg::syrk_ata(hi - lo, d, 1.0, centred.data(), d, 0.0, part_v.data() + (ch * k + c) * d * d);
         }
+    }
+    p.var = ranks.sum_chunks(part_v, k * d * d);
+    for (int64_t c = 0; c < k; ++c) {
         double *sigma = p.var.data() + c * d * d;
-        linalg::syrk_ata(n, d, 1.0 / nk[c], centred.data(), d, 0.0, sigma);
+        for (int64_t v = 0; v < d * d; ++v) sigma[v] /= nk[c];
         for (int64_t j = 0; j < d; ++j) sigma[j * d + j] += reg;
     }
 }
@@ -199,9 +224,12 @@ Params load(const FitResult &r, const OptionValues &o) {
 FitResult fit_gmm(const FitContext &ctx) {
     const DataView &data = ctx.data;
     require_dense(data, "gmm");
+    const Collective single(data.n());
+    const Collective &ranks = ctx.collective ? *ctx.collective : single;
     const int64_t n = data.n(), d = data.d();
     const int64_t k = ctx.options.get_int("k");
-    if (k > n) fail(KINDRED_E_DIMENSION, "gmm: k = ", k, " is larger than the number of points n = ", n);
+    if (k > ranks.n_total())
+        fail(KINDRED_E_DIMENSION, "gmm: k = ", k, " is larger than the number of points n = ", ranks.n_total());
     const int64_t max_iter = ctx.options.get_int("max_iter"), n_init = ctx.options.get_int("n_init");
     const double tol = ctx.options.get_double("tol"), reg = ctx.options.get_double("reg_covar");
     const Cov cov = parse_cov(ctx.options.get_choice("covariance"));
@@ -216,12 +244,12 @@ FitResult fit_gmm(const FitContext &ctx) {
         Rng rng = base.derive(static_cast<uint64_t>(r));
         Params p;
         p.k = k; p.d = d; p.cov = cov;
-        std::vector<double> centers = kmeanspp_centers(data, k, rng, x_sqnorm, ctx.threads);
+        std::vector<double> centers = kmeanspp_centers(data, k, rng, x_sqnorm, ctx.threads, &ranks);
         std::vector<int32_t> lab(n);
         nearest.assign(centers.data(), k, lab.data(), nullptr);
         std::vector<double> resp(static_cast<size_t>(n * k), 0.0);
         for (int64_t i = 0; i < n; ++i) resp[i * k + lab[i]] = 1.0;
-        m_step(data, x_sqnorm, resp, reg, p);
+        m_step(data, x_sqnorm, resp, reg, ranks, p);
         std::vector<double> trace;
         double ll_prev = -std::numeric_limits<double>::infinity(), ll = ll_prev;
         bool converged = false;
@@ -229,15 +257,15 @@ FitResult fit_gmm(const FitContext &ctx) {
         while (it < max_iter) {
             ++it;
             log_joint(p, data, x_sqnorm, resp);
-            ll = normalise(resp, n, k);
+            ll = normalise(resp, n, k, ranks);
             trace.push_back(ll);
-            ctx.progress.report(it, ll, "gmm: EM iteration");
-            if (std::fabs(ll - ll_prev) / static_cast<double>(n) < tol) {
+            ranks.agree([&] { ctx.progress.report(it, ll, "gmm: EM iteration"); });  // a cancel on one rank stops all
+            if (std::fabs(ll - ll_prev) / static_cast<double>(ranks.n_total()) < tol) {
                 converged = true;
                 break;
             }
             ll_prev = ll;
-            m_step(data, x_sqnorm, resp, reg, p);
+            m_step(data, x_sqnorm, resp, reg, ranks, p);
         }
         if (!std::isfinite(ll)) fail(KINDRED_E_NUMERICAL, "gmm: the log-likelihood is not finite; raise reg_covar");
         if (ll > best_ll) {
@@ -257,7 +285,10 @@ FitResult fit_gmm(const FitContext &ctx) {
         const double *row = best_resp.data() + i * k;
         best.labels[i] = static_cast<int32_t>(std::max_element(row, row + k) - row);
     }
-    best.set_array("memberships", n, k, best_resp);
+    // The soft memberships of the fitted points; a rank of a sharded fit
+    // keeps only its labels (kindred_model_predict_proba_dense gives the
+    // memberships of any rows).
+    if (ranks.single()) best.set_array("memberships", n, k, best_resp);
     return best;
 }
 
@@ -278,7 +309,7 @@ void predict_proba_gmm(const PredictContext &ctx, double *out) {
     const std::vector<double> x_sqnorm = linalg::row_sqnorms(ctx.data);
     std::vector<double> lj;
     log_joint(p, ctx.data, x_sqnorm, lj);
-    normalise(lj, ctx.data.n(), p.k);
+    normalise(lj, ctx.data.n(), p.k, Collective(ctx.data.n()));
     std::copy(lj.begin(), lj.end(), out);
 }
 
@@ -303,7 +334,7 @@ const AlgorithmSpec &gmm_spec() {
         AlgorithmSpec s;
         s.name = "gmm";
         s.summary = "Gaussian mixture by EM (shared spherical, spherical, diagonal or full covariance)";
-        s.uses = 0;
+        s.uses = KINDRED_USES_SHARDS;
         s.options = gmm_options();
         s.fit = fit_gmm;
         s.predict = predict_gmm;
