@@ -20,62 +20,17 @@
 
 #include "kindred.h"
 #include "testing.h"
+#include "thread_comm.h"
 
 /* Three chunks of 32768 rows, the last one partial. */
-enum { N = 70000, D = 4, K = 5, MAX_RANKS = 4, MESSAGE = 512 };
+enum { N = 70000, D = 4, K = 5, MESSAGE = 512 };
 
 static double points[N * D];
-
-/* ---- a communicator of threads: each rank posts its buffer, all copy, all wait */
-
-typedef struct world {
-    int size;
-    pthread_barrier_t barrier;
-    const void *posted[MAX_RANKS];
-    size_t bytes[MAX_RANKS];
-} world;
-
-typedef struct rank_link {
-    world *w;
-    int rank;
-} rank_link;
-
-static int thread_allgather(void *user, const void *send, size_t bytes, void *recv) {
-    rank_link *l = (rank_link *)user;
-    l->w->posted[l->rank] = send;
-    pthread_barrier_wait(&l->w->barrier);
-    for (int r = 0; r < l->w->size; ++r) memcpy((char *)recv + (size_t)r * bytes, l->w->posted[r], bytes);
-    pthread_barrier_wait(&l->w->barrier);
-    return 0;
-}
-
-static int thread_allgatherv(void *user, const void *send, size_t bytes, void *recv, const size_t *counts,
-                             const size_t *displs) {
-    rank_link *l = (rank_link *)user;
-    l->w->posted[l->rank] = send;
-    l->w->bytes[l->rank] = bytes;
-    pthread_barrier_wait(&l->w->barrier);
-    for (int r = 0; r < l->w->size; ++r) {
-        if (counts[r] != l->w->bytes[r]) return 1; /* a rank's count differs from what it sent */
-        if (counts[r]) memcpy((char *)recv + displs[r], l->w->posted[r], counts[r]);
-    }
-    pthread_barrier_wait(&l->w->barrier);
-    return 0;
-}
-
-static int thread_broadcast(void *user, void *buffer, size_t bytes, int root) {
-    rank_link *l = (rank_link *)user;
-    if (l->rank == root) l->w->posted[root] = buffer;
-    pthread_barrier_wait(&l->w->barrier);
-    if (l->rank != root) memcpy(buffer, l->w->posted[root], bytes);
-    pthread_barrier_wait(&l->w->barrier);
-    return 0;
-}
 
 /* ---- one rank's call and what it got */
 
 typedef struct shard_run {
-    rank_link link;
+    thread_rank link;
     kindred_comm comm;
     const char *algorithm;
     const char *covariance; /* gmm's, or NULL */
@@ -128,22 +83,12 @@ static void *run_rank(void *arg) {
 
 /* Ranks r = 0..p-1 take the slices [cuts[slice[r]], cuts[slice[r] + 1]). */
 static void run_world(shard_run *runs, int p, const int64_t *cuts, const int *slice, const char *algorithm) {
-    world w;
-    memset(&w, 0, sizeof w);
-    w.size = p;
-    pthread_barrier_init(&w.barrier, NULL, (unsigned)p);
-    pthread_t threads[MAX_RANKS];
+    thread_world w;
+    thread_world_init(&w, p);
+    pthread_t threads[THREAD_COMM_MAX_RANKS];
     for (int r = 0; r < p; ++r) {
         shard_run *s = &runs[r];
-        s->link.w = &w;
-        s->link.rank = r;
-        s->comm.struct_size = sizeof(kindred_comm);
-        s->comm.rank = r;
-        s->comm.size = p;
-        s->comm.user = &s->link;
-        s->comm.allgather = thread_allgather;
-        s->comm.allgatherv = thread_allgatherv;
-        s->comm.broadcast = thread_broadcast;
+        thread_comm(&w, r, &s->link, &s->comm);
         s->algorithm = algorithm;
         if (!s->k) s->k = K;
         s->row_offset = cuts[slice[r]];
@@ -152,7 +97,7 @@ static void run_world(shard_run *runs, int p, const int64_t *cuts, const int *sl
         pthread_create(&threads[r], NULL, run_rank, s);
     }
     for (int r = 0; r < p; ++r) pthread_join(threads[r], NULL);
-    pthread_barrier_destroy(&w.barrier);
+    thread_world_destroy(&w);
 }
 
 static void free_runs(shard_run *runs, int p) {
@@ -210,7 +155,7 @@ static void check_equal_to(const reference *plain, shard_run *runs, int p) {
 
 static void bitwise_equal_for_any_split(int p, const int64_t *cuts, const int *slice) {
     if (plain_kmeans.trace_rows == 0) plain_fit("kmeans", NULL, &plain_kmeans);
-    shard_run runs[MAX_RANKS];
+    shard_run runs[THREAD_COMM_MAX_RANKS];
     memset(runs, 0, sizeof runs);
     run_world(runs, p, cuts, slice, "kmeans");
     check_equal_to(&plain_kmeans, runs, p);
@@ -257,7 +202,7 @@ static void gmm_any_covariance(void **state) {
     static reference plain;
     for (int c = 0; c < 4; ++c) {
         plain_fit("gmm", covariances[c], &plain);
-        shard_run runs[MAX_RANKS];
+        shard_run runs[THREAD_COMM_MAX_RANKS];
         memset(runs, 0, sizeof runs);
         for (int r = 0; r < 3; ++r) runs[r].covariance = covariances[c];
         run_world(runs, 3, cuts, slice, "gmm");
@@ -327,7 +272,7 @@ static void a_nan_on_one_rank(void **state) {
     spoiled[(50000 + 3) * D + 1] = 0.0 / 0.0;
     const int64_t cuts[] = {0, 40000, N};
     const int slice[] = {0, 1};
-    shard_run runs[MAX_RANKS];
+    shard_run runs[THREAD_COMM_MAX_RANKS];
     memset(runs, 0, sizeof runs);
     runs[1].x = spoiled + 40000 * D;
     run_world(runs, 2, cuts, slice, "kmeans");
@@ -338,7 +283,7 @@ static void other_options_on_one_rank(void **state) {
     (void)state;
     const int64_t cuts[] = {0, 10000, 40000, N};
     const int slice[] = {0, 1, 2};
-    shard_run runs[MAX_RANKS];
+    shard_run runs[THREAD_COMM_MAX_RANKS];
     memset(runs, 0, sizeof runs);
     runs[2].k = K + 1;
     run_world(runs, 3, cuts, slice, "kmeans");
@@ -354,7 +299,7 @@ static void other_side_information_on_one_rank(void **state) {
     assert_ok(kindred_side_add_pairs(side, i, j, v, 1));
     const int64_t cuts[] = {0, 40000, N};
     const int slice[] = {0, 1};
-    shard_run runs[MAX_RANKS];
+    shard_run runs[THREAD_COMM_MAX_RANKS];
     memset(runs, 0, sizeof runs);
     runs[0].side = side;
     run_world(runs, 2, cuts, slice, "kmeans");
@@ -366,7 +311,7 @@ static void a_cancel_on_one_rank(void **state) {
     (void)state;
     const int64_t cuts[] = {0, 40000, N};
     const int slice[] = {0, 1};
-    shard_run runs[MAX_RANKS];
+    shard_run runs[THREAD_COMM_MAX_RANKS];
     memset(runs, 0, sizeof runs);
     runs[1].cancel = 1;
     run_world(runs, 2, cuts, slice, "kmeans");
@@ -376,7 +321,7 @@ static void a_cancel_on_one_rank(void **state) {
 static void rows_that_overlap_or_leave_a_gap(void **state) {
     (void)state;
     const int slice[] = {0, 1};
-    shard_run runs[MAX_RANKS];
+    shard_run runs[THREAD_COMM_MAX_RANKS];
     const int64_t overlap[] = {0, 40000, 39000};  /* slices [0, 40000) and [40000, 39000): n_local < 0 */
     memset(runs, 0, sizeof runs);
     run_world(runs, 2, overlap, slice, "kmeans");
@@ -391,7 +336,7 @@ static void an_algorithm_without_sharded_fits(void **state) {
     (void)state;
     const int64_t cuts[] = {0, 40000, N};
     const int slice[] = {0, 1};
-    shard_run runs[MAX_RANKS];
+    shard_run runs[THREAD_COMM_MAX_RANKS];
     memset(runs, 0, sizeof runs);
     run_world(runs, 2, cuts, slice, "pckmeans");
     same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "pckmeans has no sharded fit");
