@@ -2,7 +2,7 @@
  * communicator of threads: for 1 to 4 ranks and uneven shards (empty ones,
  * shards inside one chunk of 32768 rows, slices given to ranks in a permuted
  * order), the labels, centres, objective trace, iteration count and
- * objective of kmeans and gmm (every covariance model) are bitwise those of
+ * objective of kmeans, gmm (every covariance model) and dpmeans are bitwise those of
  * kindred_model_fit_dense on all the points.
  * Faults (a NaN on one rank, other options or side information on one rank,
  * a cancel on one rank, rows that overlap) give every rank the same status
@@ -23,7 +23,7 @@
 #include "thread_comm.h"
 
 /* Three chunks of 32768 rows, the last one partial. */
-enum { N = 70000, D = 4, K = 5, MESSAGE = 512 };
+enum { N = 70000, D = 4, K = 5, MAX_CLUSTERS = 64, MESSAGE = 512 };
 
 static double points[N * D];
 
@@ -42,10 +42,19 @@ typedef struct shard_run {
     int status;
     char message[MESSAGE];
     int32_t *labels;
-    double centers[K * D], trace[1000];
-    int64_t iterations, trace_rows;
+    double centers[MAX_CLUSTERS * D], trace[1000];
+    int64_t clusters, iterations, trace_rows;
     double objective;
 } shard_run;
+
+/* The options of every fit here: k (dpmeans: the hint from which lambda is
+ * derived), 2 restarts where the algorithm restarts, seed 7. */
+static kindred_status set_options(kindred_model *m, const char *algorithm, int64_t k) {
+    kindred_status s = kindred_model_set_int(m, "k", k);
+    if (s == KINDRED_OK && strcmp(algorithm, "dpmeans") != 0) s = kindred_model_set_int(m, "n_init", 2);
+    if (s == KINDRED_OK) s = kindred_model_set_int(m, "seed", 7);
+    return s;
+}
 
 static int cancel_at_two(void *user, int64_t iteration, double objective, const char *message) {
     (void)user, (void)objective, (void)message;
@@ -60,9 +69,7 @@ static void *run_rank(void *arg) {
         s->status = -1;
         return NULL;
     }
-    kindred_model_set_int(m, "k", s->k);
-    kindred_model_set_int(m, "n_init", 2);
-    kindred_model_set_int(m, "seed", 7);
+    set_options(m, s->algorithm, s->k);
     if (s->covariance) kindred_model_set_string(m, "covariance", s->covariance);
     if (s->cancel) kindred_model_set_progress(m, cancel_at_two, NULL);
     s->status = kindred_model_fit_dense_shard(m, &s->comm, s->x, s->n_local, D, KINDRED_ROW_MAJOR, D, s->row_offset, N,
@@ -71,11 +78,11 @@ static void *run_rank(void *arg) {
     if (s->status == KINDRED_OK) {
         s->labels = malloc((size_t)(s->n_local > 0 ? s->n_local : 1) * sizeof(int32_t));
         kindred_model_labels(m, s->labels, s->n_local);
-        kindred_model_array(m, "centers", s->centers, K * D);
+        kindred_model_array(m, "centers", s->centers, MAX_CLUSTERS * D);
         int64_t cols = 0;
         kindred_model_array_shape(m, "objective_trace", &s->trace_rows, &cols);
         kindred_model_array(m, "objective_trace", s->trace, 1000);
-        kindred_model_summary(m, NULL, NULL, NULL, &s->iterations, NULL, &s->objective);
+        kindred_model_summary(m, NULL, NULL, &s->clusters, &s->iterations, NULL, &s->objective);
     }
     kindred_model_free(m);
     return NULL;
@@ -108,8 +115,8 @@ static void free_runs(shard_run *runs, int p) {
 
 typedef struct reference {
     int32_t labels[N];
-    double centers[K * D], trace[1000];
-    int64_t iterations, trace_rows;
+    double centers[MAX_CLUSTERS * D], trace[1000];
+    int64_t clusters, iterations, trace_rows;
     double objective;
 } reference;
 
@@ -118,17 +125,16 @@ static reference plain_kmeans;
 static void plain_fit(const char *algorithm, const char *covariance, reference *out) {
     kindred_model *m = NULL;
     assert_ok(kindred_model_new(&m, algorithm));
-    assert_ok(kindred_model_set_int(m, "k", K));
-    assert_ok(kindred_model_set_int(m, "n_init", 2));
-    assert_ok(kindred_model_set_int(m, "seed", 7));
+    assert_ok(set_options(m, algorithm, K));
     if (covariance) assert_ok(kindred_model_set_string(m, "covariance", covariance));
     assert_ok(kindred_model_fit_dense(m, points, N, D, KINDRED_ROW_MAJOR, D, NULL));
     assert_ok(kindred_model_labels(m, out->labels, N));
-    assert_ok(kindred_model_array(m, "centers", out->centers, K * D));
+    assert_ok(kindred_model_summary(m, NULL, NULL, &out->clusters, &out->iterations, NULL, &out->objective));
+    assert_true(out->clusters <= MAX_CLUSTERS);
+    assert_ok(kindred_model_array(m, "centers", out->centers, MAX_CLUSTERS * D));
     int64_t cols = 0;
     assert_ok(kindred_model_array_shape(m, "objective_trace", &out->trace_rows, &cols));
     assert_ok(kindred_model_array(m, "objective_trace", out->trace, 1000));
-    assert_ok(kindred_model_summary(m, NULL, NULL, NULL, &out->iterations, NULL, &out->objective));
     kindred_model_free(m);
 }
 
@@ -145,7 +151,8 @@ static void check_equal_to(const reference *plain, shard_run *runs, int p) {
         assert_int_equal(s->status, KINDRED_OK);
         assert_string_equal(s->message, "");
         assert_memory_equal(s->labels, plain->labels + s->row_offset, (size_t)s->n_local * sizeof(int32_t));
-        assert_memory_equal(s->centers, plain->centers, sizeof plain->centers);
+        assert_int_equal(s->clusters, plain->clusters);
+        assert_memory_equal(s->centers, plain->centers, (size_t)(plain->clusters * D) * sizeof(double));
         assert_int_equal(s->trace_rows, plain->trace_rows);
         assert_memory_equal(s->trace, plain->trace, (size_t)plain->trace_rows * sizeof(double));
         assert_int_equal(s->iterations, plain->iterations);
@@ -209,6 +216,23 @@ static void gmm_any_covariance(void **state) {
         check_equal_to(&plain, runs, 3);
         free_runs(runs, 3);
     }
+}
+
+/* dpmeans with lambda derived from k (farthest-first over all ranks): its
+ * pass opens centres in sequence, each rank in turn. */
+static void dpmeans_with_a_k_hint(void **state) {
+    (void)state;
+    const int64_t cuts[] = {0, 5000, 40000, 40000, N};
+    const int slice[] = {3, 0, 2, 1};
+    static reference plain;
+    plain_fit("dpmeans", NULL, &plain);
+    assert_true(plain.clusters > 1);
+    assert_true(plain.iterations > 1);
+    shard_run runs[THREAD_COMM_MAX_RANKS];
+    memset(runs, 0, sizeof runs);
+    run_world(runs, 4, cuts, slice, "dpmeans");
+    check_equal_to(&plain, runs, 4);
+    free_runs(runs, 4);
 }
 
 /* ---- without other ranks */
@@ -349,6 +373,7 @@ int main(void) {
         cmocka_unit_test(three_ranks),
         cmocka_unit_test(four_ranks),
         cmocka_unit_test(gmm_any_covariance),
+        cmocka_unit_test(dpmeans_with_a_k_hint),
         cmocka_unit_test(null_comm_is_the_plain_fit),
         cmocka_unit_test(flags_say_which_algorithms_shard),
         cmocka_unit_test(a_nan_on_one_rank),

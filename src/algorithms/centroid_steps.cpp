@@ -204,17 +204,24 @@ std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, 
     return centers;
 }
 
-std::vector<double> global_mean(const DataView &data) {
-    std::vector<double> mean(static_cast<size_t>(data.d()), 0.0);
-    for (int64_t i = 0; i < data.n(); ++i) data.add_row(i, 1.0, mean.data());
-    for (double &v : mean) v /= static_cast<double>(data.n());
+std::vector<double> global_mean(const DataView &data, const Collective *collective) {
+    const Collective single(data.n());
+    const Collective &ranks = collective ? *collective : single;
+    const int64_t n = data.n(), d = data.d();
+    // Chunk sums started from 0 in index order: for n <= one chunk, the plain sequential sum.
+    std::vector<double> partial(static_cast<size_t>(chunk_count(n, Collective::kChunk) * d), 0.0);
+    for (int64_t i = 0; i < n; ++i) data.add_row(i, 1.0, partial.data() + (i / Collective::kChunk) * d);
+    std::vector<double> mean = ranks.sum_chunks(partial, d);
+    for (double &v : mean) v /= static_cast<double>(ranks.n_total());
     return mean;
 }
 
-double farthest_first_lambda(const DataView &data, int64_t k) {
+double farthest_first_lambda(const DataView &data, int64_t k, const Collective *collective) {
+    const Collective single(data.n());
+    const Collective &ranks = collective ? *collective : single;
     const int64_t n = data.n(), d = data.d();
     if (k < 1) fail(KINDRED_E_INVALID, "farthest-first: k must be >= 1, got ", k);
-    std::vector<double> centre = global_mean(data);
+    std::vector<double> centre = global_mean(data, &ranks);
     std::vector<double> row(d);
     std::vector<double> closest(static_cast<size_t>(n), std::numeric_limits<double>::infinity());
     double pick_distance = 0.0;
@@ -228,8 +235,16 @@ double farthest_first_lambda(const DataView &data, int64_t k) {
             closest[i] = std::min(closest[i], s);
             if (closest[i] > closest[far]) far = i;
         }
-        pick_distance = closest[far];
-        data.copy_row(far, centre.data());
+        // The farthest point of all ranks (ties to the smaller index, as in one pass).
+        const double mine[2] = {n > 0 ? closest[far] : -1.0, static_cast<double>(ranks.first_row() + far)};
+        double best[2] = {-1.0, 0.0};
+        for (const std::vector<char> &part : ranks.gather(mine, sizeof mine)) {
+            double v[2];
+            std::memcpy(v, part.data(), sizeof v);
+            if (v[0] > best[0] || (v[0] == best[0] && v[1] < best[1])) std::copy(v, v + 2, best);
+        }
+        pick_distance = best[0];
+        centre = ranks.rows(data, {static_cast<int64_t>(best[1])});
     }
     return pick_distance;
 }

@@ -47,7 +47,8 @@ std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, 
 // Farthest-first traversal from the global mean (as in the RDP-means paper's
 // experiments): the squared distance at which the k-th centre is picked; a
 // lambda that makes DP-type methods open about k clusters.
-double farthest_first_lambda(const DataView &data, int64_t k);
+// collective: the ranks of a sharded fit, or null (the same value for any split).
+double farthest_first_lambda(const DataView &data, int64_t k, const Collective *collective = nullptr);
 
 // Labels of the library's kmeans (k-means++, best of n_init restarts) on
 // data, with ctx's progress, log and threads and the given seed: for methods
@@ -58,8 +59,9 @@ std::vector<int32_t> kmeans_labels(const FitContext &ctx, const DataView &data, 
 // predict for models that store "centers" (k x d): nearest centre.
 void predict_nearest_center(const PredictContext &ctx, int32_t *labels);
 
-// Mean over all points (d values).
-std::vector<double> global_mean(const DataView &data);
+// Mean over all points (d values), by chunk sums (core/collective.hpp): the
+// same bits for any split over the ranks of collective (null: one process).
+std::vector<double> global_mean(const DataView &data, const Collective *collective = nullptr);
 
 }  // namespace kindred
 

@@ -8,27 +8,20 @@
 // lambda is given, or derived from a hint k by the farthest-first heuristic
 // of Kulis & Jordan, as the RDP-means paper's experiments do.
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 #include "algorithms/centroid_steps.hpp"
 #include "algorithms/pair_cross_validation.hpp"
 #include "core/error.hpp"
 #include "core/label_sums.hpp"
+#include "core/parallel.hpp"
 #include "linalg/distances.hpp"
 
 namespace kindred {
 namespace {
 
 constexpr int64_t kBlockRows = 2048;
-
-double resolve_lambda(const FitContext &ctx) {
-    if (ctx.options.is_set("lambda")) return ctx.options.get_double("lambda");
-    if (!ctx.options.is_set("k"))
-        fail(KINDRED_E_INVALID, "dpmeans: set lambda, or k (a hint from which lambda is derived)");
-    const int64_t k = ctx.options.get_int("k");
-    if (k > ctx.data.n()) fail(KINDRED_E_DIMENSION, "k = ", k, " is larger than the number of points n = ", ctx.data.n());
-    return farthest_first_lambda(ctx.data, k);
-}
 
 // One pass in data order. Distances to the centres that exist when a block
 // starts come from one GEMM; centres opened inside the block are few and
@@ -68,21 +61,65 @@ int64_t assignment_pass(const DataView &data, const std::vector<double> &x_sqnor
     return changed;
 }
 
+double resolve_lambda(const FitContext &ctx, const Collective &ranks) {
+    if (ctx.options.is_set("lambda")) return ctx.options.get_double("lambda");
+    if (!ctx.options.is_set("k"))
+        fail(KINDRED_E_INVALID, "dpmeans: set lambda, or k (a hint from which lambda is derived)");
+    const int64_t k = ctx.options.get_int("k");
+    if (k > ranks.n_total())
+        fail(KINDRED_E_DIMENSION, "k = ", k, " is larger than the number of points n = ", ranks.n_total());
+    return farthest_first_lambda(ctx.data, k, &ranks);
+}
+
+// One pass over the points of every rank, in the order of the rows: a pass
+// opens centres in sequence, so each rank runs its part in turn, starting
+// from the centres the ranks before it opened, and then sends the ones it
+// opened (the same pass, block by block, as in one process; the centre
+// update that follows is parallel). Returns the changed assignments of all ranks.
+int64_t assignment_pass_all_ranks(const DataView &data, const Collective &ranks, const std::vector<double> &x_sqnorm,
+                                  double lambda, std::vector<double> &centers, std::vector<int32_t> &labels,
+                                  std::vector<double> &block) {
+    if (ranks.single()) return assignment_pass(data, x_sqnorm, lambda, centers, labels, block);
+    int64_t changed = 0;
+    for (int root : ranks.row_order()) {
+        std::vector<double> opened;
+        if (root == ranks.rank()) {
+            const size_t before = centers.size();
+            changed = assignment_pass(data, x_sqnorm, lambda, centers, labels, block);
+            opened.assign(centers.begin() + static_cast<std::ptrdiff_t>(before), centers.end());
+        }
+        uint64_t values = opened.size();
+        ranks.broadcast(&values, sizeof values, root);
+        opened.resize(static_cast<size_t>(values));
+        ranks.broadcast(opened.data(), opened.size() * sizeof(double), root);
+        if (root != ranks.rank()) centers.insert(centers.end(), opened.begin(), opened.end());
+    }
+    int64_t total = 0;
+    for (const std::vector<char> &part : ranks.gather(&changed, sizeof changed)) {
+        int64_t v = 0;
+        std::memcpy(&v, part.data(), sizeof v);
+        total += v;
+    }
+    return total;
+}
+
 FitResult fit_dpmeans_lambda(const FitContext &ctx) {
     const DataView &data = ctx.data;
+    const Collective single(data.n());
+    const Collective &ranks = ctx.collective ? *ctx.collective : single;
     const int64_t n = data.n(), d = data.d();
-    const double lambda = resolve_lambda(ctx);
+    const double lambda = resolve_lambda(ctx, ranks);
     const int64_t max_iter = ctx.options.get_int("max_iter");
     const std::vector<double> x_sqnorm = linalg::row_sqnorms(data);
-    std::vector<double> centers = global_mean(data), block, sums;
+    std::vector<double> centers = global_mean(data, &ranks), block, sums, cost;
     std::vector<int32_t> labels(n, -1);
     std::vector<int64_t> counts;
     std::vector<double> trace;
     FitResult result;
     for (int64_t it = 1; it <= max_iter; ++it) {
-        const int64_t changed = assignment_pass(data, x_sqnorm, lambda, centers, labels, block);
+        const int64_t changed = assignment_pass_all_ranks(data, ranks, x_sqnorm, lambda, centers, labels, block);
         const int64_t k = static_cast<int64_t>(centers.size()) / d;
-        cluster_sums(data, labels.data(), k, ctx.threads, sums, counts);
+        cluster_sums(data, ranks, labels.data(), k, ctx.threads, sums, counts);
         // Means of the non-empty clusters, relabelled 0..k'-1 in order.
         std::vector<int32_t> new_id(k, -1);
         std::vector<double> next;
@@ -94,14 +131,18 @@ FitResult fit_dpmeans_lambda(const FitContext &ctx) {
         }
         for (auto &l : labels) l = new_id[l];
         centers.swap(next);
-        double objective = lambda * kept;
+        // The points' costs are summed by chunks (core/collective.hpp), then lambda per cluster is added.
+        // cost: one sum per chunk of this rank's rows.
+        cost.assign(static_cast<size_t>(chunk_count(n, Collective::kChunk)), 0.0);
         for (int64_t i = 0; i < n; ++i) {
             const double *c = centers.data() + labels[i] * d;
-            objective += std::max(0.0, x_sqnorm[i] - 2.0 * data.dot_row(i, c) + linalg::center_sqnorms(c, 1, d)[0]);
+            cost[i / Collective::kChunk] +=
+                std::max(0.0, x_sqnorm[i] - 2.0 * data.dot_row(i, c) + linalg::center_sqnorms(c, 1, d)[0]);
         }
+        const double objective = lambda * kept + ranks.sum_chunks(cost, 1)[0];
         trace.push_back(objective);
         result.iterations = it;
-        ctx.progress.report(it, objective, "dpmeans: assignment pass");
+        ranks.agree([&] { ctx.progress.report(it, objective, "dpmeans: assignment pass"); });  // a cancel stops all ranks
         if (changed == 0) {
             result.converged = true;
             break;
@@ -120,6 +161,9 @@ FitResult fit_dpmeans_lambda(const FitContext &ctx) {
 // the only use dpmeans makes of them.
 FitResult fit_dpmeans(const FitContext &ctx) {
     if (ctx.options.is_set("lambda") || ctx.options.is_set("k")) return fit_dpmeans_lambda(ctx);
+    if (ctx.collective && !ctx.collective->single())
+        fail(KINDRED_E_INVALID, "dpmeans: a sharded fit needs lambda or k (choosing lambda by cross-validation over the "
+             "pairs is not distributed yet)");
     // The reach: the largest squared distance of a point from the mean of all points.
     const std::vector<double> mean = global_mean(ctx.data);
     double mean_sq = 0.0;
@@ -147,7 +191,8 @@ const AlgorithmSpec &dpmeans_spec() {
         AlgorithmSpec s;
         s.name = "dpmeans";
         s.summary = "DP-means (Kulis & Jordan): k-means with a cost per cluster, k found from lambda";
-        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_NO_K;  // pairs: to choose lambda only
+        // pairs: to choose lambda only; shards: with lambda or k set
+        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_NO_K | KINDRED_USES_SHARDS;
         s.options = dpmeans_options();
         s.fit = fit_dpmeans;
         s.predict = predict_nearest_center;

@@ -42,29 +42,6 @@ double mean_variance(const DataView &data, const Collective &ranks) {
     return ranks.sum_chunks(squares, 1)[0] / static_cast<double>(ranks.n_total() * d);
 }
 
-// cluster_sums over all ranks: each chunk's sums from the rank that holds
-// it, added in chunk order (the additions cluster_sums makes in one process).
-void all_cluster_sums(const DataView &data, const Collective &ranks, const int32_t *labels, int64_t k, int threads,
-                      std::vector<double> &sums, std::vector<int64_t> &counts) {
-    if (ranks.single()) {
-        cluster_sums(data, labels, k, threads, sums, counts);
-        return;
-    }
-    const int64_t n = data.n(), d = data.d(), chunks = chunk_count(n, Collective::kChunk), width = k * d + k;
-    std::vector<double> partial(static_cast<size_t>(chunks * width), 0.0), chunk_sums;
-    std::vector<int64_t> chunk_counts;
-    for (int64_t c = 0; c < chunks; ++c) {
-        const int64_t lo = c * Collective::kChunk, hi = std::min(n, lo + Collective::kChunk);
-        cluster_sums(row_range(data, lo, hi), labels + lo, k, threads, chunk_sums, chunk_counts);
-        std::copy(chunk_sums.begin(), chunk_sums.end(), partial.begin() + c * width);
-        for (int64_t l = 0; l < k; ++l) partial[c * width + k * d + l] = static_cast<double>(chunk_counts[l]);
-    }
-    const std::vector<double> total = ranks.sum_chunks(partial, width);
-    sums.assign(total.begin(), total.begin() + k * d);
-    counts.resize(static_cast<size_t>(k));
-    for (int64_t l = 0; l < k; ++l) counts[l] = static_cast<int64_t>(total[k * d + l]);  // exact below 2^53
-}
-
 struct Run {
     std::vector<double> centers;
     std::vector<int32_t> labels;
@@ -124,7 +101,7 @@ Run lloyd(const FitContext &ctx, const Collective &ranks, NearestCenter &nearest
     const double x_sq_total = ranks.sum_rows(nearest.x_sqnorm().data(), n);
     for (int64_t it = 1; it <= max_iter; ++it) {
         bounded.assign(centers.data(), k, run.labels.data(), nullptr);
-        all_cluster_sums(data, ranks, run.labels.data(), k, ctx.threads, sums, counts);
+        cluster_sums(data, ranks, run.labels.data(), k, ctx.threads, sums, counts);
         const std::vector<double> c_sq = linalg::center_sqnorms(centers.data(), k, d);
         double inertia = x_sq_total;
         for (int64_t c = 0; c < k; ++c) {

@@ -108,6 +108,22 @@ double Collective::sum_rows(const double *v, int64_t n_local) const {
     return sum_chunks(partial, 1)[0];
 }
 
+std::vector<int> Collective::row_order() const {
+    if (!comm_) return {0};
+    const int64_t mine[2] = {n_local_ > 0 ? first_row_ : n_total_, n_local_};
+    std::vector<std::pair<int64_t, int>> starts;
+    int r = 0;
+    for (const std::vector<char> &part : gather(mine, sizeof mine)) {
+        int64_t v[2];
+        std::memcpy(v, part.data(), sizeof v);
+        starts.push_back({v[0], r++});
+    }
+    std::sort(starts.begin(), starts.end());
+    std::vector<int> order;
+    for (const auto &s : starts) order.push_back(s.second);
+    return order;
+}
+
 void Collective::agree(const std::function<void()> &step) const {
     if (!comm_) {
         step();

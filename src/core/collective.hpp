@@ -60,6 +60,10 @@ public:
     // sum_chunks of one value per row, v[i] summed in index order within a chunk.
     double sum_rows(const double *v, int64_t n_local) const;
 
+    // The ranks in the order of their rows (those without rows last, by rank):
+    // the order of a pass that must visit the points in sequence.
+    std::vector<int> row_order() const;
+
     // Runs step on every rank; when it fails on one or more, every rank
     // throws the error of the lowest failing rank (its status, and its
     // message naming the rank), so that no rank waits for a collective

@@ -192,4 +192,26 @@ void cluster_sums(const DataView &data, const int32_t *labels, int64_t k, int th
     label_sums(data, labels, nullptr, k, kClusterSumChunk, threads, sums, nullptr, counts);
 }
 
+void cluster_sums(const DataView &data, const Collective &ranks, const int32_t *labels, int64_t k, int threads,
+                  std::vector<double> &sums, std::vector<int64_t> &counts) {
+    static_assert(Collective::kChunk == kClusterSumChunk, "a rank holds whole chunks of the centre sums");
+    if (ranks.single()) {
+        cluster_sums(data, labels, k, threads, sums, counts);
+        return;
+    }
+    const int64_t n = data.n(), d = data.d(), chunks = chunk_count(n, kClusterSumChunk), width = k * d + k;
+    std::vector<double> partial(static_cast<size_t>(chunks * width), 0.0), chunk_sums;
+    std::vector<int64_t> chunk_counts;
+    for (int64_t c = 0; c < chunks; ++c) {
+        const int64_t lo = c * kClusterSumChunk, hi = std::min(n, lo + kClusterSumChunk);
+        cluster_sums(row_range(data, lo, hi), labels + lo, k, threads, chunk_sums, chunk_counts);
+        std::copy(chunk_sums.begin(), chunk_sums.end(), partial.begin() + c * width);
+        for (int64_t l = 0; l < k; ++l) partial[c * width + k * d + l] = static_cast<double>(chunk_counts[l]);
+    }
+    const std::vector<double> total = ranks.sum_chunks(partial, width);
+    sums.assign(total.begin(), total.begin() + k * d);
+    counts.resize(static_cast<size_t>(k));
+    for (int64_t l = 0; l < k; ++l) counts[l] = static_cast<int64_t>(total[k * d + l]);  // exact below 2^53
+}
+
 }  // namespace kindred

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/collective.hpp"
 #include "core/data_view.hpp"
 
 namespace kindred {
@@ -31,6 +32,13 @@ void label_sums(const DataView &data, const int32_t *labels, const double *weigh
 // steps in algorithms/, because divergence/ needs it too and may not reach up.
 void cluster_sums(const DataView &data, const int32_t *labels, int64_t k, int threads, std::vector<double> &sums,
                   std::vector<int64_t> &counts);
+
+// cluster_sums over the rows of every rank of a sharded fit (data, labels:
+// this rank's rows; core/collective.hpp): each chunk's sums from the rank
+// that holds it, added in chunk order, the additions cluster_sums makes in
+// one process. With a single-process Collective it is cluster_sums.
+void cluster_sums(const DataView &data, const Collective &ranks, const int32_t *labels, int64_t k, int threads,
+                  std::vector<double> &sums, std::vector<int64_t> &counts);
 
 }  // namespace kindred
 
