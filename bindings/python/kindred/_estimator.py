@@ -13,6 +13,7 @@ from . import _registry
 from ._arrays import CsrArg, DenseArg, is_sparse, ptr
 from ._callbacks import interrupt_cancels, log_trampoline, progress_trampoline
 from ._lib import (CONSTANTS, CancelledError, StateError, NotFoundError, check, error_for, ffi, lib, text)
+from ._shard import MpiComm
 from ._side import SideInfo, make_side
 
 try:  # scikit-learn is optional: with it, the estimators are its BaseEstimator / ClusterMixin
@@ -297,18 +298,30 @@ class Clusterer(_ClusterMixin, _BaseEstimator):
             raise ValueError("X: n_samples = %d; clustering needs at least 2 points" % data.n)
         side_info = make_side(data.n, side, pairs, triplets, partial_labels, ml, cl)
         side_handle = side_info.handle if side_info is not None else ffi.NULL
+        if sparse:
+            self._call(model, progress, lambda: lib.kindred_model_fit_csr(
+                model, data.n, data.d, data.p_indptr, data.p_indices, data.p_values, side_handle))
+        else:
+            fit_dense = getattr(lib, "kindred_model_fit_dense" + data.suffix)
+            self._call(model, progress, lambda: fit_dense(model, data.ptr, data.n, data.d, data.layout, data.ld,
+                                                          side_handle))
+        self._adopt(model)
+        if names is not None:
+            self.feature_names_in_ = names
+        return self
+
+    def _call(self, model, progress, fit, comm=None):
+        """Run fit() (a C call returning a status) with the progress and log callbacks set on the model
+        (and, for a sharded fit, the MpiComm whose callbacks it may call); raise what went wrong once
+        C has returned: KeyboardInterrupt after Ctrl-C, a callback's own exception, or the library's
+        error."""
         progress_cb, display = progress_trampoline(progress, "kindred " + (self._algorithm or self.algorithm))
         logger = log_trampoline()
         check(lib.kindred_model_set_log(model, logger.pointer, ffi.NULL))
         check(lib.kindred_model_set_progress(model, progress_cb.pointer, ffi.NULL))
         try:
             with interrupt_cancels(progress_cb):
-                if sparse:
-                    status = lib.kindred_model_fit_csr(model, data.n, data.d, data.p_indptr, data.p_indices,
-                                                       data.p_values, side_handle)
-                else:
-                    fit_dense = getattr(lib, "kindred_model_fit_dense" + data.suffix)
-                    status = fit_dense(model, data.ptr, data.n, data.d, data.layout, data.ld, side_handle)
+                status = fit()
                 err = error_for(status) if status != CONSTANTS["KINDRED_OK"] else None
         finally:
             # The callbacks die with this frame: the model must not keep pointers to them.
@@ -320,8 +333,53 @@ class Clusterer(_ClusterMixin, _BaseEstimator):
             raise KeyboardInterrupt
         if progress_cb.error is not None:
             progress_cb.reraise()  # the callback's own exception
+        if comm is not None and err is not None:
+            comm.reraise()  # a communicator callback's exception (mpi4py's), with the fit's error as context
         if err is not None:
             raise err
+
+    def fit_shard(self, X, row_offset, n_total, comm=None, side=None, pairs=None, triplets=None, partial_labels=None,
+                  ml=None, cl=None, progress=None):
+        """Fit on points split by rows over the processes of an MPI communicator (collective).
+
+        Every rank of `comm` calls fit_shard with the same options, n_total and side information, and
+        its own rows: X holds the rows [row_offset, row_offset + len(X)) of the n_total points (float64
+        (n_local, d), read in place when C- or Fortran-ordered; n_local may be 0). The ranks' rows cover
+        [0, n_total) exactly once, in any sizes and any assignment of slices to ranks.
+        comm: an mpi4py communicator (e.g. mpi4py.MPI.COMM_WORLD); None (or one rank) is fit() on all
+           the points, then row_offset must be 0 and len(X) == n_total.
+        side, pairs, ml, cl, triplets, partial_labels: side information about all n_total points, the
+           same on every rank (as in fit()).
+        progress: as in fit(); a cancel on one rank cancels every rank.
+
+        Afterwards every rank holds the whole model (cluster_centers_, objective_trace_, n_iter_, ...)
+        and labels_ of its own rows only; predict works on any rank. For the algorithms whose
+        kindred.algorithm_uses() has "shards" (kmeans today) the results are bitwise those of fit() on
+        all the points, for any number of ranks and any split. Every rank raises the same error (an
+        error found on one rank names it). Returns self. See docs/distributed.md.
+        """
+        names = _feature_names(X)
+        model = self._configured_model()
+        if is_sparse(X):
+            raise TypeError("fit_shard: the sharded fit takes dense rows; pass X.toarray()")
+        x = np.asarray(X)
+        if x.ndim == 2 and x.shape[0] == 0:  # an empty shard: no rows to point to
+            n_local, d = 0, x.shape[1]
+            x_ptr, layout, ld, keep = ffi.NULL, CONSTANTS["KINDRED_ROW_MAJOR"], max(d, 1), None
+        else:
+            keep = DenseArg(X)  # float64: the sharded fit has no float32 entry point
+            n_local, d, x_ptr, layout, ld = keep.n, keep.d, keep.ptr, keep.layout, keep.ld
+        row_offset, n_total = int(row_offset), int(n_total)
+        side_info = make_side(n_total, side, pairs, triplets, partial_labels, ml, cl)
+        side_handle = side_info.handle if side_info is not None else ffi.NULL
+        if comm is None:
+            self._call(model, progress, lambda: lib.kindred_model_fit_dense_shard(
+                model, ffi.NULL, x_ptr, n_local, d, layout, ld, row_offset, n_total, side_handle))
+        else:
+            with MpiComm(comm) as c:
+                self._call(model, progress, lambda: lib.kindred_model_fit_dense_shard(
+                    model, c.pointer, x_ptr, n_local, d, layout, ld, row_offset, n_total, side_handle), comm=c)
+        del keep
         self._adopt(model)
         if names is not None:
             self.feature_names_in_ = names

@@ -10,7 +10,8 @@ _TYPES = {CONSTANTS["KINDRED_OPTION_INT"]: "int", CONSTANTS["KINDRED_OPTION_DOUB
           CONSTANTS["KINDRED_OPTION_BOOL"]: "bool", CONSTANTS["KINDRED_OPTION_CHOICE"]: "choice"}
 _USES = {"pairs": "KINDRED_USES_PAIRS", "triplets": "KINDRED_USES_TRIPLETS",
          "partial_labels": "KINDRED_USES_PARTIAL_LABELS", "sparse": "KINDRED_USES_SPARSE",
-         "no_k": "KINDRED_USES_NO_K", "transform": "KINDRED_USES_TRANSFORM", "soft": "KINDRED_USES_SOFT"}
+         "no_k": "KINDRED_USES_NO_K", "transform": "KINDRED_USES_TRANSFORM", "soft": "KINDRED_USES_SOFT",
+         "shards": "KINDRED_USES_SHARDS", "shards_approx": "KINDRED_USES_SHARDS_APPROX"}
 
 
 def typed_value(kind, value_text):
@@ -42,7 +43,8 @@ def algorithm_summary(name):
 
 def algorithm_uses(name):
     """What an algorithm uses and offers, as a set of words: pairs, triplets, partial_labels, sparse, no_k,
-    transform (learns a transformation), soft (soft memberships of new points)."""
+    transform (learns a transformation), soft (soft memberships of new points), shards (Clusterer.fit_shard
+    gives bitwise the result of fit), shards_approx (fit_shard runs, its result is not fit's)."""
     flags = ffi.new("int *")
     check(lib.kindred_algorithm_uses(name.encode(), flags))
     return {word for word, const in _USES.items() if flags[0] & CONSTANTS[const]}

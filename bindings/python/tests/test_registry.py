@@ -50,7 +50,8 @@ def test_metrics_and_summaries():
     assert {"nmi", "ari", "f-measure"} <= set(kindred.metrics())
     for name in kindred.algorithms():
         assert kindred.algorithm_summary(name)
-        assert kindred.algorithm_uses(name) <= {"pairs", "triplets", "partial_labels", "sparse", "no_k", "transform", "soft"}
+        assert kindred.algorithm_uses(name) <= {"pairs", "triplets", "partial_labels", "sparse", "no_k", "transform", "soft",
+                                              "shards", "shards_approx"}
 
 
 def test_params_roundtrip_and_clone():
