@@ -78,6 +78,13 @@ def main(argv):
             problems.append("the test build does not use cmocka: is the `tests` option honoured?")
         elif deps["cmocka"] in demo_reach:
             problems.append("cmocka's package %s comes with the demo's packages" % deps["cmocka"])
+        # The MPI tests (tests/mpi, issue 27) are part of the test mode, never silently left out.
+        # (meson names the dependency after the pkg-config file it used: ompi-c for Open MPI.)
+        mpi = next((name for name in ("ompi-c", "mpi-c", "ompi", "mpi", "mpich") if name in deps), None)
+        if mpi is None:
+            problems.append("the test build does not use MPI: tests/mpi would be left out")
+        elif deps[mpi] in demo_reach:
+            problems.append("MPI's package %s comes with the demo's packages" % deps[mpi])
     for dep, pkg in sorted(deps.items()):
         print("  %-10s %-28s %s" % (dep, pkg, "ok" if pkg in reach else "MISSING"))
     if problems:

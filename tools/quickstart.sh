@@ -20,6 +20,9 @@ test_pkgs+=(librsvg2-bin python3-pil tmux python3-matplotlib)
 # issue 24 (shipping): the ABI check, R's sparse input, and Debian's own cargo (the Rust
 # binding is tested with it as well as with any newer toolchain already on the machine).
 test_pkgs+=(abigail-tools r-cran-matrix cargo)
+# issue 27: sharded fits across MPI processes (tests/mpi: include/kindred_mpi.h under mpirun, and
+# the Python binding over mpi4py). Test-only: libkindred and the demo never need MPI.
+test_pkgs+=(openmpi-bin libopenmpi-dev python3-mpi4py)
 pkgs=("${build_pkgs[@]}")
 [ "$mode" = test ] && pkgs+=("${test_pkgs[@]}")
 
