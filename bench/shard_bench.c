@@ -52,7 +52,14 @@ typedef struct rank_job {
     int32_t *labels;
     double *centers;
     int status;
+    double cpu_s; /* this rank's thread CPU time for its fit */
 } rank_job;
+
+static double thread_cpu_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static int count_report(void *user, int64_t iteration, double objective, const char *message) {
     (void)iteration, (void)objective, (void)message;
@@ -79,9 +86,11 @@ static kindred_model *new_model(const settings *s, reports *reports) {
 static void *run_rank(void *arg) {
     rank_job *j = (rank_job *)arg;
     kindred_model *m = new_model(j->s, &j->reports);
+    const double c0 = thread_cpu_seconds();
     j->status = m ? kindred_model_fit_dense_shard(m, &j->comm, j->x + j->row_offset * j->s->d, j->n_local, j->s->d,
                                                   KINDRED_ROW_MAJOR, j->s->d, j->row_offset, j->s->n, NULL)
                   : KINDRED_E_NOMEM;
+    j->cpu_s = thread_cpu_seconds() - c0;
     if (j->status == KINDRED_OK) {
         kindred_model_labels(m, j->labels + j->row_offset, j->n_local);
         kindred_model_array(m, "centers", j->centers, j->s->k * j->s->d);
@@ -152,17 +161,18 @@ int main(int argc, char **argv) {
     for (int64_t rep = 0; rep < repeat; ++rep) {
         reports plain_reports = {0, NULL, 0, 0};
         kindred_model *m = new_model(&s, &plain_reports);
-        const double t0 = now_seconds();
+        const double t0 = now_seconds(), c0 = cpu_seconds();
         if (!m || kindred_model_fit_dense(m, x, s.n, s.d, KINDRED_ROW_MAJOR, s.d, NULL) != KINDRED_OK) {
             fprintf(stderr, "shard_bench: plain fit: %s\n", kindred_last_error());
             return 1;
         }
-        const double plain_s = now_seconds() - t0;
+        const double plain_s = now_seconds() - t0, plain_cpu = cpu_seconds() - c0;
         kindred_model_labels(m, plain_labels, s.n);
         kindred_model_array(m, "centers", plain_centers, s.k * s.d);
         kindred_model_free(m);
-        printf("algorithm=%s n=%lld d=%lld k=%lld p=plain rep=%lld wall_s=%.4f iterations=%lld\n", s.algorithm,
-               (long long)s.n, (long long)s.d, (long long)s.k, (long long)rep, plain_s, (long long)plain_reports.count);
+        printf("algorithm=%s n=%lld d=%lld k=%lld p=plain rep=%lld wall_s=%.4f cpu_s=%.4f iterations=%lld\n", s.algorithm,
+               (long long)s.n, (long long)s.d, (long long)s.k, (long long)rep, plain_s, plain_cpu,
+               (long long)plain_reports.count);
         const int ranks[] = {1, 2, 4};
         for (int q = 0; q < 3; ++q) {
             const int p = ranks[q];
@@ -189,7 +199,10 @@ int main(int argc, char **argv) {
             const double wall = now_seconds() - t1;
             thread_world_destroy(&w);
             int equal = 1;
+            double max_cpu = 0.0, sum_cpu = 0.0;
             for (int r = 0; r < p; ++r) {
+                max_cpu = jobs[r].cpu_s > max_cpu ? jobs[r].cpu_s : max_cpu;
+                sum_cpu += jobs[r].cpu_s;
                 if (jobs[r].status != KINDRED_OK) ok = equal = 0;
                 if (memcmp(jobs[r].centers, plain_centers, (size_t)(s.k * s.d) * sizeof(double))) equal = 0;
             }
@@ -198,9 +211,13 @@ int main(int argc, char **argv) {
             const reports *r0 = &jobs[0].reports;
             const double per_iter =
                 r0->count > 1 ? (double)(r0->last_bytes - r0->first_bytes) / (double)(r0->count - 1) : 0.0;
-            printf("algorithm=%s n=%lld d=%lld k=%lld p=%d rep=%lld wall_s=%.4f speedup=%.2f bytes_per_iter=%.0f "
-                   "formula_bytes_per_iter=%.0f bytes_total=%llu equal=%d\n",
+            /* cpu_speedup: the plain fit's CPU time over the busiest rank's, the speed-up on p idle cores
+             * (wall_s and speedup are the wall times on this machine, as loaded as it is). */
+            printf("algorithm=%s n=%lld d=%lld k=%lld p=%d rep=%lld wall_s=%.4f speedup=%.2f max_rank_cpu_s=%.4f "
+                   "sum_rank_cpu_s=%.4f cpu_speedup=%.2f bytes_per_iter=%.0f formula_bytes_per_iter=%.0f bytes_total=%llu "
+                   "equal=%d\n",
                    s.algorithm, (long long)s.n, (long long)s.d, (long long)s.k, p, (long long)rep, wall, plain_s / wall,
+                   max_cpu, sum_cpu, plain_cpu / max_cpu,
                    per_iter, p > 1 ? formula_bytes(&s, p) : 0.0, (unsigned long long)jobs[0].link.received, equal);
             fflush(stdout);
         }
