@@ -23,6 +23,8 @@ test_pkgs+=(abigail-tools r-cran-matrix cargo)
 # issue 27: sharded fits across MPI processes (tests/mpi: include/kindred_mpi.h under mpirun, and
 # the Python binding over mpi4py). Test-only: libkindred and the demo never need MPI.
 test_pkgs+=(openmpi-bin libopenmpi-dev python3-mpi4py)
+# issue 27: kindred.dask (block predict, fits as tasks) tested on a LocalCluster (bindings/python/tests/test_dask.py).
+test_pkgs+=(python3-dask python3-distributed)
 pkgs=("${build_pkgs[@]}")
 [ "$mode" = test ] && pkgs+=("${test_pkgs[@]}")
 
