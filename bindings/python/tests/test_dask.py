@@ -2,10 +2,13 @@
 (processes=True), 1 thread each. Blocks of rows labelled by a saved model equal the model's own
 predict / predict_proba / transform on the whole array, bitwise; fits run as tasks equal fits run in a
 plain loop (labels, objective, iterations, every result array); evaluate equals the serial loop and
-`kindred eval --json`. python3-dask and python3-distributed are installed by tools/quickstart.sh:
-without them this file fails with a message saying so, it is never skipped."""
+`kindred eval --json`; the example of docs/dask.md runs and prints what the page shows.
+python3-dask and python3-distributed are installed by tools/quickstart.sh: without them this file
+fails with a message saying so, it is never skipped."""
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 
@@ -13,7 +16,7 @@ import numpy as np
 import pytest
 
 import kindred
-from conftest import load_csv
+from conftest import DATA, REPO, load_csv
 from test_cli import _cli
 
 try:
@@ -205,3 +208,18 @@ def test_evaluate_equals_the_serial_loop_and_kindred_eval(algorithm, flags, kwar
     for measure in ("nmi", "ari", "f_measure", "clusters", "pairs", "triplets"):
         assert np.allclose(parallel[measure]["values"], cli[measure]["values"], rtol=1e-12, atol=0), measure
     assert (parallel["seed"], parallel["k_from_classes"]) == (cli["seed"], cli["k_from_classes"])
+
+
+def test_the_example_of_docs_dask_md_runs_and_prints_what_the_page_shows(tmp_path):
+    with open(os.path.join(REPO, "docs", "dask.md")) as f:
+        page = f.read()
+    code = re.search(r"```python\n(.*?)```", page, re.S).group(1)
+    shown = re.search(r"```text\n(.*?)```", page, re.S).group(1)
+    (tmp_path / "data").mkdir()
+    shutil.copy(os.path.join(DATA, "iris.csv"), tmp_path / "data" / "iris.csv")
+    (tmp_path / "example.py").write_text(code)
+    # a file, not python -c: the worker processes import the main script (its `points` function)
+    run = subprocess.run([sys.executable, "example.py"], cwd=tmp_path, capture_output=True, text=True,
+                         env=os.environ, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == shown
