@@ -38,8 +38,8 @@ except ImportError as e:  # the message says what to install, whichever part of 
     raise ImportError("kindred.dask needs Dask (Debian: python3-dask and python3-distributed; pip: "
                       "'dask[distributed]'): %s" % e) from e
 
-from ._estimator import Clusterer, _options, estimator_classes, load
 from ._arrays import ptr
+from ._estimator import Clusterer, _options, estimator_classes, load
 from ._eval import metric
 from ._lib import check, ffi, lib
 from ._registry import algorithm_uses
