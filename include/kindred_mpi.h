@@ -16,7 +16,9 @@
  * longer than INT_MAX bytes, or placed beyond INT_MAX bytes, is sent in
  * pieces of at most ::KINDRED_MPI_MAX_COUNT bytes, never truncated.
  *
- * Every function here is static inline and C99; it compiles as C++ too.
+ * Every function here is static inline and C99; it compiles as C++ too (a
+ * C++ program that uses only MPI's C API may define OMPI_SKIP_MPICXX and
+ * MPICH_SKIP_MPICXX, as the tests do). See docs/distributed.md.
  */
 #ifndef KINDRED_MPI_H
 #define KINDRED_MPI_H
@@ -137,6 +139,7 @@ static inline int kindred_mpi_broadcast_(void *user, void *buffer, size_t bytes,
 
 /**
  * @brief Build a ::kindred_comm over the ranks of an MPI communicator.
+ *
  * Collective over @p comm (it calls MPI_Comm_dup): every rank calls it.
  * kindred talks on its own duplicate of @p comm, so its messages never
  * mix with the caller's, and with MPI_ERRORS_RETURN on it, so that an MPI
@@ -199,9 +202,11 @@ static inline int kindred_mpi_comm(MPI_Comm comm, kindred_mpi_link *link, kindre
 
 /**
  * @brief Release what kindred_mpi_comm() set up (kindred's duplicate communicator,
- *        the scratch arrays). Collective over the ranks (it calls MPI_Comm_free),
- *        before MPI_Finalize. Accepts NULL and a link that was already released or
- *        whose kindred_mpi_comm() failed.
+ *        the scratch arrays).
+ *
+ * Collective over the ranks (it calls MPI_Comm_free), before MPI_Finalize.
+ * Accepts NULL and a link that was already released or whose
+ * kindred_mpi_comm() failed.
  * @param link [in, out] the link; zeroed afterwards (its @c comm is MPI_COMM_NULL).
  */
 static inline void kindred_mpi_link_free(kindred_mpi_link *link) {
