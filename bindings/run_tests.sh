@@ -7,6 +7,7 @@
 #
 # Runs: the header/binding signature checks (Python cdef, Rust kindred-sys, Julia ccalls and the
 # checker's own test), the README examples (and that the README shows them as they are), pytest,
+# the Python binding's fit_shard under mpirun (openmpi-bin, python3-mpi4py),
 # cargo test / run / doc --offline --locked with each cargo here (Debian's and a newer one),
 # R CMD build + R CMD check --as-cran (+ testthat), and Julia's own tests when a `julia` program
 # exists. Exits non-zero if anything fails.
@@ -90,6 +91,16 @@ step "Python: pytest"
 PYTHONPATH="$HERE/python" "$PYTHON" -m pytest -q -p no:cacheprovider "$HERE/python/tests" || fail "Python tests"
 step "Python: README example"
 PYTHONPATH="$HERE/python" "$PYTHON" "$HERE/python/example.py" || fail "Python README example"
+# Clusterer.fit_shard over mpi4py, 3 ranks, against this library (tests/mpi runs 1..4 against the build).
+step "Python: fit_shard under mpirun -np 3"
+if command -v mpirun >/dev/null 2>&1; then
+  OVERSUBSCRIBE=""
+  mpirun --version 2>/dev/null | grep -q "Open MPI" && OVERSUBSCRIBE=--oversubscribe
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1 PYTHONPATH="$HERE/python" \
+    timeout 300 mpirun $OVERSUBSCRIBE -np 3 "$PYTHON" "$HERE/python/tests/mpi_fit_shard.py" || fail "Python fit_shard under mpirun"
+else
+  fail "mpirun not found (apt-get install openmpi-bin python3-mpi4py): the Python binding's MPI test cannot run"
+fi
 
 # ---- Rust -----------------------------------------------------------------------------------
 # With every cargo here: Debian 12's own (/usr/bin/cargo, Rust 1.63) and a newer one first on PATH
