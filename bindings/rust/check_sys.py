@@ -221,7 +221,7 @@ def main(argv):
     if lib:
         exported = set(header_parser.exported_symbols(lib))
         if exported:
-            functions, _, _ = parse_rust(open(rust_path, encoding="utf-8").read())
+            functions = parse_rust(open(rust_path, encoding="utf-8").read())[0]
             problems += ["%s: declared in kindred-sys but not exported by %s" % (n, lib)
                          for n in functions if n not in exported]
     if problems:
