@@ -1,7 +1,8 @@
 /* Sharded fits across MPI processes, through include/kindred_mpi.h (run by
  * tests/mpi/meson.build under `mpirun -np P`, P = 1..4).
  *
- *   shard_mpi fit     for several uneven splits of 70000 generated rows (three
+ *   shard_mpi fit     for kmeans, gmm and dpmeans (with k set) and several uneven
+ *                     splits of 70000 generated rows (three
  *                     chunks of 32768, the last partial; a shard inside one
  *                     chunk, an empty shard, slices given to ranks out of
  *                     order), every rank's labels (gathered on rank 0), centres,
@@ -27,6 +28,8 @@ enum { N = 70000, D = 4, K = 5, MAX_RANKS = 4, MESSAGE = 512, TRACE = 1000 };
 
 static double points[N * D];
 static int rank, size;
+/* The algorithm fitted: shard_mpi fit runs every one with sharded fits (kindred_algorithm_uses). */
+static const char *algorithm = "kmeans";
 
 /* What one fit gives: on rank 0 for the plain fit, on every rank for its shard. */
 typedef struct fit_result {
@@ -38,9 +41,11 @@ typedef struct fit_result {
 
 static kindred_model *new_model(int64_t k) {
     kindred_model *m = NULL;
-    if (kindred_model_new(&m, "kmeans") != KINDRED_OK || kindred_model_set_int(m, "k", k) != KINDRED_OK ||
-        kindred_model_set_int(m, "n_init", 2) != KINDRED_OK || kindred_model_set_int(m, "seed", 7) != KINDRED_OK ||
-        kindred_model_set_int(m, "threads", 1) != KINDRED_OK) {
+    /* dpmeans with k set (its lambda then follows from k): the sharded form of dpmeans. */
+    const int restarts = strcmp(algorithm, "dpmeans") != 0;
+    if (kindred_model_new(&m, algorithm) != KINDRED_OK || kindred_model_set_int(m, "k", k) != KINDRED_OK ||
+        (restarts && kindred_model_set_int(m, "n_init", 2) != KINDRED_OK) ||
+        kindred_model_set_int(m, "seed", 7) != KINDRED_OK || kindred_model_set_int(m, "threads", 1) != KINDRED_OK) {
         fprintf(stderr, "rank %d: cannot make the model: %s\n", rank, kindred_last_error());
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -97,9 +102,9 @@ static int check_split(const kindred_comm *comm, const char *name, const int64_t
     shard_fit(comm, points, cuts, slice, K, &mine, &labels, &row_offset, &n_local);
     int ok = mine.status == KINDRED_OK && same_results(&mine, plain);
     if (!ok)
-        printf("rank %d, split %s: status %d (%s), iterations %lld (plain %lld), trace rows %lld (plain %lld): "
+        printf("%s, rank %d, split %s: status %d (%s), iterations %lld (plain %lld), trace rows %lld (plain %lld): "
                "not the plain fit's results\n",
-               rank, name, (int)mine.status, mine.message, (long long)mine.iterations, (long long)plain->iterations,
+               algorithm, rank, name, (int)mine.status, mine.message, (long long)mine.iterations, (long long)plain->iterations,
                (long long)mine.trace_rows, (long long)plain->trace_rows);
 
     /* The labels, gathered on rank 0 at their global rows. */
@@ -117,7 +122,7 @@ static int check_split(const kindred_comm *comm, const char *name, const int64_t
         for (int r = 0; r < size; ++r) verdict &= oks[r];
         const int labels_equal = memcmp(gathered, plain_labels, sizeof gathered) == 0;
         verdict &= labels_equal;
-        printf("%d ranks, split %s (rows", size, name);
+        printf("%s, %d ranks, split %s (rows", algorithm, size, name);
         for (int r = 0; r < size; ++r) printf(" %d:[%d, %d)", r, displs[r], displs[r] + counts[r]);
         printf("): labels %s, centres / trace / iterations / objective %s\n",
                labels_equal ? "bitwise equal" : "DIFFER", verdict ? "bitwise equal on every rank" : "DIFFER");
@@ -135,7 +140,7 @@ static int run_fit(const kindred_comm *comm) {
         record(m, status, &plain);
         if (status == KINDRED_OK) kindred_model_labels(m, plain_labels, N);
         kindred_model_free(m);
-        if (plain.status != KINDRED_OK) printf("the plain fit failed: %s\n", plain.message);
+        if (plain.status != KINDRED_OK) printf("%s: the plain fit failed: %s\n", algorithm, plain.message);
     }
     MPI_Bcast(&plain, (int)sizeof plain, MPI_BYTE, 0, MPI_COMM_WORLD);
     if (plain.status != KINDRED_OK) return 0;
@@ -243,7 +248,22 @@ int main(int argc, char **argv) {
         fprintf(stderr, "rank %d: kindred_mpi_comm failed with MPI error %d\n", rank, rc);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    int passed = strcmp(mode, "fit") == 0 ? run_fit(&comm) : run_faults(&comm);
+    int passed = 1;
+    if (strcmp(mode, "fit") == 0) {
+        const char *const sharded[] = {"kmeans", "gmm", "dpmeans"};
+        for (size_t a = 0; a < sizeof sharded / sizeof sharded[0]; ++a) {
+            int flags = 0;
+            algorithm = sharded[a];
+            if (kindred_algorithm_uses(algorithm, &flags) != KINDRED_OK || !(flags & KINDRED_USES_SHARDS)) {
+                if (rank == 0) printf("%s: no KINDRED_USES_SHARDS flag\n", algorithm);
+                passed = 0;
+                continue;
+            }
+            passed &= run_fit(&comm);
+        }
+    } else {
+        passed = run_faults(&comm);
+    }
     if (link.error != MPI_SUCCESS) {
         printf("rank %d: an MPI call of the adapter failed (%d)\n", rank, link.error);
         passed = 0;
