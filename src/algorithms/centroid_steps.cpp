@@ -188,8 +188,7 @@ std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, 
             data.copy_row(local, held.data() + held.size() - d);
         }
         for (const std::vector<char> &part : ranks.gather(held.data(), held.size() * sizeof(double))) {
-            std::vector<double> v(part.size() / sizeof(double));
-            std::memcpy(v.data(), part.data(), v.size() * sizeof(double));
+            const std::vector<double> v = values_of<double>(part);
             for (size_t at = 0; at + static_cast<size_t>(d) + 1 <= v.size(); at += static_cast<size_t>(d) + 1)
                 set_candidate(static_cast<int64_t>(v[at]), v.data() + at + 1);
         }

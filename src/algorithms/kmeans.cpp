@@ -73,8 +73,7 @@ void reseed_empty(const DataView &data, const Collective &ranks, const std::vect
     }
     std::vector<std::pair<double, int64_t>> all;
     for (const std::vector<char> &part : ranks.gather(message.data(), message.size() * sizeof(double))) {
-        std::vector<double> v(part.size() / sizeof(double));
-        std::memcpy(v.data(), part.data(), v.size() * sizeof(double));
+        const std::vector<double> v = values_of<double>(part);
         for (size_t at = 0; at + 1 < v.size(); at += 2) all.push_back({v[at], static_cast<int64_t>(v[at + 1])});
     }
     std::sort(all.begin(), all.end(), farther);

@@ -122,12 +122,6 @@ std::vector<double> rows_message(const DataView &data, int64_t begin, int64_t en
     return out;
 }
 
-std::vector<double> as_doubles(const std::vector<char> &bytes) {
-    std::vector<double> v(bytes.size() / sizeof(double));
-    std::memcpy(v.data(), bytes.data(), v.size() * sizeof(double));
-    return v;
-}
-
 void fit_shard(kindred_model *model, const kindred_comm &comm, const double *x, int64_t n_local, int64_t d,
                kindred_layout layout, int64_t ld, int64_t row_offset, int64_t n_total, const kindred_side *side) {
     model->fitted = false;
@@ -173,7 +167,7 @@ void fit_shard(kindred_model *model, const kindred_comm &comm, const double *x, 
         held.resize(static_cast<size_t>((own_end - own_begin) * d));
         for (int64_t i = own_begin; i < end; ++i) mine.copy_row(i - row_offset, held.data() + (i - own_begin) * d);
         for (const std::vector<char> &part : moved) {
-            const std::vector<double> v = as_doubles(part);
+            const std::vector<double> v = values_of<double>(part);
             if (v.size() <= 1) continue;
             const int64_t first = static_cast<int64_t>(v[0]), rows = static_cast<int64_t>(v.size() - 1) / d;
             for (int64_t i = std::max(first, end); i < std::min(first + rows, own_end); ++i)
@@ -202,8 +196,7 @@ void fit_shard(kindred_model *model, const kindred_comm &comm, const double *x, 
     std::vector<int32_t> labels(static_cast<size_t>(n_local), -1);
     for (int64_t i = own_begin; i < end; ++i) labels[i - row_offset] = own_labels[i - own_begin];
     for (const std::vector<char> &part : talk.gather(back.data(), back.size() * sizeof(int64_t))) {
-        std::vector<int64_t> v(part.size() / sizeof(int64_t));
-        std::memcpy(v.data(), part.data(), v.size() * sizeof(int64_t));
+        const std::vector<int64_t> v = values_of<int64_t>(part);
         for (size_t k = 1; k < v.size(); ++k) {
             const int64_t i = v[0] + static_cast<int64_t>(k) - 1;
             if (i >= row_offset && i < own_begin) labels[i - row_offset] = static_cast<int32_t>(v[k]);

@@ -62,8 +62,7 @@ std::vector<double> Collective::rows(const DataView &local, const std::vector<in
         local.copy_row(i, held.data() + held.size() - d);
     }
     for (const std::vector<char> &part : gather(held.data(), held.size() * sizeof(double))) {
-        std::vector<double> v(part.size() / sizeof(double));
-        std::memcpy(v.data(), part.data(), v.size() * sizeof(double));
+        const std::vector<double> v = values_of<double>(part);
         for (size_t at = 0; at + static_cast<size_t>(d) + 1 <= v.size(); at += static_cast<size_t>(d) + 1)
             std::copy(v.begin() + static_cast<std::ptrdiff_t>(at + 1), v.begin() + static_cast<std::ptrdiff_t>(at + 1 + d),
                       out.begin() + static_cast<std::ptrdiff_t>(v[at]) * d);
@@ -77,18 +76,16 @@ std::vector<double> Collective::all_chunks(const std::vector<double> &partial, i
     // Each rank sends its first chunk's index and its chunks' values.
     std::vector<double> message(partial.size() + 1);
     message[0] = static_cast<double>(first_row_ / kChunk);  // exact: far below 2^53
-    std::memcpy(message.data() + 1, partial.data(), partial.size() * sizeof(double));
+    std::copy(partial.begin(), partial.end(), message.begin() + 1);
     const std::vector<std::vector<char>> parts = gather(message.data(), message.size() * sizeof(double));
     std::vector<double> out(static_cast<size_t>(chunks * width), 0.0);
     for (const std::vector<char> &part : parts) {
-        const size_t values = part.size() / sizeof(double);
-        if (values <= 1) continue;
-        double first = 0.0;
-        std::memcpy(&first, part.data(), sizeof first);
-        const int64_t at = static_cast<int64_t>(first) * width;
-        if (at < 0 || at + static_cast<int64_t>(values - 1) > chunks * width)
+        const std::vector<double> v = values_of<double>(part);
+        if (v.size() <= 1) continue;
+        const int64_t at = static_cast<int64_t>(v[0]) * width;
+        if (at < 0 || at + static_cast<int64_t>(v.size() - 1) > chunks * width)
             fail(KINDRED_E_INTERNAL, "sharded fit: a rank sent chunk values beyond the last chunk");
-        std::memcpy(out.data() + at, part.data() + sizeof(double), (values - 1) * sizeof(double));
+        std::copy(v.begin() + 1, v.end(), out.begin() + at);
     }
     return out;
 }

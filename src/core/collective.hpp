@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <vector>
 
@@ -22,6 +23,15 @@
 #include "kindred.h"
 
 namespace kindred {
+
+// The values a rank sent, read back from the bytes gather() returns (an
+// empty message gives an empty vector; no copy from a null pointer).
+template <typename T>
+std::vector<T> values_of(const std::vector<char> &bytes) {
+    std::vector<T> out(bytes.size() / sizeof(T));
+    if (!out.empty()) std::memcpy(out.data(), bytes.data(), out.size() * sizeof(T));
+    return out;
+}
 
 class Collective {
 public:
