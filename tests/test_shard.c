@@ -300,7 +300,7 @@ static void a_nan_on_one_rank(void **state) {
     memset(runs, 0, sizeof runs);
     runs[1].x = spoiled + 40000 * D;
     run_world(runs, 2, cuts, slice, "kmeans");
-    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "rank 1: ");
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "row 10003, column 1 is NaN (rows of this rank counted from 0; its first row is row 40000");
 }
 
 static void other_options_on_one_rank(void **state) {

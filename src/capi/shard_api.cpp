@@ -139,7 +139,15 @@ void fit_shard(kindred_model *model, const kindred_comm &comm, const double *x, 
         if (n_local < 0 || row_offset < 0 || row_offset > n_total || n_local > n_total - row_offset)
             fail(KINDRED_E_DIMENSION, "rows [", row_offset, ", ", row_offset, " + ", n_local, ") are not within [0, n_total = ",
                  n_total, ")");
-        if (n_local > 0) mine = capi::dense_arg(x, n_local, d, layout, ld);
+        if (n_local > 0) {
+            try {
+                mine = capi::dense_arg(x, n_local, d, layout, ld);
+            } catch (const Error &e) {
+                // The checks count this rank's rows from 0: say where they are in all the points.
+                throw Error(e.code(), cat(e.what(), " (rows of this rank counted from 0; its first row is row ", row_offset,
+                                          " of all the points)"));
+            }
+        }
         const SideInfo *info = capi::side_info(side);
         if (info && info->n() != n_total)
             fail(KINDRED_E_DIMENSION, "side information is about ", info->n(), " points but n_total is ", n_total);
