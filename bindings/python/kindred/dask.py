@@ -305,7 +305,10 @@ def fit_many(client, algorithm, X, option_sets, side=None, pairs=None, ml=None, 
     for options in option_sets:
         _estimator(algorithm, options)  # unknown algorithm or option: raised here, before any task
     client = _client(client)
-    shared_x, shared_side = client.scatter([X, _Side(side, pairs, ml, cl, triplets, partial_labels)], broadcast=True)
+    # hash=False: keys of their own. Equal data scattered again by the next call would get the same key
+    # while the scheduler is still releasing it, and that call's tasks would be cancelled.
+    shared_x, shared_side = client.scatter([X, _Side(side, pairs, ml, cl, triplets, partial_labels)],
+                                           broadcast=True, hash=False)
     futures = [client.submit(_fit_task, algorithm, shared_x, shared_side, options, threads, pure=False)
                for options in option_sets]
     return client.gather(futures)
@@ -384,7 +387,7 @@ def evaluate(client, algorithm, X, y, repeats=1, pairs_count=None, pairs_rate=No
         runs = [_eval_repeat(algorithm, X, y, s, sampling, options) for s in seeds]
     else:
         client = _client(client)
-        shared_x, shared_y = client.scatter([X, y], broadcast=True)
+        shared_x, shared_y = client.scatter([X, y], broadcast=True, hash=False)  # hash=False: as in fit_many
         runs = client.gather([client.submit(_eval_repeat, algorithm, shared_x, shared_y, s, sampling, options,
                                             pure=False) for s in seeds])
     report = {"algorithm": algorithm, "n": len(y), "d": int(X.shape[1] if hasattr(X, "shape") else np.shape(X)[1]),
