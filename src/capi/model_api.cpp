@@ -1,4 +1,5 @@
 // kindred_model: an algorithm, its option values, callbacks, and results.
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -235,7 +236,7 @@ kindred_status kindred_model_labels(const kindred_model *model, int32_t *labels,
         const FitResult &r = fitted_result(model);
         capi::require_pointer(labels, "labels");
         capi::require_capacity(capacity, r.n, "labels");
-        std::memcpy(labels, r.labels.data(), r.labels.size() * sizeof(int32_t));
+        std::copy(r.labels.begin(), r.labels.end(), labels);  // (a rank of a sharded fit may hold no rows)
     });
 }
 
@@ -276,7 +277,7 @@ kindred_status kindred_model_array(const kindred_model *model, const char *name,
         capi::require_capacity(capacity, a.rows * a.cols, name);
         if (a.values.empty()) return;
         capi::require_pointer(out, "out");
-        std::memcpy(out, a.values.data(), a.values.size() * sizeof(double));
+        std::copy(a.values.begin(), a.values.end(), out);
     });
 }
 
