@@ -71,14 +71,8 @@ int run_fit(Arguments &args) {
     if (!model_path.empty()) check(kindred_model_save(model.get(), model_path.c_str()), "saving the model to " + model_path);
 
     if (json) {
-        JsonObject o;
-        o.add("algorithm", algorithm)
-            .add("clusters", fit.clusters)
-            .add("iterations", fit.iterations)
-            .add_bool("converged", fit.converged)
-            .add("objective", fit.objective)
-            .add("seconds", fit.seconds)
-            .add("data", data.source)
+        JsonObject o = fit_report(algorithm, fit);
+        o.add("data", data.source)
             .add("n", data.n)
             .add("d", data.d)
             .add("options", option_values(model.get(), algorithm));
@@ -86,9 +80,7 @@ int run_fit(Arguments &args) {
         return 0;
     }
     std::cout << algorithm << " on " << data.source << ": " << data.n << " points, " << data.d << " features\n"
-              << "clusters " << fit.clusters << ", iterations " << fit.iterations
-              << (fit.converged ? " (converged)" : " (stopped at max_iter)") << ", objective " << text(fit.objective)
-              << ", " << text(fit.seconds) << " s\n";
+              << fit_line(fit) << "\n";
     if (!out_path.empty()) std::cout << "labels written to " << out_path << "\n";
     if (!model_path.empty()) std::cout << "model saved to " << model_path << "\n";
     if (out_path.empty() && model_path.empty()) std::cout << "(--out FILE writes the labels, --model FILE saves the model)\n";

@@ -42,4 +42,21 @@ std::vector<int32_t> predict_labels(const kindred_model *model, const Dataset &d
     return labels;
 }
 
+JsonObject fit_report(const std::string &algorithm, const FitSummary &fit) {
+    JsonObject o;
+    o.add("algorithm", algorithm)
+        .add("clusters", fit.clusters)
+        .add("iterations", fit.iterations)
+        .add_bool("converged", fit.converged)
+        .add("objective", fit.objective)
+        .add("seconds", fit.seconds);
+    return o;
+}
+
+std::string fit_line(const FitSummary &fit) {
+    return "clusters " + std::to_string(fit.clusters) + ", iterations " + std::to_string(fit.iterations) +
+           (fit.converged ? " (converged)" : " (stopped at max_iter)") + ", objective " + text(fit.objective) + ", " +
+           text(fit.seconds) + " s";
+}
+
 }  // namespace kindred_cli

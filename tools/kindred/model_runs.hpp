@@ -6,7 +6,10 @@
 #include <cstdint>
 #include <vector>
 
+#include <string>
+
 #include "dataset.hpp"
+#include "json_writer.hpp"
 #include "kindred.h"
 
 namespace kindred_cli {
@@ -19,6 +22,13 @@ struct FitSummary {
 
 // Fits; a runtime error showing kindred_last_error() when the library refuses.
 FitSummary fit_model(kindred_model *model, const Dataset &data, const kindred_side *side);
+
+// What `fit` reports of a fit, shared by `kindred fit` and `kindred-mpi fit`:
+// the JSON fields algorithm, clusters, iterations, converged, objective,
+// seconds (the caller adds where the data came from), and the text line
+// "clusters C, iterations I (converged), objective O, S s".
+JsonObject fit_report(const std::string &algorithm, const FitSummary &fit);
+std::string fit_line(const FitSummary &fit);
 
 std::vector<int32_t> fitted_labels(const kindred_model *model, int64_t n);
 

@@ -203,14 +203,8 @@ int run_fit(Arguments &args) {
 
     if (rank != 0) return kExitOk;
     if (json) {
-        JsonObject o;
-        o.add("algorithm", algorithm)
-            .add("clusters", fit.clusters)
-            .add("iterations", fit.iterations)
-            .add_bool("converged", fit.converged)
-            .add("objective", fit.objective)
-            .add("seconds", fit.seconds)
-            .add("data", request.path)
+        JsonObject o = fit_report(algorithm, fit);
+        o.add("data", request.path)
             .add("n", n_total)
             .add("d", data.d)
             .add("ranks", static_cast<int64_t>(size));
@@ -219,9 +213,7 @@ int run_fit(Arguments &args) {
     }
     std::cout << algorithm << " on " << where << ": " << n_total << " points, " << data.d << " features, " << size
               << " ranks\n"
-              << "clusters " << fit.clusters << ", iterations " << fit.iterations
-              << (fit.converged ? " (converged)" : " (stopped at max_iter)") << ", objective " << text(fit.objective)
-              << ", " << text(fit.seconds) << " s\n";
+              << fit_line(fit) << "\n";
     if (!out_path.empty()) std::cout << "labels written to " << out_path << "\n";
     if (!model_path.empty()) std::cout << "model saved to " << model_path << "\n";
     return kExitOk;
