@@ -299,8 +299,9 @@ bool metric_step(divergence::WeightedDistortion &dist, const Constraints &cons, 
 FitResult fit_hmrf(const FitContext &ctx, const Config &cfg);
 
 // The driver on propagated constraints (unit_driver.cpp): the units of
-// core/constraint_propagation.hpp are assigned as wholes by a block ICM,
-// with n_init restarts; used when cfg.propagate.
+// core/constraint_propagation.hpp are assigned as wholes by the ICM of
+// icm.cpp on the graph of the units, with n_init restarts; used when
+// cfg.propagate.
 FitResult fit_hmrf_units(const FitContext &ctx, const Config &cfg);
 
 // predict for models fitted by fit_hmrf: argmin over centres of the learned

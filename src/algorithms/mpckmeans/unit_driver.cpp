@@ -22,7 +22,7 @@
 //     the units (a sampled point brings its unit's mean), so that the
 //     constrained fit is never a single start against k-means' best of many.
 // J_obj = sum_U sum_{i in U} D_A(x_i, mu_{y_U}) + sum_{U<V, y_U = y_V} w c(U,V) |U||V|
-//       + regulariser; every step minimises it exactly (block ICM, centroid,
+//       + regulariser; every step minimises it exactly (ICM over units, centroid,
 //       closed-form A) or checks a decrease (gradient metric steps), so the
 //       trace of each restart does not increase.
 #include <algorithm>
@@ -45,80 +45,38 @@ struct UnitFit {
     double objective = std::numeric_limits<double>::infinity();
 };
 
-// The cannot-link terms of one restart as one sequential stream per unit:
-// for edge e = (u, v), the neighbour v, w c(U, V) and |V|. The ICM reads
-// them for every visited unit; reading |V| from unit_size[v] instead was a
-// random access per edge, the largest cost of a sweep (perf at n = 2e5).
-// The products keep the order of the closure penalty w c(U,V) |U| |V|
-// below, so that the costs are the same to the last bit.
-struct LinkTerm {
-    int64_t unit;
-    double weight;  // w c(U, V)
-    double size;    // |V|
-};
-
-std::vector<LinkTerm> link_terms(const PropagatedConstraints &units, double w) {
-    std::vector<LinkTerm> terms(units.cl_unit.size());
-    for (size_t e = 0; e < terms.size(); ++e) {
-        const int64_t v = units.cl_unit[e];
-        terms[e] = LinkTerm{v, w * units.cl_weight[e], static_cast<double>(units.unit_size[v])};
-    }
-    return terms;
-}
-
-// Block ICM (3.22 for units): units visited in random order, each moved to
-// the cluster of least cost (its members' distortions plus the cannot-link
-// penalties of the units already there), until no unit moves. After the
-// first sweep only the units next to a move are visited again (in random
-// order): a unit at the argmin of its costs stays there until a
-// cannot-linked neighbour moves, so the others would be visited for nothing
-// (at n = 1e6 most sweeps touch a few percent of the units). Returns the
-// number of moves.
-int64_t unit_icm(const PropagatedConstraints &units, const std::vector<LinkTerm> &terms, const std::vector<double> &cost,
-                 int64_t k, int64_t max_sweeps, Rng &rng, std::vector<int32_t> &unit_label) {
-    const int64_t m = units.unit_count();
-    std::vector<int64_t> order(static_cast<size_t>(m)), next;
-    std::iota(order.begin(), order.end(), 0);
-    std::vector<uint8_t> queued(static_cast<size_t>(m), 0);
-    std::vector<double> local(static_cast<size_t>(k));
-    int64_t moves = 0;
-    for (int64_t sweep = 0; sweep < max_sweeps && !order.empty(); ++sweep) {
-        for (int64_t a = static_cast<int64_t>(order.size()) - 1; a > 0; --a) std::swap(order[a], order[rng.below(a + 1)]);
-        next.clear();
-        for (int64_t u : order) {
-            std::copy(cost.begin() + u * k, cost.begin() + (u + 1) * k, local.begin());
-            const double size_u = static_cast<double>(units.unit_size[u]);
-            const LinkTerm *t = terms.data() + units.cl_ptr[u], *end = terms.data() + units.cl_ptr[u + 1];
-            for (; t != end; ++t) local[unit_label[t->unit]] += t->weight * size_u * t->size;
-            int32_t best = unit_label[u];
-            for (int64_t h = 0; h < k; ++h)
-                if (local[h] < local[best]) best = static_cast<int32_t>(h);
-            if (best == unit_label[u]) continue;
-            unit_label[u] = best;
-            ++moves;
-            for (int64_t e = units.cl_ptr[u]; e < units.cl_ptr[u + 1]; ++e) {
-                const int64_t v = units.cl_unit[e];
-                if (!queued[v]) {
-                    queued[v] = 1;
-                    next.push_back(v);
-                }
-            }
-        }
-        for (int64_t v : next) queued[v] = 0;
-        order.swap(next);
-        std::sort(order.begin(), order.end());  // the shuffle then depends only on the set
-    }
-    return moves;
-}
-
-double unit_penalty(const PropagatedConstraints &units, const std::vector<LinkTerm> &terms,
-                    const std::vector<int32_t> &unit_label) {
-    double s = 0.0;
-    for (int64_t u = 0; u < units.unit_count(); ++u)
+// The units as a graph for the E-step of icm.cpp: the edge (U, V) of net
+// cannot-link weight c(U, V) costs w c(U, V) |U| |V| when both units are in
+// the same cluster (the point-wise penalty of the closure, in which every
+// point of U is cannot-linked to every point of V), stored negated as the
+// E-step stores a cannot-link. The units are then assigned by the same ICM as
+// the points of the paper's engine (random key order, units that cannot move
+// whatever their neighbours do never visited, only units next to a move
+// visited again), instead of a second ICM that visited every unit in every
+// first sweep through a random shuffle (most of an iteration at n = 1e6).
+IcmGraph unit_graph(const PropagatedConstraints &units, double w) {
+    IcmGraph g;
+    g.indptr = units.cl_ptr;
+    g.edges.resize(units.cl_unit.size());
+    for (int64_t u = 0; u < units.unit_count(); ++u) {
+        const double size_u = static_cast<double>(units.unit_size[u]);
         for (int64_t e = units.cl_ptr[u]; e < units.cl_ptr[u + 1]; ++e) {
-            const LinkTerm &t = terms[e];
-            if (t.unit > u && unit_label[u] == unit_label[t.unit])
-                s += t.weight * static_cast<double>(units.unit_size[u]) * t.size;
+            const int64_t v = units.cl_unit[e];
+            g.edges[e] = {v, -(w * units.cl_weight[e] * size_u * static_cast<double>(units.unit_size[v]))};
+        }
+    }
+    g.compute_slack();
+    return g;
+}
+
+// The cannot-link terms of J_obj: each edge's cost once (from its smaller end).
+double unit_penalty(const IcmGraph &graph, const std::vector<int32_t> &unit_label) {
+    double s = 0.0;
+    const int64_t m = static_cast<int64_t>(unit_label.size());
+    for (int64_t u = 0; u < m; ++u)
+        for (int64_t e = graph.indptr[u]; e < graph.indptr[u + 1]; ++e) {
+            const IcmGraph::Edge &edge = graph.edges[e];
+            if (edge.j > u && unit_label[u] == unit_label[edge.j]) s -= edge.w;
         }
     return s;
 }
@@ -132,7 +90,8 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
     fit.centers = initial_centers(ctx, dist, cfg, init_rng, &units.unit, m, neighbourhoods);
     std::vector<double> dmat(static_cast<size_t>(n * k)), cost(static_cast<size_t>(m * k));
     std::vector<int32_t> unit_label(static_cast<size_t>(m), 0);
-    const std::vector<LinkTerm> terms = link_terms(units, w);
+    const IcmGraph graph = unit_graph(units, w);
+    IcmWorkspace work;
     fit.labels.assign(static_cast<size_t>(n), 0);
     double learning_rate = cfg.learning_rate;
     // The members' distortions summed per unit, and the distortion term of
@@ -159,11 +118,16 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
     }
     int64_t it = 0;
     for (it = 1; it <= cfg.max_iter; ++it) {
-        const int64_t moves = unit_icm(units, terms, cost, k, cfg.icm_max_sweeps, icm_rng, unit_label);
+        work.prepare(m);
+        for (int64_t u = 0; u < m; ++u) {
+            const double *row = cost.data() + u * k;
+            work.set_point(u, unit_label[u], row, k, icm_keeps_label(row, k, unit_label[u], graph.slack[u]));
+        }
+        const int64_t moves = icm_assign_prepared(k, graph, cfg.icm_max_sweeps, icm_rng, unit_label, work);
         for (int64_t i = 0; i < n; ++i) fit.labels[i] = unit_label[units.unit[i]];
         dist.centroids(fit.labels.data(), k, fit.centers);
         if (cfg.learn_metric) metric_step(dist, none, fit.centers, fit.labels, cfg, learning_rate);
-        double j = distances() + unit_penalty(units, terms, unit_label);
+        double j = distances() + unit_penalty(graph, unit_label);
         if (cfg.learn_metric) j += dist.regulariser(cfg.use_prior, cfg.rayleigh_s);
         if (!std::isfinite(j))
             fail(KINDRED_E_NUMERICAL, cfg.name, ": the objective became ", j, " at iteration ", it,
