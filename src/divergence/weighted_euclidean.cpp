@@ -29,9 +29,12 @@ public:
         set_params(identity());
     }
 
+    // The points in the space of A^{1/2} (X M for a full A, X diag(a)^{1/2})
+    // are what the distances read; they are rebuilt when a distance is next
+    // asked for, not at every set_params: the metric step tries candidate As
+    // through assigned_distortion, which does not need them.
     void set_params(const std::vector<double> &a) override {
         a_ = a;
-        xt_.resize(x0_.size());
         log_det_ = 0.0;
         if (full_matrix()) {
             eig_.compute(a_.data());
@@ -45,7 +48,6 @@ public:
             m_ = eig_.vectors();
             for (int64_t r = 0; r < d_; ++r)
                 for (int64_t c = 0; c < d_; ++c) m_[r * d_ + c] *= std::sqrt(lambda_[c]);
-            linalg::gemm(false, false, n_, d_, d_, 1.0, x0_.data(), d_, m_.data(), d_, 0.0, xt_.data(), d_);
         } else {
             sqrt_a_.resize(d_);
             for (int64_t m = 0; m < d_; ++m) {
@@ -53,16 +55,33 @@ public:
                 sqrt_a_[m] = std::sqrt(a_[m]);
                 log_det_ += std::log(a_[m]);
             }
-            for (int64_t i = 0; i < n_; ++i)
-                for (int64_t m = 0; m < d_; ++m) xt_[i * d_ + m] = x0_[i * d_ + m] * sqrt_a_[m];
         }
-        DenseView v;
-        v.x = xt_.data();
-        v.n = n_;
-        v.d = d_;
-        v.ld = d_;
-        xt_view_ = DataView::dense(v);
-        xt_sqnorm_ = linalg::row_sqnorms(xt_view_);
+        scaled_ = false;
+    }
+
+    // sum_i |x_i' - mu'_{y_i}|^2 in the space of A^{1/2}; for a diagonal A
+    // straight from the points, sum_m a_m (x_im - mu_m)^2.
+    double assigned_distortion(const double *centers, int64_t k, const int32_t *labels, double *) const override {
+        double j = 0.0;
+        if (full_matrix()) {
+            ensure_scaled();
+            std::vector<double> ct(static_cast<size_t>(k * d_));
+            transform(centers, k, ct.data());
+            for (int64_t i = 0; i < n_; ++i) {
+                const double *x = xt_.data() + i * d_, *mu = ct.data() + static_cast<int64_t>(labels[i]) * d_;
+                double s = 0.0;
+                for (int64_t m = 0; m < d_; ++m) s += (x[m] - mu[m]) * (x[m] - mu[m]);
+                j += s;
+            }
+        } else {
+            for (int64_t i = 0; i < n_; ++i) {
+                const double *x = x0_.data() + i * d_, *mu = centers + static_cast<int64_t>(labels[i]) * d_;
+                double s = 0.0;
+                for (int64_t m = 0; m < d_; ++m) s += a_[m] * ((x[m] - mu[m]) * (x[m] - mu[m]));
+                j += s;
+            }
+        }
+        return j;
     }
 
     void centroids(const int32_t *labels, int64_t k, std::vector<double> &centers) const override {
@@ -102,6 +121,7 @@ public:
     }
 
     double phi(int64_t i, int64_t j) const override {
+        ensure_scaled();
         const double *a = xt_.data() + i * d_, *b = xt_.data() + j * d_;
         double s = 0.0;
         for (int64_t m = 0; m < d_; ++m) s += (a[m] - b[m]) * (a[m] - b[m]);
@@ -197,6 +217,25 @@ public:
 private:
     double diag(int64_t m) const { return a_[diag_index(m)]; }
 
+    void ensure_scaled() const {
+        if (scaled_) return;
+        xt_.resize(x0_.size());
+        if (full_matrix()) {
+            linalg::gemm(false, false, n_, d_, d_, 1.0, x0_.data(), d_, m_.data(), d_, 0.0, xt_.data(), d_);
+        } else {
+            for (int64_t i = 0; i < n_; ++i)
+                for (int64_t m = 0; m < d_; ++m) xt_[i * d_ + m] = x0_[i * d_ + m] * sqrt_a_[m];
+        }
+        DenseView v;
+        v.x = xt_.data();
+        v.n = n_;
+        v.d = d_;
+        v.ld = d_;
+        xt_view_ = DataView::dense(v);
+        xt_sqnorm_ = linalg::row_sqnorms(xt_view_);
+        scaled_ = true;
+    }
+
     template <typename Phi>
     double phi_max_of(const std::vector<PairConstraint> &pairs, Phi phi_of) const {
         double sum = 0.0, mx = 0.0;
@@ -213,6 +252,7 @@ private:
     // a time, into where(begin, end); then visit(begin, end, block, |c_h|^2).
     template <typename Where, typename Visit>
     void cross_blocks(const double *centers, int64_t k, Where where, Visit visit) const {
+        ensure_scaled();
         std::vector<double> ct(static_cast<size_t>(k * d_));
         transform(centers, k, ct.data());
         const std::vector<double> c_sq = linalg::center_sqnorms(ct.data(), k, d_);
@@ -319,8 +359,12 @@ private:
     PhiMaxRule rule_;
     linalg::SymmetricEigen eig_;  // of A, refreshed by set_params
     mutable linalg::SymmetricEigen work_eig_;  // scratch for projections and the closed form
-    std::vector<double> x0_, xt_, xt_sqnorm_, lambda_, m_, sqrt_a_;
-    DataView xt_view_;
+    std::vector<double> x0_, lambda_, m_, sqrt_a_;
+    // The points in the space of A^{1/2}, their squared norms and a view of
+    // them: a cache of set_params' A, rebuilt by ensure_scaled when stale.
+    mutable std::vector<double> xt_, xt_sqnorm_;
+    mutable DataView xt_view_;
+    mutable bool scaled_ = false;
     double log_det_ = 0.0;
 };
 

@@ -46,10 +46,7 @@ bool metric_step(divergence::WeightedDistortion &dist, const Constraints &cons, 
     // scratch is left uninitialised: the Euclidean distortions never touch it.
     std::unique_ptr<double[]> work(new double[static_cast<size_t>(n * k)]);
     auto objective_now = [&]() {
-        double j = 0.0;
-        dist.point_center_blocks(centers.data(), k, work.get(), [&](int64_t begin, int64_t end, const double *rows) {
-            for (int64_t i = begin; i < end; ++i) j += rows[(i - begin) * k + labels[i]];
-        });
+        double j = dist.assigned_distortion(centers.data(), k, labels.data(), work.get());
         j += constraint_penalty(cons, potentials(dist, cons, false), labels.data());
         if (cfg.learn_metric) j += dist.regulariser(cfg.use_prior, cfg.rayleigh_s);
         return j;
