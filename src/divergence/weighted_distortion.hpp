@@ -94,16 +94,24 @@ public:
         after_rows(0, n_, work);
     }
     // sum_i d_A(x_i, mu_{y_i}): the distortion term of J_obj (3.14) for the
-    // given labels. By default from the blocks of point_center_blocks (work:
-    // as there); the Euclidean distortions override it with one pass over the
-    // points (O(n d) instead of the O(n k d) of every distance), which the
-    // metric step calls for each candidate A.
+    // given labels, from the blocks of point_center_blocks (work: as there);
+    // the metric step's objective for the distortions without
+    // assigned_scatter.
     virtual double assigned_distortion(const double *centers, int64_t k, const int32_t *labels, double *work) const {
         double j = 0.0;
         point_center_blocks(centers, k, work, [&](int64_t begin, int64_t end, const double *rows) {
             for (int64_t i = begin; i < end; ++i) j += rows[(i - begin) * k + labels[i]];
         });
         return j;
+    }
+    // For the Euclidean distortions, whose d_A is linear in A: the scatter S
+    // of the points about their centres (d x d, or its diagonal for diagonal
+    // weights) with sum_i d_A(x_i, mu_{y_i}) = sum_v A_v S_v, so that the
+    // distortion term of any candidate A costs O(d^2) once S is known. The
+    // others return false.
+    virtual bool assigned_scatter(const double * /*centers*/, int64_t /*k*/, const int32_t * /*labels*/,
+                                  std::vector<double> & /*scatter*/) const {
+        return false;
     }
     // The squared Euclidean distortions only (the others return false and do
     // nothing): the blocks of point_center_blocks before they are finished,

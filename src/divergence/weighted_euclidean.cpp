@@ -59,29 +59,14 @@ public:
         scaled_ = false;
     }
 
-    // sum_i |x_i' - mu'_{y_i}|^2 in the space of A^{1/2}; for a diagonal A
-    // straight from the points, sum_m a_m (x_im - mu_m)^2.
-    double assigned_distortion(const double *centers, int64_t k, const int32_t *labels, double *) const override {
-        double j = 0.0;
-        if (full_matrix()) {
-            ensure_scaled();
-            std::vector<double> ct(static_cast<size_t>(k * d_));
-            transform(centers, k, ct.data());
-            for (int64_t i = 0; i < n_; ++i) {
-                const double *x = xt_.data() + i * d_, *mu = ct.data() + static_cast<int64_t>(labels[i]) * d_;
-                double s = 0.0;
-                for (int64_t m = 0; m < d_; ++m) s += (x[m] - mu[m]) * (x[m] - mu[m]);
-                j += s;
-            }
-        } else {
-            for (int64_t i = 0; i < n_; ++i) {
-                const double *x = x0_.data() + i * d_, *mu = centers + static_cast<int64_t>(labels[i]) * d_;
-                double s = 0.0;
-                for (int64_t m = 0; m < d_; ++m) s += a_[m] * ((x[m] - mu[m]) * (x[m] - mu[m]));
-                j += s;
-            }
-        }
-        return j;
+    // The residuals' scatter, linear_part without pairs.
+    bool assigned_scatter(const double *centers, int64_t k, const int32_t *labels,
+                          std::vector<double> &scatter) const override {
+        const std::vector<PairConstraint> no_pairs;
+        const std::vector<double> no_coef;
+        GradientInput in{labels, centers, k, &no_pairs, &no_coef, 0.0, false, 1.0};
+        linear_part(in, scatter);
+        return true;
     }
 
     void centroids(const int32_t *labels, int64_t k, std::vector<double> &centers) const override {

@@ -40,13 +40,23 @@ double norm2(const std::vector<double> &v) {
 bool metric_step(divergence::WeightedDistortion &dist, const Constraints &cons, const std::vector<double> &centers,
                  const std::vector<int32_t> &labels, const Config &cfg, double &learning_rate) {
     const int64_t n = dist.n(), k = cfg.k;
-    // J_obj (3.14) as objective() computes it (the same sums in the same
-    // order), with the distortion term summed from each block of distances
-    // while it is in cache instead of from a written-out n x k matrix. The
-    // scratch is left uninitialised: the Euclidean distortions never touch it.
+    // J_obj (3.14) for the current A, with the distortion term summed from
+    // each block of distances while it is in cache instead of from a
+    // written-out n x k matrix. The scratch is left uninitialised: the
+    // Euclidean distortions never touch it.
     std::unique_ptr<double[]> work(new double[static_cast<size_t>(n * k)]);
+    // For the Euclidean distortions the distortion term is linear in A, sum_v
+    // A_v S_v: one pass over the points for S, then O(d^2) per candidate A.
+    std::vector<double> scatter;
+    const bool linear = dist.assigned_scatter(centers.data(), k, labels.data(), scatter);
     auto objective_now = [&]() {
-        double j = dist.assigned_distortion(centers.data(), k, labels.data(), work.get());
+        double j = 0.0;
+        if (linear) {
+            const std::vector<double> &a = dist.params();
+            for (size_t v = 0; v < a.size(); ++v) j += a[v] * scatter[v];
+        } else {
+            j = dist.assigned_distortion(centers.data(), k, labels.data(), work.get());
+        }
         j += constraint_penalty(cons, potentials(dist, cons, false), labels.data());
         if (cfg.learn_metric) j += dist.regulariser(cfg.use_prior, cfg.rayleigh_s);
         return j;
