@@ -88,10 +88,14 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
     Rng init_rng = rng.derive(1), icm_rng = rng.derive(2);
     UnitFit fit;
     fit.centers = initial_centers(ctx, dist, cfg, init_rng, &units.unit, m, neighbourhoods);
-    std::vector<double> dmat(static_cast<size_t>(n * k)), cost(static_cast<size_t>(m * k));
+    std::vector<double> dmat(static_cast<size_t>(n * k));
     std::vector<int32_t> unit_label(static_cast<size_t>(m), 0);
     const IcmGraph graph = unit_graph(units, w);
+    // The units' cost rows live in the E-step's workspace, which reads them
+    // in place (prepare_all_movable).
     IcmWorkspace work;
+    std::vector<double> &cost = work.rows;
+    cost.assign(static_cast<size_t>(m * k), 0.0);
     fit.labels.assign(static_cast<size_t>(n), 0);
     double learning_rate = cfg.learning_rate;
     // The members' distortions summed per unit, and the distortion term of
@@ -118,11 +122,7 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
     }
     int64_t it = 0;
     for (it = 1; it <= cfg.max_iter; ++it) {
-        work.prepare(m);
-        for (int64_t u = 0; u < m; ++u) {
-            const double *row = cost.data() + u * k;
-            work.set_point(u, unit_label[u], row, k, icm_keeps_label(row, k, unit_label[u], graph.slack[u]));
-        }
+        work.prepare_all_movable(unit_label);
         const int64_t moves = icm_assign_prepared(k, graph, cfg.icm_max_sweeps, icm_rng, unit_label, work);
         for (int64_t i = 0; i < n; ++i) fit.labels[i] = unit_label[units.unit[i]];
         dist.centroids(fit.labels.data(), k, fit.centers);
