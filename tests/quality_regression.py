@@ -27,7 +27,7 @@ RECORDED = {
     ("ionosphere", "pckmeans", 0.1): 0.646,
     ("ecoli", "mpckmeans", 0.0): 0.774,
     ("ecoli", "pckmeans", 0.1): 0.708,
-    ("ecoli", "mpckmeans", 0.1): 0.708,
+    ("ecoli", "mpckmeans", 0.1): 0.673,
     ("ecoli", "dpmeans", 0.0): 0.696,
 }
 TOLERANCE = 0.01  # rounding of the recorded values and BLAS differences between machines
