@@ -16,16 +16,18 @@ import sys
 RECORDED = {
     ("iris", "kmeans", 0.0): 0.659,
     ("iris", "pckmeans", 0.0): 0.784,
-    ("iris", "mpckmeans", 0.0): 0.902,
+    ("iris", "mpckmeans", 0.0): 0.885,
     ("iris", "copkmeans", 0.0): 0.771,
     ("iris", "mpckmeans", 0.1): 0.791,
     ("iris", "rdpmeans", 0.0): 0.661,
     ("wine", "pckmeans", 0.0): 0.955,
-    ("wine", "mpckmeans", 0.1): 0.837,
+    ("wine", "mpckmeans", 0.1): 0.854,
     ("ionosphere", "pckmeans", 0.0): 0.951,
     ("ionosphere", "mpckmeans", 0.0): 0.962,
     ("ionosphere", "pckmeans", 0.1): 0.622,
-    ("ecoli", "mpckmeans", 0.0): 0.786,
+    ("ecoli", "mpckmeans", 0.0): 0.772,
+    ("ecoli", "pckmeans", 0.1): 0.646,
+    ("ecoli", "mpckmeans", 0.1): 0.645,
     ("ecoli", "dpmeans", 0.0): 0.696,
 }
 TOLERANCE = 0.01  # rounding of the recorded values and BLAS differences between machines

@@ -230,6 +230,75 @@ static void lambda_chosen_from_pairs(void **state) {
     kindred_side_free(s);
 }
 
+/* Wrong answers that the rigid units cannot outvote: two far blobs of 30
+ * points, must-link stars 0-{1..9} and 30-{31..39} (right), the wrong
+ * must-links 0-30 and 1-31 and the right cannot-link 2-32 between them,
+ * and right cannot-links 10+e - 40+e. On balance the answers between the
+ * stars say "same" (+2 - 1), so the robust units glue the two stars into
+ * one unit of 20 points, which the cannot-link 2-32 contradicts; forced,
+ * propagation puts both stars in one cluster. With the default
+ * (propagation auto) a contradiction proves wrong answers, the rigid units
+ * are not tried (the logged cross-validation table has none), and the
+ * point-wise fit lets the features outvote the two wrong must-links: the
+ * blobs are found. */
+static void contradicted_units_are_not_propagated(void **state) {
+    (void)state;
+    enum { n = 60, pairs = 18 + 3 + 10 };
+    double x[n * 2];
+    int32_t truth[n];
+    for (int p = 0; p < n; ++p) {
+        truth[p] = p < 30 ? 0 : 1;
+        x[2 * p] = 10.0 * truth[p] + 0.5 * sin(p * 1.7);
+        x[2 * p + 1] = 0.5 * cos(p * 2.3);
+    }
+    int64_t i[pairs], j[pairs];
+    double v[pairs];
+    int e = 0;
+    for (int q = 1; q < 10; ++q) {
+        i[e] = 0, j[e] = q, v[e++] = 1;
+        i[e] = 30, j[e] = 30 + q, v[e++] = 1;
+    }
+    i[e] = 0, j[e] = 30, v[e++] = 1;  /* wrong */
+    i[e] = 1, j[e] = 31, v[e++] = 1;  /* wrong */
+    i[e] = 2, j[e] = 32, v[e++] = -1;
+    for (int q = 0; q < 10; ++q) i[e] = 10 + q, j[e] = 40 + q, v[e++] = -1;
+    assert_int_equal(e, pairs);
+    kindred_side *s = NULL;
+    assert_ok(kindred_side_new(&s, n));
+    assert_ok(kindred_side_add_pairs(s, i, j, v, pairs));
+    const char *names[] = {"pckmeans", "mpckmeans"};
+    for (int a = 0; a < 2; ++a) {
+        kindred_model *m = NULL;
+        int32_t labels[n];
+        assert_ok(kindred_model_new(&m, names[a]));
+        assert_ok(kindred_model_set_int(m, "k", 2));
+        assert_ok(kindred_model_set_string(m, "propagation", "robust"));
+        assert_ok(kindred_model_fit_dense(m, x, n, 2, KINDRED_ROW_MAJOR, 2, s));
+        assert_ok(kindred_model_labels(m, labels, n));
+        assert_int_equal(labels[0], labels[30]); /* the glued unit */
+        assert_ok(kindred_model_set_string(m, "propagation", "auto"));
+        last_log[0] = 0;
+        assert_ok(kindred_model_set_log(m, keep_log, NULL));
+        assert_ok(kindred_model_fit_dense(m, x, n, 2, KINDRED_ROW_MAJOR, 2, s));
+        assert_ok(kindred_model_labels(m, labels, n));
+        if (!same_partition(labels, truth, n)) fail_msg("%s: %s", names[a], last_log);
+        double chosen = -1;
+        assert_ok(kindred_model_array(m, "chosen_propagation", &chosen, 1));
+        assert_true(chosen == 0.0);
+        /* The cross-validation table (logged) has no propagated candidate;
+         * mpckmeans also tries the weights with A fixed at A_0. */
+        assert_non_null(strstr(last_log, "point-wise"));
+        if (strstr(last_log, "propagated")) fail_msg("%s: %s", names[a], last_log);
+        if (a == 1) {
+            assert_non_null(strstr(last_log, "A fixed at A_0"));
+            assert_ok(kindred_model_array(m, "chosen_metric_learned", &chosen, 1));
+            assert_true(chosen == 0.0 || chosen == 1.0);
+        }
+        kindred_model_free(m);
+    }
+    kindred_side_free(s);
+}
+
 /* Side information about another n is an error naming both sizes. */
 static void side_for_another_n(void **state) {
     (void)state;
@@ -278,6 +347,7 @@ int main(void) {
         cmocka_unit_test(one_wrong_must_link_is_outvoted),
         cmocka_unit_test(one_kind_of_pair_only),
         cmocka_unit_test(lambda_chosen_from_pairs),
+        cmocka_unit_test(contradicted_units_are_not_propagated),
         cmocka_unit_test(side_for_another_n),
         cmocka_unit_test(standardize_is_kept_for_predict),
     };

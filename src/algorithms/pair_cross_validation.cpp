@@ -24,7 +24,8 @@ double pair_agreement(const std::vector<Pair> &pairs, const std::vector<int32_t>
 int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
                           const std::function<std::vector<int32_t>(const FitContext &, int64_t)> &fit,
                           const std::function<std::string(int64_t)> &describe, const char *what,
-                          bool simplest_within_se) {
+                          bool simplest_within_se, std::vector<double> *scores,
+                          std::vector<double> *standard_errors) {
     const std::vector<Pair> &pairs = ctx.side->pairs();
     const int64_t n = ctx.data.n(), m = static_cast<int64_t>(pairs.size());
     // Folds: the pairs in a random order (from the fit's seed), dealt round-robin.
@@ -59,6 +60,12 @@ int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
             score[c] += a / kPairFolds;
             square[c] += a * a / kPairFolds;
         }
+    }
+    if (scores) *scores = score;
+    if (standard_errors) {
+        standard_errors->assign(static_cast<size_t>(candidates), 0.0);
+        for (int64_t c = 0; c < candidates; ++c)
+            (*standard_errors)[c] = std::sqrt(std::max(0.0, square[c] - score[c] * score[c]) / (kPairFolds - 1));
     }
     int64_t best = 0;
     for (int64_t c = 1; c < candidates; ++c)

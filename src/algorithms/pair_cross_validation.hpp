@@ -39,11 +39,14 @@ double pair_agreement(const std::vector<Pair> &pairs, const std::vector<int32_t>
 // clusters) up, and the first whose mean is within one standard error (over
 // the folds) of the best mean is chosen (the one-standard-error rule: a
 // more complex model must predict clearly better); when those candidates
-// all score exactly the best, the middle one of them.
+// all score exactly the best, the middle one of them. scores /
+// standard_errors (when given): each candidate's mean held-out agreement and
+// its standard error over the folds.
 int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
                           const std::function<std::vector<int32_t>(const FitContext &, int64_t)> &fit,
                           const std::function<std::string(int64_t)> &describe, const char *what,
-                          bool simplest_within_se = false);
+                          bool simplest_within_se = false, std::vector<double> *scores = nullptr,
+                          std::vector<double> *standard_errors = nullptr);
 
 // A fit of dpmeans / rdpmeans whose lambda and k the user left unset:
 // lambda chosen by choose_by_pair_cv (one-standard-error rule, fewest

@@ -155,7 +155,7 @@ FitResult fit_pointwise(const FitContext &ctx, const Config &cfg, int64_t restar
         // M-step (A): centroids (3.23, 3.24).
         dist->centroids(labels.data(), k, centers);
         // M-step (B): distortion parameters (3.25 - 3.29), then the potentials under the new A.
-        if (cfg.learn_metric) metric_step(*dist, cfg.metric_from_constraints ? cons : no_pairs, centers, labels, cfg, learning_rate);
+        if (cfg.learn_metric && cfg.metric_steps) metric_step(*dist, cfg.metric_from_constraints ? cons : no_pairs, centers, labels, cfg, learning_rate);
         if (!cfg.constant_potential) {
             pot = potentials(*dist, cons, false);
             graph = icm_graph(cons, pot);

@@ -53,6 +53,10 @@ struct Config {
     int64_t n_init = 1;              // restarts of the propagated fit (the lowest J_obj kept)
     bool relative_weight = false;    // constraint_weight in units of the mean distortion to the global centroid
     bool metric_from_constraints = true;  // the violated pairs' terms in M-step (B) (the paper)
+    // With learn_metric: false keeps A at A_0 (the global scaling of
+    // initialise_metric) for the whole fit; a candidate of the tuning
+    // (tuning.cpp), not an option.
+    bool metric_steps = true;
 };
 
 // The pairs as weighted constraints (w = constraint_weight * |value|),

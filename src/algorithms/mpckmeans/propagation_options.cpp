@@ -10,8 +10,8 @@ void append_propagation_options(OptionTable &t) {
         "propagation", "auto", "auto|robust|transitive|off",
         "must-links are transitive and cannot-links separate whole groups, throughout the fit: robust (groups grown "
         "from the answers that agree most), transitive (the must-link closure), off (the paper's point-wise HMRF, "
-        "pairs as given), or auto (robust or off, chosen by cross-validation over the pairs; robust below 10 "
-        "pairs)"));
+        "pairs as given), or auto (robust or off, chosen by cross-validation over the pairs; off when a pair "
+        "contradicts the robust units, i.e. some answers are wrong; robust below 10 pairs)"));
     t.push_back(OptionSpec::integer("n_init", 10, 1, 100000,
                                     "restarts (the first from the must-link neighbourhoods as in the paper, the "
                                     "others k-means++); the lowest objective is kept; 1 = the paper's single start"));

@@ -126,7 +126,7 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
         const int64_t moves = icm_assign_prepared(k, graph, cfg.icm_max_sweeps, icm_rng, unit_label, work);
         for (int64_t i = 0; i < n; ++i) fit.labels[i] = unit_label[units.unit[i]];
         dist.centroids(fit.labels.data(), k, fit.centers);
-        if (cfg.learn_metric) metric_step(dist, none, fit.centers, fit.labels, cfg, learning_rate);
+        if (cfg.learn_metric && cfg.metric_steps) metric_step(dist, none, fit.centers, fit.labels, cfg, learning_rate);
         double j = distances() + unit_penalty(graph, unit_label);
         if (cfg.learn_metric) j += dist.regulariser(cfg.use_prior, cfg.rayleigh_s);
         if (!std::isfinite(j))
