@@ -59,6 +59,9 @@ struct GradientInput {
     double phimax_coef;
     bool prior;
     double rayleigh_s;
+    // assigned_scatter for these labels and centres when the caller has it
+    // (the metric step), so that gradient / closed_form do not compute it again.
+    const std::vector<double> *scatter = nullptr;
 };
 
 class WeightedDistortion {

@@ -32,7 +32,7 @@ public:
     // The points in the space of A^{1/2} (X M for a full A, X diag(a)^{1/2})
     // are what the distances read; they are rebuilt when a distance is next
     // asked for, not at every set_params: the metric step tries candidate As
-    // through assigned_distortion, which does not need them.
+    // through assigned_scatter, which does not need them.
     void set_params(const std::vector<double> &a) override {
         a_ = a;
         log_det_ = 0.0;
@@ -59,13 +59,9 @@ public:
         scaled_ = false;
     }
 
-    // The residuals' scatter, linear_part without pairs.
-    bool assigned_scatter(const double *centers, int64_t k, const int32_t *labels,
+    bool assigned_scatter(const double *centers, int64_t, const int32_t *labels,
                           std::vector<double> &scatter) const override {
-        const std::vector<PairConstraint> no_pairs;
-        const std::vector<double> no_coef;
-        GradientInput in{labels, centers, k, &no_pairs, &no_coef, 0.0, false, 1.0};
-        linear_part(in, scatter);
+        residual_scatter(centers, labels, scatter);
         return true;
     }
 
@@ -202,6 +198,28 @@ public:
 private:
     double diag(int64_t m) const { return a_[diag_index(m)]; }
 
+    // sum_i (x_i - mu(i))(x_i - mu(i))^T: the full matrix by SYRK, or only
+    // its diagonal.
+    void residual_scatter(const double *centers, const int32_t *labels, std::vector<double> &g) const {
+        g.assign(static_cast<size_t>(param_count()), 0.0);
+        if (full_matrix()) {
+            std::vector<double> r(static_cast<size_t>(n_ * d_));
+            for (int64_t i = 0; i < n_; ++i) {
+                const double *mu = centers + static_cast<int64_t>(labels[i]) * d_;
+                for (int64_t m = 0; m < d_; ++m) r[i * d_ + m] = x0_[i * d_ + m] - mu[m];
+            }
+            linalg::syrk_ata(n_, d_, 1.0, r.data(), d_, 0.0, g.data());
+        } else {
+            for (int64_t i = 0; i < n_; ++i) {
+                const double *mu = centers + static_cast<int64_t>(labels[i]) * d_;
+                for (int64_t m = 0; m < d_; ++m) {
+                    const double t = x0_[i * d_ + m] - mu[m];
+                    g[m] += t * t;
+                }
+            }
+        }
+    }
+
     void ensure_scaled() const {
         if (scaled_) return;
         xt_.resize(x0_.size());
@@ -301,14 +319,11 @@ private:
                 if (arg >= 0) coef[arg] += in.phimax_coef;
             }
         }
-        g.assign(static_cast<size_t>(param_count()), 0.0);
+        if (in.scatter)
+            g = *in.scatter;
+        else
+            residual_scatter(in.centers, in.labels, g);
         if (full_matrix()) {
-            std::vector<double> r(static_cast<size_t>(n_ * d_));
-            for (int64_t i = 0; i < n_; ++i) {
-                const double *mu = in.centers + static_cast<int64_t>(in.labels[i]) * d_;
-                for (int64_t m = 0; m < d_; ++m) r[i * d_ + m] = x0_[i * d_ + m] - mu[m];
-            }
-            linalg::syrk_ata(n_, d_, 1.0, r.data(), d_, 0.0, g.data());
             for (int sign = 1; sign >= -1; sign -= 2) {
                 std::vector<double> rows;
                 int64_t count = 0;
@@ -322,13 +337,6 @@ private:
                 if (count > 0) linalg::syrk_ata(count, d_, static_cast<double>(sign), rows.data(), d_, 1.0, g.data());
             }
         } else {
-            for (int64_t i = 0; i < n_; ++i) {
-                const double *mu = in.centers + static_cast<int64_t>(in.labels[i]) * d_;
-                for (int64_t m = 0; m < d_; ++m) {
-                    const double t = x0_[i * d_ + m] - mu[m];
-                    g[m] += t * t;
-                }
-            }
             for (size_t p = 0; p < pairs.size(); ++p) {
                 if (coef[p] == 0.0) continue;
                 for (int64_t m = 0; m < d_; ++m) {

@@ -44,11 +44,12 @@ bool metric_step(divergence::WeightedDistortion &dist, const Constraints &cons, 
     // each block of distances while it is in cache instead of from a
     // written-out n x k matrix. The scratch is left uninitialised: the
     // Euclidean distortions never touch it.
-    std::unique_ptr<double[]> work(new double[static_cast<size_t>(n * k)]);
     // For the Euclidean distortions the distortion term is linear in A, sum_v
-    // A_v S_v: one pass over the points for S, then O(d^2) per candidate A.
+    // A_v S_v: one pass over the points for S, then O(d^2) per candidate A
+    // (S is also the points' part of the closed form and of the gradient).
     std::vector<double> scatter;
     const bool linear = dist.assigned_scatter(centers.data(), k, labels.data(), scatter);
+    std::unique_ptr<double[]> work(linear ? nullptr : new double[static_cast<size_t>(n * k)]);
     auto objective_now = [&]() {
         double j = 0.0;
         if (linear) {
@@ -75,7 +76,7 @@ bool metric_step(divergence::WeightedDistortion &dist, const Constraints &cons, 
         }
     }
     divergence::GradientInput in{labels.data(), centers.data(), k, &cons.pairs, &coef, phimax_coef, cfg.use_prior,
-                                 cfg.rayleigh_s};
+                                 cfg.rayleigh_s, linear ? &scatter : nullptr};
     const std::vector<double> a0 = dist.params();
     const double threshold = j0 - 1e-12 * (1.0 + std::fabs(j0));
     std::vector<double> target, cand(a0.size());

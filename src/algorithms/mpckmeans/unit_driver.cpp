@@ -50,10 +50,12 @@ struct UnitFit {
 // the same cluster (the point-wise penalty of the closure, in which every
 // point of U is cannot-linked to every point of V), stored negated as the
 // E-step stores a cannot-link. The units are then assigned by the same ICM as
-// the points of the paper's engine (random key order, units that cannot move
-// whatever their neighbours do never visited, only units next to a move
-// visited again), instead of a second ICM that visited every unit in every
-// first sweep through a random shuffle (most of an iteration at n = 1e6).
+// the points of the paper's engine (random key order; in the first sweep
+// only the units not already at their best label, then only units next to a
+// move), instead of a second ICM that visited every unit in every first
+// sweep through a random shuffle (most of an iteration at n = 1e6). No
+// slack is computed: with the units' weights almost no unit would pass the
+// inert test (IcmWorkspace::prepare_all_movable).
 IcmGraph unit_graph(const PropagatedConstraints &units, double w) {
     IcmGraph g;
     g.indptr = units.cl_ptr;
@@ -65,7 +67,6 @@ IcmGraph unit_graph(const PropagatedConstraints &units, double w) {
             g.edges[e] = {v, -(w * units.cl_weight[e] * size_u * static_cast<double>(units.unit_size[v]))};
         }
     }
-    g.compute_slack();
     return g;
 }
 
