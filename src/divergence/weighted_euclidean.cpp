@@ -1,8 +1,11 @@
 // Parameterised squared Euclidean distance d_A(x, y) = (x - y)^T A (x - y)
 // (Basu et al., eq. 3.15), with a full PSD matrix A or a diagonal one.
-// A = V Lambda V^T is applied by transforming the points once per update,
-// x' = Lambda^{1/2} V^T x, so that every distance is a plain squared
-// Euclidean distance computed in blocks by GEMM (linalg/distances.hpp).
+// A full A = V Lambda V^T is applied by transforming the points once per
+// update, x' = Lambda^{1/2} V^T x, so that every distance is a plain squared
+// Euclidean distance computed in blocks by GEMM (linalg/distances.hpp). A
+// diagonal A needs no transformed copy: d_A(x, c) = sum_m a_m x_m^2 -
+// 2 x.(a o c) + sum_m a_m c_m^2, the cross term by GEMM on the points as
+// they are against the centres scaled by a, the first term once per update.
 #include <algorithm>
 #include <cmath>
 
@@ -29,10 +32,10 @@ public:
         set_params(identity());
     }
 
-    // The points in the space of A^{1/2} (X M for a full A, X diag(a)^{1/2})
-    // are what the distances read; they are rebuilt when a distance is next
-    // asked for, not at every set_params: the metric step tries candidate As
-    // through assigned_scatter, which does not need them.
+    // The points in the space of A^{1/2} (X M for a full A) and their squared
+    // norms (x^T A x) are what the distances read; they are rebuilt when a
+    // distance is next asked for, not at every set_params: the metric step
+    // tries candidate As through assigned_scatter, which does not need them.
     void set_params(const std::vector<double> &a) override {
         a_ = a;
         log_det_ = 0.0;
@@ -102,9 +105,14 @@ public:
     }
 
     double phi(int64_t i, int64_t j) const override {
+        double s = 0.0;
+        if (!full_matrix()) {
+            const double *a = x0_.data() + i * d_, *b = x0_.data() + j * d_;
+            for (int64_t m = 0; m < d_; ++m) s += a_[m] * (a[m] - b[m]) * (a[m] - b[m]);
+            return s;
+        }
         ensure_scaled();
         const double *a = xt_.data() + i * d_, *b = xt_.data() + j * d_;
-        double s = 0.0;
         for (int64_t m = 0; m < d_; ++m) s += (a[m] - b[m]) * (a[m] - b[m]);
         return s;
     }
@@ -222,20 +230,28 @@ private:
 
     void ensure_scaled() const {
         if (scaled_) return;
-        xt_.resize(x0_.size());
-        if (full_matrix()) {
-            linalg::gemm(false, false, n_, d_, d_, 1.0, x0_.data(), d_, m_.data(), d_, 0.0, xt_.data(), d_);
-        } else {
-            for (int64_t i = 0; i < n_; ++i)
-                for (int64_t m = 0; m < d_; ++m) xt_[i * d_ + m] = x0_[i * d_ + m] * sqrt_a_[m];
-        }
         DenseView v;
-        v.x = xt_.data();
         v.n = n_;
         v.d = d_;
         v.ld = d_;
-        xt_view_ = DataView::dense(v);
-        xt_sqnorm_ = linalg::row_sqnorms(xt_view_);
+        if (full_matrix()) {
+            xt_.resize(x0_.size());
+            linalg::gemm(false, false, n_, d_, d_, 1.0, x0_.data(), d_, m_.data(), d_, 0.0, xt_.data(), d_);
+            v.x = xt_.data();
+            xt_view_ = DataView::dense(v);
+            xt_sqnorm_ = linalg::row_sqnorms(xt_view_);
+        } else {
+            // The GEMM reads the points as they are; only x^T A x is new.
+            v.x = x0_.data();
+            xt_view_ = DataView::dense(v);
+            xt_sqnorm_.resize(static_cast<size_t>(n_));
+            for (int64_t i = 0; i < n_; ++i) {
+                const double *x = x0_.data() + i * d_;
+                double s = 0.0;
+                for (int64_t m = 0; m < d_; ++m) s += a_[m] * x[m] * x[m];
+                xt_sqnorm_[i] = s;
+            }
+        }
         scaled_ = true;
     }
 
@@ -259,6 +275,11 @@ private:
         std::vector<double> ct(static_cast<size_t>(k * d_));
         transform(centers, k, ct.data());
         const std::vector<double> c_sq = linalg::center_sqnorms(ct.data(), k, d_);
+        // Diagonal A: the points are unscaled, so the centres carry all of a
+        // (a o c = a^{1/2} o (a^{1/2} o c)).
+        if (!full_matrix())
+            for (int64_t r = 0; r < k; ++r)
+                for (int64_t m = 0; m < d_; ++m) ct[r * d_ + m] *= sqrt_a_[m];
         for (int64_t begin = 0; begin < n_; begin += kBlockRows) {
             const int64_t end = std::min(n_, begin + kBlockRows);
             double *out = where(begin, end);
@@ -353,8 +374,10 @@ private:
     linalg::SymmetricEigen eig_;  // of A, refreshed by set_params
     mutable linalg::SymmetricEigen work_eig_;  // scratch for projections and the closed form
     std::vector<double> x0_, lambda_, m_, sqrt_a_;
-    // The points in the space of A^{1/2}, their squared norms and a view of
-    // them: a cache of set_params' A, rebuilt by ensure_scaled when stale.
+    // The points in the space of A^{1/2} (full A only), the squared norms
+    // x^T A x and a view of the points the GEMM reads (xt_ for a full A, x0_
+    // for a diagonal one): a cache of set_params' A, rebuilt by
+    // ensure_scaled when stale.
     mutable std::vector<double> xt_, xt_sqnorm_;
     mutable DataView xt_view_;
     mutable bool scaled_ = false;
