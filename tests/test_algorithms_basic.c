@@ -296,7 +296,12 @@ static void gmm_log_likelihood_never_decreases(void **state) {
 static void layouts_give_the_same_labels(void **state) {
     (void)state;
     double x[N * D];
-    make_blobs(x, NULL, N, D, 5, 2.0, 2.0, 10);
+    int32_t truth[N];
+    make_blobs(x, truth, N, D, 5, 2.0, 2.0, 10);
+    /* pckmeans / mpckmeans read contiguous row-major points in place and copy the other layouts. */
+    kindred_side *side = NULL;
+    assert_ok(kindred_side_new(&side, N));
+    assert_ok(kindred_sample_pairs(side, truth, N, N, 0.0, 0.0, 3));
     const int64_t ld_col = N + 7, ld_row = D + 2;
     double *col = malloc(sizeof(double) * (size_t)(ld_col * D));
     double *row = malloc(sizeof(double) * (size_t)(ld_row * N));
@@ -307,22 +312,24 @@ static void layouts_give_the_same_labels(void **state) {
             col[i + j * ld_col] = x[i * D + j];
             row[i * ld_row + j] = x[i * D + j];
         }
-    const char *algorithms[] = {"kmeans", "dpmeans", "gmm"};
-    for (int a = 0; a < 3; ++a) {
+    const char *algorithms[] = {"kmeans", "dpmeans", "gmm", "pckmeans", "mpckmeans"};
+    for (int a = 0; a < 5; ++a) {
         int32_t dense[N], colmajor[N], padded[N], predicted[N];
         kindred_model *m = model(algorithms[a], 5, 2);
-        assert_ok(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, NULL));
+        const kindred_side *pairs = a >= 3 ? side : NULL;
+        assert_ok(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, pairs));
         assert_ok(kindred_model_labels(m, dense, N));
-        assert_ok(kindred_model_fit_dense(m, col, N, D, KINDRED_COL_MAJOR, ld_col, NULL));
+        assert_ok(kindred_model_fit_dense(m, col, N, D, KINDRED_COL_MAJOR, ld_col, pairs));
         assert_ok(kindred_model_labels(m, colmajor, N));
         assert_memory_equal(dense, colmajor, sizeof dense);
         assert_ok(kindred_model_predict_dense(m, col, N, D, KINDRED_COL_MAJOR, ld_col, predicted, N));
         assert_memory_equal(dense, predicted, sizeof dense);
-        assert_ok(kindred_model_fit_dense(m, row, N, D, KINDRED_ROW_MAJOR, ld_row, NULL));
+        assert_ok(kindred_model_fit_dense(m, row, N, D, KINDRED_ROW_MAJOR, ld_row, pairs));
         assert_ok(kindred_model_labels(m, padded, N));
         assert_memory_equal(dense, padded, sizeof dense);
         kindred_model_free(m);
     }
+    kindred_side_free(side);
     free(col);
     free(row);
 }

@@ -27,8 +27,16 @@ public:
     WeightedEuclidean(bool full, const DataView &data, int threads, PhiMaxRule rule)
         : WeightedDistortion(full ? DistortionKind::EuclideanFull : DistortionKind::EuclideanDiag, data.n(), data.d()),
           data_(data), threads_(threads), rule_(rule), eig_(full ? data.d() : 1), work_eig_(full ? data.d() : 1) {
-        x0_.resize(static_cast<size_t>(n_ * d_));
-        for (int64_t i = 0; i < n_; ++i) data.copy_row(i, x0_.data() + i * d_);
+        // Contiguous row-major float64 points are read where they are; other
+        // layouts (strided, column-major, float32, CSR) are copied once.
+        const DenseView *dense = data.is_dense() ? &data.as_dense() : nullptr;
+        if (dense && !dense->is_f32() && dense->row_major && dense->ld == d_) {
+            x0_ = dense->x;
+        } else {
+            x0_copy_.resize(static_cast<size_t>(n_ * d_));
+            for (int64_t i = 0; i < n_; ++i) data.copy_row(i, x0_copy_.data() + i * d_);
+            x0_ = x0_copy_.data();
+        }
         set_params(identity());
     }
 
@@ -107,7 +115,7 @@ public:
     double phi(int64_t i, int64_t j) const override {
         double s = 0.0;
         if (!full_matrix()) {
-            const double *a = x0_.data() + i * d_, *b = x0_.data() + j * d_;
+            const double *a = x0_ + i * d_, *b = x0_ + j * d_;
             for (int64_t m = 0; m < d_; ++m) s += a_[m] * (a[m] - b[m]) * (a[m] - b[m]);
             return s;
         }
@@ -235,18 +243,18 @@ private:
         v.d = d_;
         v.ld = d_;
         if (full_matrix()) {
-            xt_.resize(x0_.size());
-            linalg::gemm(false, false, n_, d_, d_, 1.0, x0_.data(), d_, m_.data(), d_, 0.0, xt_.data(), d_);
+            xt_.resize(static_cast<size_t>(n_ * d_));
+            linalg::gemm(false, false, n_, d_, d_, 1.0, x0_, d_, m_.data(), d_, 0.0, xt_.data(), d_);
             v.x = xt_.data();
             xt_view_ = DataView::dense(v);
             xt_sqnorm_ = linalg::row_sqnorms(xt_view_);
         } else {
             // The GEMM reads the points as they are; only x^T A x is new.
-            v.x = x0_.data();
+            v.x = x0_;
             xt_view_ = DataView::dense(v);
             xt_sqnorm_.resize(static_cast<size_t>(n_));
             for (int64_t i = 0; i < n_; ++i) {
-                const double *x = x0_.data() + i * d_;
+                const double *x = x0_ + i * d_;
                 double s = 0.0;
                 for (int64_t m = 0; m < d_; ++m) s += a_[m] * x[m] * x[m];
                 xt_sqnorm_[i] = s;
@@ -373,7 +381,8 @@ private:
     PhiMaxRule rule_;
     linalg::SymmetricEigen eig_;  // of A, refreshed by set_params
     mutable linalg::SymmetricEigen work_eig_;  // scratch for projections and the closed form
-    std::vector<double> x0_, lambda_, m_, sqrt_a_;
+    const double *x0_ = nullptr;  // the points, n x d row-major: the caller's or x0_copy_
+    std::vector<double> x0_copy_, lambda_, m_, sqrt_a_;
     // The points in the space of A^{1/2} (full A only), the squared norms
     // x^T A x and a view of the points the GEMM reads (xt_ for a full A, x0_
     // for a diagonal one): a cache of set_params' A, rebuilt by
