@@ -2,11 +2,13 @@
  * communicator of threads: for 1 to 4 ranks and uneven shards (empty ones,
  * shards inside one chunk of 32768 rows, slices given to ranks in a permuted
  * order), the labels, centres, objective trace, iteration count and
- * objective of kmeans, gmm (every covariance model) and dpmeans are bitwise those of
+ * objective of kmeans, gmm (every covariance model), dpmeans and copkmeans
+ * (with must-links and cannot-links across ranks) are bitwise those of
  * kindred_model_fit_dense on all the points.
  * Faults (a NaN on one rank, other options or side information on one rank,
- * a cancel on one rank, rows that overlap) give every rank the same status
- * and message, and no rank hangs (the meson timeout would say so). */
+ * a cancel on one rank, rows that overlap, infeasible constraints) give
+ * every rank the same status and message, and no rank hangs (the meson
+ * timeout would say so). */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +28,7 @@
 enum { N = 70000, D = 4, K = 5, MAX_CLUSTERS = 64, MESSAGE = 512 };
 
 static double points[N * D];
+static int32_t truth[N];
 
 /* ---- one rank's call and what it got */
 
@@ -122,12 +125,12 @@ typedef struct reference {
 
 static reference plain_kmeans;
 
-static void plain_fit(const char *algorithm, const char *covariance, reference *out) {
+static void plain_fit_of(const char *algorithm, const char *covariance, const kindred_side *side, reference *out) {
     kindred_model *m = NULL;
     assert_ok(kindred_model_new(&m, algorithm));
     assert_ok(set_options(m, algorithm, K));
     if (covariance) assert_ok(kindred_model_set_string(m, "covariance", covariance));
-    assert_ok(kindred_model_fit_dense(m, points, N, D, KINDRED_ROW_MAJOR, D, NULL));
+    assert_ok(kindred_model_fit_dense(m, points, N, D, KINDRED_ROW_MAJOR, D, side));
     assert_ok(kindred_model_labels(m, out->labels, N));
     assert_ok(kindred_model_summary(m, NULL, NULL, &out->clusters, &out->iterations, NULL, &out->objective));
     assert_true(out->clusters <= MAX_CLUSTERS);
@@ -138,9 +141,25 @@ static void plain_fit(const char *algorithm, const char *covariance, reference *
     kindred_model_free(m);
 }
 
+static void plain_fit(const char *algorithm, const char *covariance, reference *out) {
+    plain_fit_of(algorithm, covariance, NULL, out);
+}
+
+/* Must-links and cannot-links from the blobs' truth, about all N points: most
+ * join rows of different ranks in every split below. */
+static kindred_side *pairs_side;
+
 static int setup(void **state) {
     (void)state;
-    make_blobs(points, NULL, N, D, K, 3.0, 2.0, 11);
+    make_blobs(points, truth, N, D, K, 3.0, 2.0, 11);
+    if (kindred_side_new(&pairs_side, N) != KINDRED_OK) return -1;
+    if (kindred_sample_pairs(pairs_side, truth, N, 400, 0.0, 0.0, 5) != KINDRED_OK) return -1;
+    return 0;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    kindred_side_free(pairs_side);
     return 0;
 }
 
@@ -235,6 +254,41 @@ static void dpmeans_with_a_k_hint(void **state) {
     free_runs(runs, 4);
 }
 
+/* copkmeans with pairs across ranks: the constrained components are placed
+ * by every rank from the gathered distances, the other points where they lie. */
+static void copkmeans_with_pairs_across_ranks(void **state) {
+    (void)state;
+    static reference plain;
+    plain_fit_of("copkmeans", NULL, pairs_side, &plain);
+    assert_true(plain.iterations > 1);
+    const int64_t one[] = {0, N}, two[] = {0, 40001, N}, three[] = {0, 1000, 69999, N},
+                  four[] = {0, 20000, 20000, 65537, N};
+    const int64_t *cuts[] = {one, two, three, four};
+    const int slices[4][4] = {{0}, {1, 0}, {2, 0, 1}, {3, 1, 0, 2}};
+    for (int p = 1; p <= 4; ++p) {
+        shard_run runs[THREAD_COMM_MAX_RANKS];
+        memset(runs, 0, sizeof runs);
+        for (int r = 0; r < p; ++r) runs[r].side = pairs_side;
+        run_world(runs, p, cuts[p - 1], slices[p - 1], "copkmeans");
+        check_equal_to(&plain, runs, p);
+        free_runs(runs, p);
+    }
+}
+
+/* Without side information copkmeans is nearest-centre k-means with its own restarts. */
+static void copkmeans_without_pairs(void **state) {
+    (void)state;
+    static reference plain;
+    plain_fit("copkmeans", NULL, &plain);
+    const int64_t cuts[] = {0, 32768, 32768, N};
+    const int slice[] = {2, 0, 1};
+    shard_run runs[THREAD_COMM_MAX_RANKS];
+    memset(runs, 0, sizeof runs);
+    run_world(runs, 3, cuts, slice, "copkmeans");
+    check_equal_to(&plain, runs, 3);
+    free_runs(runs, 3);
+}
+
 /* ---- without other ranks */
 
 static void null_comm_is_the_plain_fit(void **state) {
@@ -272,6 +326,8 @@ static void flags_say_which_algorithms_shard(void **state) {
     (void)state;
     int flags = 0;
     assert_ok(kindred_algorithm_uses("kmeans", &flags));
+    assert_true(flags & KINDRED_USES_SHARDS);
+    assert_ok(kindred_algorithm_uses("copkmeans", &flags));
     assert_true(flags & KINDRED_USES_SHARDS);
     assert_ok(kindred_algorithm_uses("pckmeans", &flags));
     assert_false(flags & (KINDRED_USES_SHARDS | KINDRED_USES_SHARDS_APPROX));
@@ -366,6 +422,59 @@ static void an_algorithm_without_sharded_fits(void **state) {
     same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "pckmeans has no sharded fit");
 }
 
+/* A cannot-link triangle across three ranks with k = 2: every run fails, on
+ * every rank at the same point, with the message of the single-process fit. */
+static void copkmeans_infeasible_on_every_rank(void **state) {
+    (void)state;
+    kindred_side *side = NULL;
+    assert_ok(kindred_side_new(&side, N));
+    const int64_t i[] = {3, 3, 40000}, j[] = {40000, 69998, 69998};
+    const double v[] = {-1.0, -1.0, -1.0};
+    assert_ok(kindred_side_add_pairs(side, i, j, v, 3));
+    kindred_model *m = NULL;
+    assert_ok(kindred_model_new(&m, "copkmeans"));
+    assert_ok(set_options(m, "copkmeans", 2));
+    assert_int_equal(kindred_model_fit_dense(m, points, N, D, KINDRED_ROW_MAJOR, D, side), KINDRED_E_INFEASIBLE);
+    char plain[MESSAGE];
+    snprintf(plain, MESSAGE, "%s", kindred_last_error());
+    kindred_model_free(m);
+    const int64_t cuts[] = {0, 30000, 50000, N};
+    const int slice[] = {1, 2, 0};
+    shard_run runs[THREAD_COMM_MAX_RANKS];
+    memset(runs, 0, sizeof runs);
+    for (int r = 0; r < 3; ++r) {
+        runs[r].side = side;
+        runs[r].k = 2;
+    }
+    run_world(runs, 3, cuts, slice, "copkmeans");
+    assert_string_equal(runs[0].message, plain);
+    same_failure_everywhere(runs, 3, KINDRED_E_INFEASIBLE, "(all 2 runs failed)");
+    /* A cannot-link inside a must-link component: refused before any work. */
+    const int64_t a[] = {5, 5}, b[] = {50000, 60000};
+    const double w[] = {1.0, 1.0};
+    assert_ok(kindred_side_add_pairs(side, a, b, w, 2));
+    const int64_t c[] = {50000}, e[] = {60000};
+    const double u[] = {-1.0};
+    assert_ok(kindred_side_add_pairs(side, c, e, u, 1));
+    memset(runs, 0, sizeof runs);
+    for (int r = 0; r < 3; ++r) runs[r].side = side;
+    run_world(runs, 3, cuts, slice, "copkmeans");
+    same_failure_everywhere(runs, 3, KINDRED_E_INFEASIBLE, "the hard constraints are contradictory");
+    kindred_side_free(side);
+}
+
+static void copkmeans_cancel_on_one_rank(void **state) {
+    (void)state;
+    const int64_t cuts[] = {0, 40000, N};
+    const int slice[] = {0, 1};
+    shard_run runs[THREAD_COMM_MAX_RANKS];
+    memset(runs, 0, sizeof runs);
+    runs[0].side = runs[1].side = pairs_side;
+    runs[1].cancel = 1;
+    run_world(runs, 2, cuts, slice, "copkmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_CANCELLED, "rank 1: ");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_rank),
@@ -374,6 +483,8 @@ int main(void) {
         cmocka_unit_test(four_ranks),
         cmocka_unit_test(gmm_any_covariance),
         cmocka_unit_test(dpmeans_with_a_k_hint),
+        cmocka_unit_test(copkmeans_with_pairs_across_ranks),
+        cmocka_unit_test(copkmeans_without_pairs),
         cmocka_unit_test(null_comm_is_the_plain_fit),
         cmocka_unit_test(flags_say_which_algorithms_shard),
         cmocka_unit_test(a_nan_on_one_rank),
@@ -382,6 +493,8 @@ int main(void) {
         cmocka_unit_test(a_cancel_on_one_rank),
         cmocka_unit_test(rows_that_overlap_or_leave_a_gap),
         cmocka_unit_test(an_algorithm_without_sharded_fits),
+        cmocka_unit_test(copkmeans_infeasible_on_every_rank),
+        cmocka_unit_test(copkmeans_cancel_on_one_rank),
     };
-    return cmocka_run_group_tests(tests, setup, NULL);
+    return cmocka_run_group_tests(tests, setup, teardown);
 }
