@@ -184,27 +184,35 @@ Constrained constrained_components(const std::vector<int64_t> &comp, int64_t nco
 }
 
 // One constrained assignment step. The placement needs the distances of
-// every constrained point, wherever it lies: they are gathered (Collective::rows)
-// and every rank places the components identically, so that a failure is
-// thrown by every rank at the same point. Writes the labels of this rank's
+// every constrained point, wherever it lies: on several ranks they are
+// gathered (Collective::rows; in one process they are read in place, no
+// copy of k values per constrained point) and every rank places the
+// components identically, so that a failure is thrown by every rank at the same point. Writes the labels of this rank's
 // rows and, per local chunk, the inertia's share and the count of changed labels.
 void assign(const DataView &data, const Collective &ranks, const std::vector<int64_t> &comp, const Constrained &g,
             const std::vector<Pair> &cannot, bool saturation, int64_t k, int64_t it, const std::vector<double> &dmat,
             std::vector<int32_t> &labels, std::vector<double> &partial) {
     const int64_t n = data.n(), m = static_cast<int64_t>(g.place.size());
-    DenseView view;
-    view.x = dmat.data();
-    view.n = n;
-    view.d = view.ld = k;
-    const std::vector<double> drows = ranks.rows(DataView::dense(view), g.members);
+    std::vector<double> drows;
+    if (!ranks.single()) {
+        DenseView view;
+        view.x = dmat.data();
+        view.n = n;
+        view.d = view.ld = k;
+        drows = ranks.rows(DataView::dense(view), g.members);
+    }
+    // The distances of the e-th constrained point (g.members[e]).
+    auto dist = [&](int64_t e) { return ranks.single() ? dmat.data() + g.members[e] * k : drows.data() + e * k; };
     std::vector<int32_t> comp_label(static_cast<size_t>(m), -1);
     std::vector<double> cost(static_cast<size_t>(k));
     std::vector<int64_t> order(static_cast<size_t>(k));
     PlacementOrder next(g.place, saturation ? &g.c_ptr : nullptr, g.c_other, g.m_ptr, k);
     for (int64_t c = next.first(); c >= 0; c = next.after(c, comp_label[c])) {
         std::fill(cost.begin(), cost.end(), 0.0);
-        for (int64_t e = g.m_ptr[c]; e < g.m_ptr[c + 1]; ++e)
-            for (int64_t h = 0; h < k; ++h) cost[h] += drows[e * k + h];
+        for (int64_t e = g.m_ptr[c]; e < g.m_ptr[c + 1]; ++e) {
+            const double *de = dist(e);
+            for (int64_t h = 0; h < k; ++h) cost[h] += de[h];
+        }
         std::iota(order.begin(), order.end(), 0);
         std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return cost[a] < cost[b]; });
         int32_t chosen = -1;
