@@ -343,10 +343,10 @@ class Clusterer(_ClusterMixin, _BaseEstimator):
         """Fit on points split by rows over the processes of an MPI communicator (collective).
 
         Every rank of `comm` calls fit_shard with the same options, n_total and side information, and
-        its own rows: X holds the rows [row_offset, row_offset + len(X)) of the n_total points (float64
-        (n_local, d), read in place when C- or Fortran-ordered; or a scipy.sparse matrix, for the
-        algorithms that accept sparse data: kindred_model_fit_csr_shard; n_local may be 0). The ranks' rows cover
-        [0, n_total) exactly once, in any sizes and any assignment of slices to ranks.
+        its own rows: X holds the rows [row_offset, row_offset + n_local) of the n_total points (float64
+        (n_local, d), read in place when C- or Fortran-ordered, or a scipy.sparse matrix for the
+        algorithms that accept sparse data (kindred_model_fit_csr_shard); n_local may be 0). The ranks'
+        rows cover [0, n_total) exactly once, in any sizes and any assignment of slices to ranks.
         comm: an mpi4py communicator (e.g. mpi4py.MPI.COMM_WORLD); None (or one rank) is fit() on all
            the points, then row_offset must be 0 and len(X) == n_total.
         side, pairs, ml, cl, triplets, partial_labels: side information about all n_total points, the
@@ -355,8 +355,8 @@ class Clusterer(_ClusterMixin, _BaseEstimator):
 
         Afterwards every rank holds the whole model (cluster_centers_, objective_trace_, n_iter_, ...)
         and labels_ of its own rows only; predict works on any rank. For the algorithms whose
-        kindred.algorithm_uses() has "shards" (kmeans, gmm, dpmeans, copkmeans) the results are bitwise those of fit() on
-        all the points, for any number of ranks and any split. Every rank raises the same error (an
+        kindred.algorithm_uses() has "shards" (kmeans, gmm, dpmeans, copkmeans) the results are bitwise
+        those of fit() on all the points, for any number of ranks and any split. Every rank raises the same error (an
         error found on one rank names it). Returns self. See docs/distributed.md.
         """
         names = _feature_names(X)
