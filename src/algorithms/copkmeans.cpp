@@ -132,7 +132,7 @@ struct Constrained {
     std::vector<int64_t> id_of;           // per component: its number here, or -1
     std::vector<int64_t> m_ptr, members;  // members (global indices, ascending) of each
     std::vector<int64_t> c_ptr, c_other, c_pair;
-    std::vector<int64_t> place;           // the placement order of options order = size | index
+    std::vector<int64_t> place;           // the fixed order (largest first, or by id for order = index); saturation breaks ties by it
 };
 
 Constrained constrained_components(const std::vector<int64_t> &comp, int64_t ncomp, const std::vector<Pair> &cannot,
