@@ -109,8 +109,9 @@ enum kindred_uses {
     KINDRED_USES_NO_K = 16,          /**< finds the number of clusters itself */
     KINDRED_USES_TRANSFORM = 32,     /**< learns a transformation: kindred_model_transform_dense() */
     KINDRED_USES_SOFT = 64,          /**< soft memberships of new points: kindred_model_predict_proba_dense() */
-    KINDRED_USES_SHARDS = 128,       /**< Experimental. kindred_model_fit_dense_shard() over any number of
-                                          ranks gives the single-process fit, bitwise */
+    KINDRED_USES_SHARDS = 128,       /**< Experimental. kindred_model_fit_dense_shard() (and, with
+                                          KINDRED_USES_SPARSE, kindred_model_fit_csr_shard()) over any
+                                          number of ranks gives the single-process fit, bitwise */
     KINDRED_USES_SHARDS_APPROX = 256 /**< Experimental. kindred_model_fit_dense_shard() runs, but its result
                                           follows the single-process fit only in distribution */
 };
@@ -1043,6 +1044,45 @@ KINDRED_API kindred_status kindred_model_fit_dense_shard(kindred_model *model, c
                                                          kindred_layout layout, int64_t ld,
                                                          int64_t row_offset, int64_t n_total,
                                                          const kindred_side *side);
+
+/**
+ * @brief Experimental. kindred_model_fit_dense_shard() for CSR sparse rows.
+ * Collective, as kindred_model_fit_dense_shard(): every rank passes its own
+ * rows [row_offset, row_offset + n_local) of the n_total points as CSR
+ * arrays of its own (indptr counted from this rank's first row, starting at
+ * 0), and the same algorithm, options, @p d, @p n_total and side
+ * information. The algorithm must accept sparse data
+ * (::KINDRED_USES_SPARSE) and shard (::KINDRED_USES_SHARDS); then the
+ * result is bitwise that of kindred_model_fit_csr() on all the rows, for
+ * any number of ranks and any split. The rows of a chunk of 32768 that
+ * straddles two shards are sent, entries and all, to the rank holding the
+ * chunk's first row; a shard that borrows or lends rows copies its CSR
+ * arrays once, any other is read in place. Every rank returns the same
+ * status and message; an error in one rank's arrays names the rank and
+ * counts its rows from 0 (and says where they start). A NULL @p comm, or
+ * one of size 1, is kindred_model_fit_csr() on this rank's rows (then
+ * row_offset must be 0 and n_local = n_total).
+ * @param model handle.
+ * @param comm the communicator (borrowed; used only during the call), or NULL.
+ * @param n_local rows on this rank, >= 0 (the arrays may be NULL when 0).
+ * @param d dimension (columns), > 0, the same on every rank.
+ * @param indptr this rank's n_local + 1 offsets, non-decreasing, indptr[0] == 0 (borrowed).
+ * @param indices column indices in [0, d), indptr[n_local] of them; each
+ *        column at most once per row (borrowed).
+ * @param values the entries, indptr[n_local] of them (borrowed).
+ * @param row_offset global index of this rank's first row.
+ * @param n_total number of points on all ranks together.
+ * @param side side information about all n_total points (the same on every rank), or NULL.
+ * @return as kindred_model_fit_dense_shard(); ::KINDRED_E_INVALID also when
+ *         the algorithm does not accept sparse data, @p indptr does not start
+ *         at 0 or decreases, or a row repeats a column; ::KINDRED_E_INDEX for
+ *         a column index outside [0, d).
+ */
+KINDRED_API kindred_status kindred_model_fit_csr_shard(kindred_model *model, const kindred_comm *comm,
+                                                       int64_t n_local, int64_t d, const int64_t *indptr,
+                                                       const int64_t *indices, const double *values,
+                                                       int64_t row_offset, int64_t n_total,
+                                                       const kindred_side *side);
 
 /** @} */
 

@@ -1,12 +1,16 @@
-/* Sharded fits (kindred_model_fit_dense_shard) over an in-process
- * communicator of threads: for 1 to 4 ranks and uneven shards (empty ones,
- * shards inside one chunk of 32768 rows, slices given to ranks in a permuted
- * order), the labels, centres, objective trace, iteration count and
- * objective of kmeans, gmm (every covariance model) and dpmeans are bitwise those of
- * kindred_model_fit_dense on all the points.
+/* Sharded fits (kindred_model_fit_dense_shard, kindred_model_fit_csr_shard)
+ * over an in-process communicator of threads: for 1 to 4 ranks and uneven
+ * shards (empty ones, shards inside one chunk of 32768 rows, slices given to
+ * ranks in a permuted order), the labels, centres, objective trace,
+ * iteration count and objective of kmeans, gmm (every covariance model),
+ * dpmeans and copkmeans (with must-links and cannot-links across ranks) are
+ * bitwise those of kindred_model_fit_dense on all the points, and those of
+ * kmeans, dpmeans and copkmeans on CSR rows bitwise those of
+ * kindred_model_fit_csr.
  * Faults (a NaN on one rank, other options or side information on one rank,
- * a cancel on one rank, rows that overlap) give every rank the same status
- * and message, and no rank hangs (the meson timeout would say so). */
+ * a cancel on one rank, rows that overlap, infeasible constraints, malformed
+ * CSR arrays on one rank) give every rank the same status and message, and
+ * no rank hangs (the meson timeout would say so). */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +30,11 @@
 enum { N = 70000, D = 4, K = 5, MAX_CLUSTERS = 64, MESSAGE = 512 };
 
 static double points[N * D];
+static int32_t truth[N];
+/* points as CSR (the entries with (i + j) % 3 == 0 left out; every fifth row
+ * lists its columns in reverse, which the fits must keep). */
+static int64_t csr_indptr[N + 1], csr_indices[N * D];
+static double csr_values[N * D];
 
 /* ---- one rank's call and what it got */
 
@@ -36,6 +45,10 @@ typedef struct shard_run {
     const char *covariance; /* gmm's, or NULL */
     int64_t k, row_offset, n_local;
     const double *x;        /* this rank's rows */
+    int csr;                /* 1: the rows of the CSR arrays above, by kindred_model_fit_csr_shard */
+    int64_t *indptr;        /* this rank's indptr (from 0), or NULL for the global one's rows */
+    const int64_t *indices; /* this rank's, or NULL for the global arrays' */
+    const double *values;
     const kindred_side *side;
     int cancel;             /* the progress callback cancels at iteration 2 */
     /* results */
@@ -72,8 +85,20 @@ static void *run_rank(void *arg) {
     set_options(m, s->algorithm, s->k);
     if (s->covariance) kindred_model_set_string(m, "covariance", s->covariance);
     if (s->cancel) kindred_model_set_progress(m, cancel_at_two, NULL);
-    s->status = kindred_model_fit_dense_shard(m, &s->comm, s->x, s->n_local, D, KINDRED_ROW_MAJOR, D, s->row_offset, N,
-                                              s->side);
+    if (s->csr) {
+        /* This rank's CSR arrays, indptr counted from its first row. */
+        int64_t *indptr = malloc((size_t)(s->n_local + 1) * sizeof(int64_t));
+        const int64_t base = csr_indptr[s->row_offset];
+        for (int64_t i = 0; i <= s->n_local; ++i) indptr[i] = csr_indptr[s->row_offset + i] - base;
+        if (s->indptr) memcpy(indptr, s->indptr, (size_t)(s->n_local + 1) * sizeof(int64_t));
+        s->status = kindred_model_fit_csr_shard(m, &s->comm, s->n_local, D, indptr,
+                                                s->indices ? s->indices : csr_indices + base,
+                                                s->values ? s->values : csr_values + base, s->row_offset, N, s->side);
+        free(indptr);
+    } else {
+        s->status = kindred_model_fit_dense_shard(m, &s->comm, s->x, s->n_local, D, KINDRED_ROW_MAJOR, D, s->row_offset,
+                                                  N, s->side);
+    }
     snprintf(s->message, MESSAGE, "%s", kindred_last_error());
     if (s->status == KINDRED_OK) {
         s->labels = malloc((size_t)(s->n_local > 0 ? s->n_local : 1) * sizeof(int32_t));
@@ -122,12 +147,16 @@ typedef struct reference {
 
 static reference plain_kmeans;
 
-static void plain_fit(const char *algorithm, const char *covariance, reference *out) {
+static void plain_fit_of(const char *algorithm, const char *covariance, int csr, const kindred_side *side,
+                         reference *out) {
     kindred_model *m = NULL;
     assert_ok(kindred_model_new(&m, algorithm));
     assert_ok(set_options(m, algorithm, K));
     if (covariance) assert_ok(kindred_model_set_string(m, "covariance", covariance));
-    assert_ok(kindred_model_fit_dense(m, points, N, D, KINDRED_ROW_MAJOR, D, NULL));
+    if (csr)
+        assert_ok(kindred_model_fit_csr(m, N, D, csr_indptr, csr_indices, csr_values, side));
+    else
+        assert_ok(kindred_model_fit_dense(m, points, N, D, KINDRED_ROW_MAJOR, D, side));
     assert_ok(kindred_model_labels(m, out->labels, N));
     assert_ok(kindred_model_summary(m, NULL, NULL, &out->clusters, &out->iterations, NULL, &out->objective));
     assert_true(out->clusters <= MAX_CLUSTERS);
@@ -138,9 +167,36 @@ static void plain_fit(const char *algorithm, const char *covariance, reference *
     kindred_model_free(m);
 }
 
+static void plain_fit(const char *algorithm, const char *covariance, reference *out) {
+    plain_fit_of(algorithm, covariance, 0, NULL, out);
+}
+
+/* Must-links and cannot-links from the blobs' truth, about all N points: most
+ * join rows of different ranks in every split below. */
+static kindred_side *pairs_side;
+
 static int setup(void **state) {
     (void)state;
-    make_blobs(points, NULL, N, D, K, 3.0, 2.0, 11);
+    make_blobs(points, truth, N, D, K, 3.0, 2.0, 11);
+    int64_t e = 0;
+    for (int64_t i = 0; i < N; ++i) {
+        csr_indptr[i] = e;
+        for (int64_t t = 0; t < D; ++t) {
+            const int64_t j = i % 5 == 0 ? D - 1 - t : t;
+            if ((i + j) % 3 == 0) continue;
+            csr_indices[e] = j;
+            csr_values[e++] = points[i * D + j];
+        }
+    }
+    csr_indptr[N] = e;
+    if (kindred_side_new(&pairs_side, N) != KINDRED_OK) return -1;
+    if (kindred_sample_pairs(pairs_side, truth, N, 400, 0.0, 0.0, 5) != KINDRED_OK) return -1;
+    return 0;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    kindred_side_free(pairs_side);
     return 0;
 }
 
@@ -235,6 +291,101 @@ static void dpmeans_with_a_k_hint(void **state) {
     free_runs(runs, 4);
 }
 
+/* copkmeans with pairs across ranks: the constrained components are placed
+ * by every rank from the gathered distances, the other points where they lie. */
+static void copkmeans_with_pairs_across_ranks(void **state) {
+    (void)state;
+    static reference plain;
+    plain_fit_of("copkmeans", NULL, 0, pairs_side, &plain);
+    assert_true(plain.iterations > 1);
+    const int64_t one[] = {0, N}, two[] = {0, 40001, N}, three[] = {0, 1000, 69999, N},
+                  four[] = {0, 20000, 20000, 65537, N};
+    const int64_t *cuts[] = {one, two, three, four};
+    const int slices[4][4] = {{0}, {1, 0}, {2, 0, 1}, {3, 1, 0, 2}};
+    for (int p = 1; p <= 4; ++p) {
+        shard_run runs[THREAD_COMM_MAX_RANKS];
+        memset(runs, 0, sizeof runs);
+        for (int r = 0; r < p; ++r) runs[r].side = pairs_side;
+        run_world(runs, p, cuts[p - 1], slices[p - 1], "copkmeans");
+        check_equal_to(&plain, runs, p);
+        free_runs(runs, p);
+    }
+}
+
+/* Without side information copkmeans is nearest-centre k-means with its own restarts. */
+static void copkmeans_without_pairs(void **state) {
+    (void)state;
+    static reference plain;
+    plain_fit("copkmeans", NULL, &plain);
+    const int64_t cuts[] = {0, 32768, 32768, N};
+    const int slice[] = {2, 0, 1};
+    shard_run runs[THREAD_COMM_MAX_RANKS];
+    memset(runs, 0, sizeof runs);
+    run_world(runs, 3, cuts, slice, "copkmeans");
+    check_equal_to(&plain, runs, 3);
+    free_runs(runs, 3);
+}
+
+/* CSR rows: kmeans on 1 to 4 ranks, dpmeans and copkmeans on uneven ones. */
+static void csr_bitwise_equal(const char *algorithm, const kindred_side *side, int p, const int64_t *cuts,
+                              const int *slice) {
+    static reference plain;
+    plain_fit_of(algorithm, NULL, 1, side, &plain);
+    shard_run runs[THREAD_COMM_MAX_RANKS];
+    memset(runs, 0, sizeof runs);
+    for (int r = 0; r < p; ++r) {
+        runs[r].csr = 1;
+        runs[r].side = side;
+    }
+    run_world(runs, p, cuts, slice, algorithm);
+    check_equal_to(&plain, runs, p);
+    free_runs(runs, p);
+}
+
+static void csr_kmeans_any_split(void **state) {
+    (void)state;
+    const int64_t one[] = {0, N}, two[] = {0, 40001, N}, three[] = {0, 1000, 69999, N},
+                  four[] = {0, 20000, 20000, 65537, N}, aligned[] = {0, 32768, 65536, N, N};
+    const int in_order[] = {0, 1, 2, 3}, swapped[] = {1, 0}, three_slices[] = {2, 0, 1}, permuted[] = {3, 1, 0, 2};
+    csr_bitwise_equal("kmeans", NULL, 1, one, in_order);
+    csr_bitwise_equal("kmeans", NULL, 2, two, swapped);
+    csr_bitwise_equal("kmeans", NULL, 3, three, three_slices);
+    csr_bitwise_equal("kmeans", NULL, 4, four, permuted);
+    csr_bitwise_equal("kmeans", NULL, 4, aligned, in_order);
+}
+
+static void csr_dpmeans_and_copkmeans(void **state) {
+    (void)state;
+    const int64_t cuts[] = {0, 5000, 40000, 40000, N};
+    const int slice[] = {3, 0, 2, 1};
+    csr_bitwise_equal("dpmeans", NULL, 4, cuts, slice);
+    csr_bitwise_equal("copkmeans", pairs_side, 4, cuts, slice);
+}
+
+static void csr_without_comm_is_the_plain_fit(void **state) {
+    (void)state;
+    kindred_model *m = NULL;
+    assert_ok(kindred_model_new(&m, "kmeans"));
+    assert_ok(set_options(m, "kmeans", K));
+    assert_ok(kindred_model_fit_csr_shard(m, NULL, N, D, csr_indptr, csr_indices, csr_values, 0, N, NULL));
+    static int32_t labels[N];
+    assert_ok(kindred_model_labels(m, labels, N));
+    static reference plain;
+    plain_fit_of("kmeans", NULL, 1, NULL, &plain);
+    assert_memory_equal(labels, plain.labels, sizeof labels);
+    assert_fails_with(kindred_model_fit_csr_shard(m, NULL, 100, D, csr_indptr, csr_indices, csr_values, 5, N, NULL),
+                      KINDRED_E_DIMENSION, "row_offset = 5");
+    assert_fails_with(kindred_model_fit_csr_shard(m, NULL, N, D, NULL, csr_indices, csr_values, 0, N, NULL),
+                      KINDRED_E_INVALID, "indptr");
+    assert_fails_with(kindred_model_fit_csr_shard(NULL, NULL, N, D, csr_indptr, csr_indices, csr_values, 0, N, NULL),
+                      KINDRED_E_INVALID, "model");
+    kindred_model_free(m);
+    assert_ok(kindred_model_new(&m, "gmm"));
+    assert_fails_with(kindred_model_fit_csr_shard(m, NULL, N, D, csr_indptr, csr_indices, csr_values, 0, N, NULL),
+                      KINDRED_E_INVALID, "does not accept sparse");
+    kindred_model_free(m);
+}
+
 /* ---- without other ranks */
 
 static void null_comm_is_the_plain_fit(void **state) {
@@ -272,6 +423,8 @@ static void flags_say_which_algorithms_shard(void **state) {
     (void)state;
     int flags = 0;
     assert_ok(kindred_algorithm_uses("kmeans", &flags));
+    assert_true(flags & KINDRED_USES_SHARDS);
+    assert_ok(kindred_algorithm_uses("copkmeans", &flags));
     assert_true(flags & KINDRED_USES_SHARDS);
     assert_ok(kindred_algorithm_uses("pckmeans", &flags));
     assert_false(flags & (KINDRED_USES_SHARDS | KINDRED_USES_SHARDS_APPROX));
@@ -366,6 +519,113 @@ static void an_algorithm_without_sharded_fits(void **state) {
     same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "pckmeans has no sharded fit");
 }
 
+/* A cannot-link triangle across three ranks with k = 2: every run fails, on
+ * every rank at the same point, with the message of the single-process fit. */
+static void copkmeans_infeasible_on_every_rank(void **state) {
+    (void)state;
+    kindred_side *side = NULL;
+    assert_ok(kindred_side_new(&side, N));
+    const int64_t i[] = {3, 3, 40000}, j[] = {40000, 69998, 69998};
+    const double v[] = {-1.0, -1.0, -1.0};
+    assert_ok(kindred_side_add_pairs(side, i, j, v, 3));
+    kindred_model *m = NULL;
+    assert_ok(kindred_model_new(&m, "copkmeans"));
+    assert_ok(set_options(m, "copkmeans", 2));
+    assert_int_equal(kindred_model_fit_dense(m, points, N, D, KINDRED_ROW_MAJOR, D, side), KINDRED_E_INFEASIBLE);
+    char plain[MESSAGE];
+    snprintf(plain, MESSAGE, "%s", kindred_last_error());
+    kindred_model_free(m);
+    const int64_t cuts[] = {0, 30000, 50000, N};
+    const int slice[] = {1, 2, 0};
+    shard_run runs[THREAD_COMM_MAX_RANKS];
+    memset(runs, 0, sizeof runs);
+    for (int r = 0; r < 3; ++r) {
+        runs[r].side = side;
+        runs[r].k = 2;
+    }
+    run_world(runs, 3, cuts, slice, "copkmeans");
+    assert_string_equal(runs[0].message, plain);
+    same_failure_everywhere(runs, 3, KINDRED_E_INFEASIBLE, "(all 2 runs failed)");
+    /* A cannot-link inside a must-link component: refused before any work. */
+    const int64_t a[] = {5, 5}, b[] = {50000, 60000};
+    const double w[] = {1.0, 1.0};
+    assert_ok(kindred_side_add_pairs(side, a, b, w, 2));
+    const int64_t c[] = {50000}, e[] = {60000};
+    const double u[] = {-1.0};
+    assert_ok(kindred_side_add_pairs(side, c, e, u, 1));
+    memset(runs, 0, sizeof runs);
+    for (int r = 0; r < 3; ++r) runs[r].side = side;
+    run_world(runs, 3, cuts, slice, "copkmeans");
+    same_failure_everywhere(runs, 3, KINDRED_E_INFEASIBLE, "the hard constraints are contradictory");
+    kindred_side_free(side);
+}
+
+static void copkmeans_cancel_on_one_rank(void **state) {
+    (void)state;
+    const int64_t cuts[] = {0, 40000, N};
+    const int slice[] = {0, 1};
+    shard_run runs[THREAD_COMM_MAX_RANKS];
+    memset(runs, 0, sizeof runs);
+    runs[0].side = runs[1].side = pairs_side;
+    runs[1].cancel = 1;
+    run_world(runs, 2, cuts, slice, "copkmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_CANCELLED, "rank 1: ");
+}
+
+/* Malformed CSR arrays on one rank: every rank fails with that rank's message. */
+static void csr_faults_on_one_rank(void **state) {
+    (void)state;
+    const int64_t cuts[] = {0, 40000, N};
+    const int slice[] = {0, 1};
+    shard_run runs[THREAD_COMM_MAX_RANKS];
+    const int64_t base = csr_indptr[40000], n1 = N - 40000;
+    static int64_t indptr[N + 1], indices[N * D];
+    static double values[N * D];
+    for (int64_t i = 0; i <= n1; ++i) indptr[i] = csr_indptr[40000 + i] - base;
+    memcpy(indices, csr_indices + base, (size_t)indptr[n1] * sizeof(int64_t));
+    memcpy(values, csr_values + base, (size_t)indptr[n1] * sizeof(double));
+
+    indptr[0] = 1; /* does not start at 0 */
+    memset(runs, 0, sizeof runs);
+    runs[0].csr = runs[1].csr = 1;
+    runs[1].indptr = indptr;
+    run_world(runs, 2, cuts, slice, "kmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "rank 1: CSR indptr[0] must be 0, got 1");
+    indptr[0] = 0;
+
+    const int64_t saved = indptr[11];
+    indptr[11] = indptr[12] + 1; /* decreases at row 11 */
+    memset(runs, 0, sizeof runs);
+    runs[0].csr = runs[1].csr = 1;
+    runs[1].indptr = indptr;
+    run_world(runs, 2, cuts, slice, "kmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "rank 1: CSR indptr decreases at row 11");
+    indptr[11] = saved;
+
+    indices[indptr[7]] = D + 3; /* a column out of range */
+    memset(runs, 0, sizeof runs);
+    runs[0].csr = runs[1].csr = 1;
+    runs[1].indptr = indptr;
+    runs[1].indices = indices;
+    run_world(runs, 2, cuts, slice, "kmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_INDEX, "CSR column index 7 out of range for d = 4 at row 7");
+    indices[indptr[7]] = csr_indices[base + indptr[7]];
+
+    values[indptr[9] + 1] = 0.0 / 0.0; /* a NaN */
+    memset(runs, 0, sizeof runs);
+    runs[0].csr = runs[1].csr = 1;
+    runs[1].indptr = indptr;
+    runs[1].values = values;
+    run_world(runs, 2, cuts, slice, "kmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "is NaN (rows of this rank counted from 0; its first row is row 40000");
+
+    /* gmm shards but takes no CSR rows. */
+    memset(runs, 0, sizeof runs);
+    runs[0].csr = runs[1].csr = 1;
+    run_world(runs, 2, cuts, slice, "gmm");
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "gmm does not accept sparse (CSR) data");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_rank),
@@ -374,6 +634,11 @@ int main(void) {
         cmocka_unit_test(four_ranks),
         cmocka_unit_test(gmm_any_covariance),
         cmocka_unit_test(dpmeans_with_a_k_hint),
+        cmocka_unit_test(copkmeans_with_pairs_across_ranks),
+        cmocka_unit_test(copkmeans_without_pairs),
+        cmocka_unit_test(csr_kmeans_any_split),
+        cmocka_unit_test(csr_dpmeans_and_copkmeans),
+        cmocka_unit_test(csr_without_comm_is_the_plain_fit),
         cmocka_unit_test(null_comm_is_the_plain_fit),
         cmocka_unit_test(flags_say_which_algorithms_shard),
         cmocka_unit_test(a_nan_on_one_rank),
@@ -382,6 +647,9 @@ int main(void) {
         cmocka_unit_test(a_cancel_on_one_rank),
         cmocka_unit_test(rows_that_overlap_or_leave_a_gap),
         cmocka_unit_test(an_algorithm_without_sharded_fits),
+        cmocka_unit_test(copkmeans_infeasible_on_every_rank),
+        cmocka_unit_test(copkmeans_cancel_on_one_rank),
+        cmocka_unit_test(csr_faults_on_one_rank),
     };
-    return cmocka_run_group_tests(tests, setup, NULL);
+    return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -14,15 +14,23 @@
 // a feasible problem, is restarted from n_init k-means++ seedings: runs that
 // fail are skipped, the feasible run of lowest inertia is kept, and the fit
 // fails only when every run does (with the first run's message).
+//
+// On several ranks (docs/distributed.md) the result is bitwise that of one
+// process: the points whose placement depends on others (the constrained
+// components) are placed by every rank in the same sequence from their
+// gathered distances, every other point goes to its nearest centre where it
+// lies, and the inertia and centre sums are chunk sums (core/collective.hpp).
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 #include <queue>
+#include <string>
 
 #include "algorithms/centroid_steps.hpp"
 #include "core/error.hpp"
 #include "core/label_sums.hpp"
+#include "core/parallel.hpp"
 #include "linalg/distances.hpp"
 
 namespace kindred {
@@ -111,15 +119,152 @@ private:
     std::priority_queue<Entry> heap_;
 };
 
+// The components placed in sequence: those of two or more points and those
+// with a cannot-link. Any other component is one point that goes to its
+// nearest centre (the first of the smallest distances, which is where the
+// sorted costs send it) whatever is placed before it, and it changes nothing
+// for the components placed after it: leaving it out of the sequence gives
+// every other component the same cluster, in the same order. Renumbered
+// 0..m-1 by component id; members and cannot-links keep the order of the
+// full graph, so that the costs are the same sums and a failure names the
+// same point and pair.
+struct Constrained {
+    std::vector<int64_t> id_of;           // per component: its number here, or -1
+    std::vector<int64_t> m_ptr, members;  // members (global indices, ascending) of each
+    std::vector<int64_t> c_ptr, c_other, c_pair;
+    std::vector<int64_t> place;           // the fixed order (largest first, or by id for order = index); saturation breaks ties by it
+};
+
+Constrained constrained_components(const std::vector<int64_t> &comp, int64_t ncomp, const std::vector<Pair> &cannot,
+                                   bool by_size) {
+    const int64_t n = static_cast<int64_t>(comp.size());
+    std::vector<int64_t> size(static_cast<size_t>(ncomp), 0), links(static_cast<size_t>(ncomp), 0);
+    for (int64_t i = 0; i < n; ++i) ++size[comp[i]];
+    for (const Pair &p : cannot) {
+        ++links[comp[p.i]];
+        ++links[comp[p.j]];
+    }
+    Constrained g;
+    g.id_of.assign(static_cast<size_t>(ncomp), -1);
+    int64_t m = 0;
+    g.m_ptr.push_back(0);
+    g.c_ptr.push_back(0);
+    for (int64_t c = 0; c < ncomp; ++c)
+        if (size[c] > 1 || links[c] > 0) {
+            g.id_of[c] = m++;
+            g.m_ptr.push_back(g.m_ptr.back() + size[c]);
+            g.c_ptr.push_back(g.c_ptr.back() + links[c]);
+        }
+    g.members.resize(static_cast<size_t>(g.m_ptr.back()));
+    {
+        std::vector<int64_t> fill(g.m_ptr.begin(), g.m_ptr.end() - 1);
+        for (int64_t i = 0; i < n; ++i)
+            if (g.id_of[comp[i]] >= 0) g.members[fill[g.id_of[comp[i]]]++] = i;
+    }
+    g.c_other.resize(2 * cannot.size());
+    g.c_pair.resize(2 * cannot.size());
+    {
+        std::vector<int64_t> fill(g.c_ptr.begin(), g.c_ptr.end() - 1);
+        for (size_t q = 0; q < cannot.size(); ++q) {
+            const int64_t a = g.id_of[comp[cannot[q].i]], b = g.id_of[comp[cannot[q].j]];
+            g.c_other[fill[a]] = b;
+            g.c_pair[fill[a]++] = static_cast<int64_t>(q);
+            g.c_other[fill[b]] = a;
+            g.c_pair[fill[b]++] = static_cast<int64_t>(q);
+        }
+    }
+    g.place.resize(static_cast<size_t>(m));
+    std::iota(g.place.begin(), g.place.end(), 0);
+    // Stable: the order the full sort gives these components (by size, then id).
+    if (by_size)
+        std::stable_sort(g.place.begin(), g.place.end(), [&](int64_t a, int64_t b) {
+            return g.m_ptr[a + 1] - g.m_ptr[a] > g.m_ptr[b + 1] - g.m_ptr[b];
+        });
+    return g;
+}
+
+// One constrained assignment step. The placement needs the distances of
+// every constrained point, wherever it lies: on several ranks they are
+// gathered (Collective::rows; in one process they are read in place, no
+// copy of k values per constrained point) and every rank places the
+// components identically, so that a failure is thrown by every rank at the same point. Writes the labels of this rank's
+// rows and, per local chunk, the inertia's share and the count of changed labels.
+void assign(const DataView &data, const Collective &ranks, const std::vector<int64_t> &comp, const Constrained &g,
+            const std::vector<Pair> &cannot, bool saturation, int64_t k, int64_t it, const std::vector<double> &dmat,
+            std::vector<int32_t> &labels, std::vector<double> &partial) {
+    const int64_t n = data.n(), m = static_cast<int64_t>(g.place.size());
+    std::vector<double> drows;
+    if (!ranks.single()) {
+        DenseView view;
+        view.x = dmat.data();
+        view.n = n;
+        view.d = view.ld = k;
+        drows = ranks.rows(DataView::dense(view), g.members);
+    }
+    // The distances of the e-th constrained point (g.members[e]).
+    auto dist = [&](int64_t e) { return ranks.single() ? dmat.data() + g.members[e] * k : drows.data() + e * k; };
+    std::vector<int32_t> comp_label(static_cast<size_t>(m), -1);
+    std::vector<double> cost(static_cast<size_t>(k));
+    std::vector<int64_t> order(static_cast<size_t>(k));
+    PlacementOrder next(g.place, saturation ? &g.c_ptr : nullptr, g.c_other, g.m_ptr, k);
+    for (int64_t c = next.first(); c >= 0; c = next.after(c, comp_label[c])) {
+        std::fill(cost.begin(), cost.end(), 0.0);
+        for (int64_t e = g.m_ptr[c]; e < g.m_ptr[c + 1]; ++e) {
+            const double *de = dist(e);
+            for (int64_t h = 0; h < k; ++h) cost[h] += de[h];
+        }
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return cost[a] < cost[b]; });
+        int32_t chosen = -1;
+        for (int64_t h : order) {
+            bool ok = true;
+            for (int64_t e = g.c_ptr[c]; e < g.c_ptr[c + 1] && ok; ++e) ok = comp_label[g.c_other[e]] != h;
+            if (ok) {
+                chosen = static_cast<int32_t>(h);
+                break;
+            }
+        }
+        if (chosen < 0) {
+            const Pair &p = cannot[g.c_pair[g.c_ptr[c]]];
+            const int64_t point = g.members[g.m_ptr[c]];
+            fail(KINDRED_E_INFEASIBLE, "copkmeans: point ", point, " (must-link component of ", g.m_ptr[c + 1] - g.m_ptr[c],
+                 " points) cannot be placed at iteration ", it, ": each of the k = ", k,
+                 " clusters already holds a point cannot-linked to it (e.g. cannot-link (", p.i, ", ", p.j,
+                 ")); the greedy assignment may fail even when a feasible clustering exists; try another seed or a "
+                 "larger k, or a soft method (pckmeans, mpckmeans)");
+        }
+        comp_label[c] = chosen;
+    }
+    partial.assign(static_cast<size_t>(2 * chunk_count(n, Collective::kChunk)), 0.0);
+    for (int64_t i = 0; i < n; ++i) {
+        const double *di = dmat.data() + i * k;
+        const int64_t s = g.id_of[comp[ranks.first_row() + i]];
+        int32_t h = 0;
+        if (s >= 0) {
+            h = comp_label[s];
+        } else {
+            for (int32_t c = 1; c < k; ++c)
+                if (di[c] < di[h]) h = c;
+        }
+        double *chunk = partial.data() + 2 * (i / Collective::kChunk);
+        chunk[0] += di[h];
+        if (labels[i] != h) chunk[1] += 1.0;
+        labels[i] = h;
+    }
+}
+
 FitResult fit_copkmeans(const FitContext &ctx) {
     const DataView &data = ctx.data;
-    const int64_t n = data.n(), d = data.d(), k = ctx.options.get_int("k");
+    const Collective single(data.n());
+    const Collective &ranks = ctx.collective ? *ctx.collective : single;
+    const int64_t n = data.n(), n_total = ranks.n_total(), d = data.d(), k = ctx.options.get_int("k");
     const int64_t max_iter = ctx.options.get_int("max_iter");
-    if (k > n) fail(KINDRED_E_DIMENSION, "copkmeans: k = ", k, " is larger than the number of points n = ", n);
-    // Components and the cannot-links between them.
-    std::vector<int64_t> comp(static_cast<size_t>(n));
+    if (k > n_total)
+        fail(KINDRED_E_DIMENSION, "copkmeans: k = ", k, " is larger than the number of points n = ", n_total);
+    // Components (over all the points, on every rank) and the cannot-links between them.
+    std::vector<int64_t> comp(static_cast<size_t>(n_total));
     std::iota(comp.begin(), comp.end(), 0);
-    int64_t ncomp = n;
+    int64_t ncomp = n_total;
     std::vector<Pair> cannot;
     if (ctx.side) {
         if (!ctx.side->inconsistent().empty()) {
@@ -132,39 +277,8 @@ FitResult fit_copkmeans(const FitContext &ctx) {
         for (const Pair &p : ctx.side->pairs())
             if (p.value < 0.0) cannot.push_back(p);
     }
-    // Members of each component (CSR), and cannot-linked components with the pair that links them.
-    std::vector<int64_t> m_ptr(static_cast<size_t>(ncomp + 1), 0), members(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) ++m_ptr[comp[i] + 1];
-    for (int64_t c = 0; c < ncomp; ++c) m_ptr[c + 1] += m_ptr[c];
-    {
-        std::vector<int64_t> fill(m_ptr.begin(), m_ptr.end() - 1);
-        for (int64_t i = 0; i < n; ++i) members[fill[comp[i]]++] = i;
-    }
-    std::vector<int64_t> c_ptr(static_cast<size_t>(ncomp + 1), 0), c_other(2 * cannot.size()), c_pair(2 * cannot.size());
-    for (const Pair &p : cannot) {
-        ++c_ptr[comp[p.i] + 1];
-        ++c_ptr[comp[p.j] + 1];
-    }
-    for (int64_t c = 0; c < ncomp; ++c) c_ptr[c + 1] += c_ptr[c];
-    {
-        std::vector<int64_t> fill(c_ptr.begin(), c_ptr.end() - 1);
-        for (size_t q = 0; q < cannot.size(); ++q) {
-            const int64_t a = comp[cannot[q].i], b = comp[cannot[q].j];
-            c_other[fill[a]] = b;
-            c_pair[fill[a]++] = static_cast<int64_t>(q);
-            c_other[fill[b]] = a;
-            c_pair[fill[b]++] = static_cast<int64_t>(q);
-        }
-    }
-
-    // The order in which components are placed.
-    std::vector<int64_t> place(static_cast<size_t>(ncomp));
-    std::iota(place.begin(), place.end(), 0);
     const bool saturation = ctx.options.get_choice("order") == "saturation";
-    if (ctx.options.get_choice("order") != "index")
-        std::stable_sort(place.begin(), place.end(), [&](int64_t a, int64_t b) {
-            return m_ptr[a + 1] - m_ptr[a] > m_ptr[b + 1] - m_ptr[b];
-        });
+    const Constrained g = constrained_components(comp, ncomp, cannot, ctx.options.get_choice("order") != "index");
 
     Rng rng(static_cast<uint64_t>(ctx.options.get_int("seed")));
     const std::vector<double> x_sqnorm = linalg::row_sqnorms(data);
@@ -175,11 +289,11 @@ FitResult fit_copkmeans(const FitContext &ctx) {
     kindred_status first_code = KINDRED_OK;
     for (int64_t r = 0; r < n_init; ++r) {
         Rng run_rng = r == 0 ? rng : rng.derive(static_cast<uint64_t>(100 + r));
+        // An infeasible run fails on every rank at once (assign), so skipping it keeps the ranks in step.
         try {
-            std::vector<double> centers = kmeanspp_centers(data, k, run_rng, x_sqnorm, ctx.threads);
-            std::vector<double> dmat(static_cast<size_t>(n * k)), cost(static_cast<size_t>(k));
-            std::vector<int32_t> labels(static_cast<size_t>(n), -1), comp_label(static_cast<size_t>(ncomp));
-            std::vector<int64_t> order(static_cast<size_t>(k));
+            std::vector<double> centers = kmeanspp_centers(data, k, run_rng, x_sqnorm, ctx.threads, &ranks);
+            std::vector<double> dmat(static_cast<size_t>(n * k)), partial;
+            std::vector<int32_t> labels(static_cast<size_t>(n), -1);
             std::vector<double> trace;
             std::vector<double> sums;
             std::vector<int64_t> counts;
@@ -187,52 +301,21 @@ FitResult fit_copkmeans(const FitContext &ctx) {
             int64_t it = 0;
             for (it = 1; it <= max_iter; ++it) {
                 const std::vector<double> c_sq = linalg::center_sqnorms(centers.data(), k, d);
+                // Blocks start at multiples of kBlockRows in all the points too (a rank's rows start at a chunk).
                 for (int64_t b = 0; b < n; b += kBlockRows)
                     linalg::sq_distances(data, b, std::min(n, b + kBlockRows), centers.data(), c_sq.data(), k, x_sqnorm.data(),
                                          dmat.data() + b * k);
-                std::fill(comp_label.begin(), comp_label.end(), -1);
-                PlacementOrder next(place, saturation ? &c_ptr : nullptr, c_other, m_ptr, k);
-                for (int64_t c = next.first(); c >= 0; c = next.after(c, comp_label[c])) {
-                    std::fill(cost.begin(), cost.end(), 0.0);
-                    for (int64_t e = m_ptr[c]; e < m_ptr[c + 1]; ++e)
-                        for (int64_t h = 0; h < k; ++h) cost[h] += dmat[members[e] * k + h];
-                    std::iota(order.begin(), order.end(), 0);
-                    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return cost[a] < cost[b]; });
-                    int32_t chosen = -1;
-                    for (int64_t h : order) {
-                        bool ok = true;
-                        for (int64_t e = c_ptr[c]; e < c_ptr[c + 1] && ok; ++e) ok = comp_label[c_other[e]] != h;
-                        if (ok) {
-                            chosen = static_cast<int32_t>(h);
-                            break;
-                        }
-                    }
-                    if (chosen < 0) {
-                        const Pair &p = cannot[c_pair[c_ptr[c]]];
-                        const int64_t point = members[m_ptr[c]];
-                        fail(KINDRED_E_INFEASIBLE, "copkmeans: point ", point, " (must-link component of ",
-                             m_ptr[c + 1] - m_ptr[c], " points) cannot be placed at iteration ", it, ": each of the k = ", k,
-                             " clusters already holds a point cannot-linked to it (e.g. cannot-link (", p.i, ", ", p.j,
-                             ")); the greedy assignment may fail even when a feasible clustering exists; try another seed or a "
-                             "larger k, or a soft method (pckmeans, mpckmeans)");
-                    }
-                    comp_label[c] = chosen;
-                }
-                bool changed = false;
-                double inertia = 0.0;
-                for (int64_t i = 0; i < n; ++i) {
-                    const int32_t h = comp_label[comp[i]];
-                    changed = changed || labels[i] != h;
-                    labels[i] = h;
-                    inertia += dmat[i * k + h];
-                }
+                assign(data, ranks, comp, g, cannot, saturation, k, it, dmat, labels, partial);
+                // Inertia and changed labels by chunk sums: the same bits on any number of ranks.
+                const std::vector<double> total = ranks.sum_chunks(partial, 2);
+                const double inertia = total[0];
                 trace.push_back(inertia);
-                ctx.progress.report(it, inertia, "copkmeans: constrained assignment");
-                if (!changed) {
+                ranks.agree([&] { ctx.progress.report(it, inertia, "copkmeans: constrained assignment"); });
+                if (total[1] == 0.0) {
                     converged = true;
                     break;
                 }
-                cluster_sums(data, labels.data(), k, ctx.threads, sums, counts);
+                cluster_sums(data, ranks, labels.data(), k, ctx.threads, sums, counts);
                 for (int64_t h = 0; h < k; ++h)
                     if (counts[h] > 0)
                         for (int64_t m = 0; m < d; ++m) centers[h * d + m] = sums[h * d + m] / static_cast<double>(counts[h]);
@@ -255,7 +338,7 @@ FitResult fit_copkmeans(const FitContext &ctx) {
                 first_failure = e.what();
             }
             ctx.log.info(cat("copkmeans: run ", r + 1, " of ", n_init, " was infeasible; ", e.what()));
-    }
+        }
     }
     if (!std::isfinite(best_inertia))
         fail(first_code, first_failure, n_init > 1 ? cat(" (all ", n_init, " runs failed)") : std::string());
@@ -285,7 +368,7 @@ const AlgorithmSpec &copkmeans_spec() {
         AlgorithmSpec s;
         s.name = "copkmeans";
         s.summary = "COP-KMeans: k-means that never violates a must-link or cannot-link (Wagstaff et al. 2001)";
-        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SPARSE;
+        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_SHARDS;
         s.options = copkmeans_options();
         s.fit = fit_copkmeans;
         s.predict = predict_nearest_center;

@@ -1,12 +1,13 @@
-// kindred_model_fit_dense_shard: a fit over the ranks of a host's
-// communicator (docs/distributed.md). The ranks first agree on what is
-// fitted (every rank's arguments, checked by all); then the rows of a chunk
+// kindred_model_fit_dense_shard and kindred_model_fit_csr_shard: a fit over
+// the ranks of a host's communicator (docs/distributed.md). The ranks first
+// agree on what is fitted (every rank's arguments, checked by all); then the rows of a chunk
 // of Collective::kChunk rows that straddles two shards go to the rank that
 // holds the chunk's first row, so that every rank holds whole chunks and
 // computes on the blocks of the single-process fit; the algorithm runs with
 // the Collective; last, the labels of the moved rows go back to their rank.
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -122,8 +123,121 @@ std::vector<double> rows_message(const DataView &data, int64_t begin, int64_t en
     return out;
 }
 
-void fit_shard(kindred_model *model, const kindred_comm &comm, const double *x, int64_t n_local, int64_t d,
-               kindred_layout layout, int64_t ld, int64_t row_offset, int64_t n_total, const kindred_side *side) {
+// CSR rows sent to another rank, as bytes: their first global row, the
+// number of rows and of entries, each row's entry count, the column indices
+// (int64, exact at any size), then the values; a row keeps its entries in
+// the caller's order, which is the order of every sum over them.
+std::vector<char> csr_rows_message(const CsrView &c, int64_t begin, int64_t end, int64_t global_begin) {
+    const int64_t rows = end - begin, first = c.indptr[begin], entries = c.indptr[end] - first;
+    std::vector<int64_t> head{global_begin, rows, entries};
+    for (int64_t i = begin; i < end; ++i) head.push_back(c.indptr[i + 1] - c.indptr[i]);
+    std::vector<char> out((head.size() + static_cast<size_t>(entries)) * sizeof(int64_t) +
+                          static_cast<size_t>(entries) * sizeof(double));
+    char *at = out.data();
+    std::memcpy(at, head.data(), head.size() * sizeof(int64_t));
+    at += head.size() * sizeof(int64_t);
+    if (entries > 0) {
+        std::memcpy(at, c.indices + first, static_cast<size_t>(entries) * sizeof(int64_t));
+        std::memcpy(at + entries * sizeof(int64_t), c.values + first, static_cast<size_t>(entries) * sizeof(double));
+    }
+    return out;
+}
+
+// The rows a rank computes on when they are not the caller's rows in place:
+// a dense copy, or CSR arrays whose indptr starts at 0.
+struct HeldRows {
+    std::vector<double> dense;
+    std::vector<int64_t> indptr{0}, indices;
+    std::vector<double> values;
+
+    void append_csr_row(const int64_t *cols, const double *vals, int64_t count) {
+        indices.insert(indices.end(), cols, cols + count);
+        values.insert(values.end(), vals, vals + count);
+        indptr.push_back(static_cast<int64_t>(indices.size()));
+    }
+    DataView csr(int64_t d) const {
+        return DataView::csr(CsrView{indptr.data(), indices.data(), values.data(), static_cast<int64_t>(indptr.size()) - 1, d});
+    }
+};
+
+// Rows [own_begin, own_end) on this rank: its own [own_begin, end) from
+// mine (whose first row is row_offset), the rest from what the next ranks lent.
+DataView dense_held_rows(const DataView &mine, const std::vector<std::vector<char>> &moved, int64_t row_offset,
+                         int64_t own_begin, int64_t end, int64_t own_end, HeldRows &held) {
+    const int64_t d = mine.d();
+    held.dense.resize(static_cast<size_t>((own_end - own_begin) * d));
+    for (int64_t i = own_begin; i < end; ++i) mine.copy_row(i - row_offset, held.dense.data() + (i - own_begin) * d);
+    for (const std::vector<char> &part : moved) {
+        const std::vector<double> v = values_of<double>(part);
+        if (v.size() <= 1) continue;
+        const int64_t first = static_cast<int64_t>(v[0]), rows = static_cast<int64_t>(v.size() - 1) / d;
+        for (int64_t i = std::max(first, end); i < std::min(first + rows, own_end); ++i)
+            std::copy(v.begin() + 1 + (i - first) * d, v.begin() + 1 + (i - first + 1) * d,
+                      held.dense.begin() + (i - own_begin) * d);
+    }
+    DenseView view;
+    view.x = held.dense.data();
+    view.n = own_end - own_begin;
+    view.d = view.ld = d;
+    return DataView::dense(view);
+}
+
+DataView csr_held_rows(const DataView &mine, const std::vector<std::vector<char>> &moved, int64_t row_offset,
+                       int64_t own_begin, int64_t end, int64_t own_end, HeldRows &held) {
+    const int64_t d = mine.d();
+    if (end > own_begin) {
+        const CsrView &c = mine.as_csr();
+        for (int64_t i = own_begin - row_offset; i < end - row_offset; ++i)
+            held.append_csr_row(c.indices + c.indptr[i], c.values + c.indptr[i], c.indptr[i + 1] - c.indptr[i]);
+    }
+    // The lent blocks in row order: the ranks' rows tile [0, n_total), so they follow each other.
+    struct Block {
+        int64_t first, rows, entries;
+        const char *bytes;
+    };
+    std::vector<Block> blocks;
+    for (const std::vector<char> &part : moved) {
+        if (part.size() < 3 * sizeof(int64_t)) continue;
+        Block b{0, 0, 0, part.data()};
+        std::memcpy(&b.first, part.data(), sizeof(int64_t));
+        std::memcpy(&b.rows, part.data() + sizeof(int64_t), sizeof(int64_t));
+        std::memcpy(&b.entries, part.data() + 2 * sizeof(int64_t), sizeof(int64_t));
+        if (b.rows > 0) blocks.push_back(b);
+    }
+    std::sort(blocks.begin(), blocks.end(), [](const Block &a, const Block &b) { return a.first < b.first; });
+    std::vector<int64_t> cols;
+    std::vector<double> vals;
+    for (const Block &b : blocks) {
+        if (b.first + b.rows <= end || b.first >= own_end) continue;
+        const std::vector<int64_t> counts = values_of<int64_t>(
+            std::vector<char>(b.bytes + 3 * sizeof(int64_t), b.bytes + (3 + b.rows) * sizeof(int64_t)));
+        const char *index_bytes = b.bytes + (3 + b.rows) * sizeof(int64_t);
+        const char *value_bytes = index_bytes + b.entries * sizeof(int64_t);
+        int64_t at = 0;
+        for (int64_t r = 0; r < b.rows; ++r) {
+            const int64_t i = b.first + r, count = counts[r];
+            if (i >= end && i < own_end) {
+                cols.resize(static_cast<size_t>(count));
+                vals.resize(static_cast<size_t>(count));
+                if (count > 0) {
+                    std::memcpy(cols.data(), index_bytes + at * sizeof(int64_t), static_cast<size_t>(count) * sizeof(int64_t));
+                    std::memcpy(vals.data(), value_bytes + at * sizeof(double), static_cast<size_t>(count) * sizeof(double));
+                }
+                held.append_csr_row(cols.data(), vals.data(), count);
+            }
+            at += count;
+        }
+    }
+    if (static_cast<int64_t>(held.indptr.size()) - 1 != own_end - own_begin)
+        fail(KINDRED_E_INTERNAL, "sharded fit: rows [", own_begin, ", ", own_end, ") were not all received");
+    return held.csr(d);
+}
+
+// Checks this rank's rows and returns a view of them (called with n_local > 0).
+using ReadRows = std::function<DataView()>;
+
+void fit_shard(kindred_model *model, const kindred_comm &comm, const ReadRows &read_rows, bool sparse, int64_t n_local,
+               int64_t d, int64_t row_offset, int64_t n_total, const kindred_side *side) {
     model->fitted = false;
     const Collective talk(comm, 0, 0, n_total);
     DataView mine;
@@ -131,6 +245,8 @@ void fit_shard(kindred_model *model, const kindred_comm &comm, const double *x, 
     talk.agree([&] {
         if (!(model->spec->uses & KINDRED_USES_SHARDS))
             fail(KINDRED_E_INVALID, model->spec->name, " has no sharded fit yet (kindred_algorithm_uses flags: KINDRED_USES_SHARDS)");
+        if (sparse && !(model->spec->uses & KINDRED_USES_SPARSE))
+            fail(KINDRED_E_INVALID, model->spec->name, " does not accept sparse (CSR) data; pass dense data");
         if (model->options.get_bool("standardize"))
             fail(KINDRED_E_INVALID, "standardize is not yet available in a sharded fit: standardize the shards with the global "
                  "mean and deviation first");
@@ -141,7 +257,7 @@ void fit_shard(kindred_model *model, const kindred_comm &comm, const double *x, 
                  n_total, ")");
         if (n_local > 0) {
             try {
-                mine = capi::dense_arg(x, n_local, d, layout, ld);
+                mine = read_rows();
             } catch (const Error &e) {
                 // The checks count this rank's rows from 0: say where they are in all the points.
                 throw Error(e.code(), cat(e.what(), " (rows of this rank counted from 0; its first row is row ", row_offset,
@@ -167,31 +283,38 @@ void fit_shard(kindred_model *model, const kindred_comm &comm, const double *x, 
     const int64_t end = row_offset + n_local;
     const int64_t own_begin = std::min(round_up(row_offset), end);
     const int64_t own_end = own_begin < end ? std::min(round_up(end), n_total) : own_begin;
-    const std::vector<double> lent = rows_message(mine, 0, own_begin - row_offset, row_offset);
-    std::vector<double> held;  // the rows [own_begin, own_end), copied when some are borrowed
-    DataView local = n_local > 0 ? row_range(mine, own_begin - row_offset, end - row_offset) : mine;
-    const std::vector<std::vector<char>> moved = talk.gather(lent.data(), lent.size() * sizeof(double));
-    if (own_end > end) {
-        held.resize(static_cast<size_t>((own_end - own_begin) * d));
-        for (int64_t i = own_begin; i < end; ++i) mine.copy_row(i - row_offset, held.data() + (i - own_begin) * d);
-        for (const std::vector<char> &part : moved) {
-            const std::vector<double> v = values_of<double>(part);
-            if (v.size() <= 1) continue;
-            const int64_t first = static_cast<int64_t>(v[0]), rows = static_cast<int64_t>(v.size() - 1) / d;
-            for (int64_t i = std::max(first, end); i < std::min(first + rows, own_end); ++i)
-                std::copy(v.begin() + 1 + (i - first) * d, v.begin() + 1 + (i - first + 1) * d, held.begin() + (i - own_begin) * d);
+    std::vector<char> lent;
+    if (sparse) {
+        if (own_begin > row_offset) lent = csr_rows_message(mine.as_csr(), 0, own_begin - row_offset, row_offset);
+    } else {
+        const std::vector<double> rows = rows_message(mine, 0, own_begin - row_offset, row_offset);
+        lent.resize(rows.size() * sizeof(double));
+        std::memcpy(lent.data(), rows.data(), lent.size());
+    }
+    const std::vector<std::vector<char>> moved = talk.gather(lent.data(), lent.size());
+    HeldRows held;
+    DataView local;
+    // In agree: a rank that cannot hold its rows (out of memory) fails every rank rather than leave them waiting.
+    talk.agree([&] {
+        if (own_end == own_begin) {
+            // No rows to compute on (all lent): an empty view of the caller's kind.
+            if (sparse) {
+                local = held.csr(d);
+            } else {
+                DenseView none;
+                none.d = none.ld = d;
+                local = DataView::dense(none);
+            }
+        } else if (own_end > end) {
+            local = sparse ? csr_held_rows(mine, moved, row_offset, own_begin, end, own_end, held)
+                           : dense_held_rows(mine, moved, row_offset, own_begin, end, own_end, held);
+        } else if (sparse && own_begin > row_offset) {
+            // CSR rows from the middle of the caller's arrays: copied so that indptr starts at 0, as in a plain fit.
+            local = csr_held_rows(mine, {}, row_offset, own_begin, end, own_end, held);
+        } else {
+            local = row_range(mine, own_begin - row_offset, end - row_offset);
         }
-        DenseView view;
-        view.x = held.data();
-        view.n = own_end - own_begin;
-        view.d = view.ld = d;
-        local = DataView::dense(view);
-    }
-    if (own_end == own_begin) {
-        DenseView none;
-        none.d = none.ld = d;
-        local = DataView::dense(none);
-    }
+    });
 
     const Collective ranks(comm, own_begin, own_end - own_begin, n_total);
     capi::fit_model(model, local, side, &ranks);
@@ -215,11 +338,9 @@ void fit_shard(kindred_model *model, const kindred_comm &comm, const double *x, 
     model->fitted = true;
 }
 
-}  // namespace
-
-kindred_status kindred_model_fit_dense_shard(kindred_model *model, const kindred_comm *comm, const double *x,
-                                             int64_t n_local, int64_t d, kindred_layout layout, int64_t ld,
-                                             int64_t row_offset, int64_t n_total, const kindred_side *side) {
+// The entry points' common part: a NULL communicator or one of one rank is the plain fit.
+kindred_status fit_shard_entry(kindred_model *model, const kindred_comm *comm, const ReadRows &read_rows, bool sparse,
+                               int64_t n_local, int64_t d, int64_t row_offset, int64_t n_total, const kindred_side *side) {
     return capi::guarded([&] {
         capi::require_pointer(model, "model");
         model->fitted = false;
@@ -228,9 +349,28 @@ kindred_status kindred_model_fit_dense_shard(kindred_model *model, const kindred
             if (row_offset != 0 || n_local != n_total)
                 fail(KINDRED_E_DIMENSION, "a fit without other ranks takes all the points: row_offset = ", row_offset,
                      " (need 0), n_local = ", n_local, " (need n_total = ", n_total, ")");
-            capi::fit_model(model, capi::dense_arg(x, n_local, d, layout, ld), side, nullptr);
+            if (sparse && !(model->spec->uses & KINDRED_USES_SPARSE))
+                fail(KINDRED_E_INVALID, model->spec->name, " does not accept sparse (CSR) data; pass dense data");
+            capi::fit_model(model, read_rows(), side, nullptr);
             return;
         }
-        fit_shard(model, *comm, x, n_local, d, layout, ld, row_offset, n_total, side);
+        fit_shard(model, *comm, read_rows, sparse, n_local, d, row_offset, n_total, side);
     });
+}
+
+}  // namespace
+
+kindred_status kindred_model_fit_dense_shard(kindred_model *model, const kindred_comm *comm, const double *x,
+                                             int64_t n_local, int64_t d, kindred_layout layout, int64_t ld,
+                                             int64_t row_offset, int64_t n_total, const kindred_side *side) {
+    return fit_shard_entry(
+        model, comm, [&] { return capi::dense_arg(x, n_local, d, layout, ld); }, false, n_local, d, row_offset, n_total, side);
+}
+
+kindred_status kindred_model_fit_csr_shard(kindred_model *model, const kindred_comm *comm, int64_t n_local, int64_t d,
+                                           const int64_t *indptr, const int64_t *indices, const double *values,
+                                           int64_t row_offset, int64_t n_total, const kindred_side *side) {
+    return fit_shard_entry(
+        model, comm, [&] { return capi::csr_arg(n_local, d, indptr, indices, values); }, true, n_local, d, row_offset,
+        n_total, side);
 }

@@ -1,7 +1,8 @@
 /* Sharded fits across MPI processes, through include/kindred_mpi.h (run by
  * tests/mpi/meson.build under `mpirun -np P`, P = 1..4).
  *
- *   shard_mpi fit     for kmeans, gmm and dpmeans (with k set) and several uneven
+ *   shard_mpi fit     for kmeans, gmm, dpmeans (with k set) and copkmeans (no
+ *                     pairs: its restarts and chunked sums) and several uneven
  *                     splits of 70000 generated rows (three
  *                     chunks of 32768, the last partial; a shard inside one
  *                     chunk, an empty shard, slices given to ranks out of
@@ -250,7 +251,7 @@ int main(int argc, char **argv) {
     }
     int passed = 1;
     if (strcmp(mode, "fit") == 0) {
-        const char *const sharded[] = {"kmeans", "gmm", "dpmeans"};
+        const char *const sharded[] = {"kmeans", "gmm", "dpmeans", "copkmeans"};
         for (size_t a = 0; a < sizeof sharded / sizeof sharded[0]; ++a) {
             int flags = 0;
             algorithm = sharded[a];

@@ -75,6 +75,7 @@ kindred_status kindred_active_option_count(int64_t * count);
 kindred_status kindred_active_option_info(int64_t index, const char ** name, kindred_option_type * type, const char ** default_value, const char ** range, const char ** doc);
 kindred_status kindred_active_select(const kindred_active_options * options, const double * x, int64_t n, int64_t d, kindred_layout layout, int64_t ld, kindred_oracle_fn oracle, void * user, kindred_side * out_side);
 kindred_status kindred_model_fit_dense_shard(kindred_model * model, const kindred_comm * comm, const double * x, int64_t n_local, int64_t d, kindred_layout layout, int64_t ld, int64_t row_offset, int64_t n_total, const kindred_side * side);
+kindred_status kindred_model_fit_csr_shard(kindred_model * model, const kindred_comm * comm, int64_t n_local, int64_t d, const int64_t * indptr, const int64_t * indices, const double * values, int64_t row_offset, int64_t n_total, const kindred_side * side);
 '''
 CONSTANTS = {
     'KINDRED_OK': 0,

@@ -343,9 +343,10 @@ class Clusterer(_ClusterMixin, _BaseEstimator):
         """Fit on points split by rows over the processes of an MPI communicator (collective).
 
         Every rank of `comm` calls fit_shard with the same options, n_total and side information, and
-        its own rows: X holds the rows [row_offset, row_offset + len(X)) of the n_total points (float64
-        (n_local, d), read in place when C- or Fortran-ordered; n_local may be 0). The ranks' rows cover
-        [0, n_total) exactly once, in any sizes and any assignment of slices to ranks.
+        its own rows: X holds the rows [row_offset, row_offset + n_local) of the n_total points (float64
+        (n_local, d), read in place when C- or Fortran-ordered, or a scipy.sparse matrix for the
+        algorithms that accept sparse data (kindred_model_fit_csr_shard); n_local may be 0). The ranks'
+        rows cover [0, n_total) exactly once, in any sizes and any assignment of slices to ranks.
         comm: an mpi4py communicator (e.g. mpi4py.MPI.COMM_WORLD); None (or one rank) is fit() on all
            the points, then row_offset must be 0 and len(X) == n_total.
         side, pairs, ml, cl, triplets, partial_labels: side information about all n_total points, the
@@ -354,31 +355,39 @@ class Clusterer(_ClusterMixin, _BaseEstimator):
 
         Afterwards every rank holds the whole model (cluster_centers_, objective_trace_, n_iter_, ...)
         and labels_ of its own rows only; predict works on any rank. For the algorithms whose
-        kindred.algorithm_uses() has "shards" (kmeans today) the results are bitwise those of fit() on
-        all the points, for any number of ranks and any split. Every rank raises the same error (an
+        kindred.algorithm_uses() has "shards" (kmeans, gmm, dpmeans, copkmeans) the results are bitwise
+        those of fit() on all the points, for any number of ranks and any split. Every rank raises the same error (an
         error found on one rank names it). Returns self. See docs/distributed.md.
         """
         names = _feature_names(X)
         model = self._configured_model()
-        if is_sparse(X):
-            raise TypeError("fit_shard: the sharded fit takes dense rows; pass X.toarray()")
-        x = np.asarray(X)
-        if x.ndim == 2 and x.shape[0] == 0:  # an empty shard: no rows to point to
-            n_local, d = 0, x.shape[1]
-            x_ptr, layout, ld, keep = ffi.NULL, CONSTANTS["KINDRED_ROW_MAJOR"], max(d, 1), None
-        else:
-            keep = DenseArg(X)  # float64: the sharded fit has no float32 entry point
-            n_local, d, x_ptr, layout, ld = keep.n, keep.d, keep.ptr, keep.layout, keep.ld
         row_offset, n_total = int(row_offset), int(n_total)
+        if is_sparse(X):
+            keep = CsrArg(X)  # int64 / float64 CSR arrays of this rank's rows, indptr from 0
+
+            def fit(comm_pointer):
+                return lib.kindred_model_fit_csr_shard(model, comm_pointer, keep.n, keep.d, keep.p_indptr,
+                                                       keep.p_indices, keep.p_values, row_offset, n_total,
+                                                       side_handle)
+        else:
+            x = np.asarray(X)
+            if x.ndim == 2 and x.shape[0] == 0:  # an empty shard: no rows to point to
+                n_local, d = 0, x.shape[1]
+                x_ptr, layout, ld, keep = ffi.NULL, CONSTANTS["KINDRED_ROW_MAJOR"], max(d, 1), None
+            else:
+                keep = DenseArg(X)  # float64: the sharded fit has no float32 entry point
+                n_local, d, x_ptr, layout, ld = keep.n, keep.d, keep.ptr, keep.layout, keep.ld
+
+            def fit(comm_pointer):
+                return lib.kindred_model_fit_dense_shard(model, comm_pointer, x_ptr, n_local, d, layout, ld,
+                                                         row_offset, n_total, side_handle)
         side_info = make_side(n_total, side, pairs, triplets, partial_labels, ml, cl)
         side_handle = side_info.handle if side_info is not None else ffi.NULL
         if comm is None:
-            self._call(model, progress, lambda: lib.kindred_model_fit_dense_shard(
-                model, ffi.NULL, x_ptr, n_local, d, layout, ld, row_offset, n_total, side_handle))
+            self._call(model, progress, lambda: fit(ffi.NULL))
         else:
             with MpiComm(comm) as c:
-                self._call(model, progress, lambda: lib.kindred_model_fit_dense_shard(
-                    model, c.pointer, x_ptr, n_local, d, layout, ld, row_offset, n_total, side_handle), comm=c)
+                self._call(model, progress, lambda: fit(c.pointer), comm=c)
         del keep
         self._adopt(model)
         if names is not None:

@@ -6,7 +6,8 @@ bindings/run_tests.sh start it):
 On the bundled data sets and on 70000 generated rows (three chunks of 32768, the last partial), for
 several uneven splits (an empty shard, a shard inside one chunk, slices given to ranks out of order),
 every rank's labels (gathered on rank 0), cluster centres, objective trace, iteration count and
-objective are bitwise those of fit() on all the rows. Faults: a NaN on the last rank, other options
+objective are bitwise those of fit() on all the rows; the generated rows again as a scipy.sparse CSR
+matrix (when scipy is installed). Faults: a NaN on the last rank, other options
 on the last rank, and an exception inside the communicator's callbacks make every rank raise the
 same error, with the same message (gathered and compared on rank 0), and nobody hangs.
 --pieces: every message goes in pieces of 4096 bytes (the path of messages above 2^31 - 1 bytes).
@@ -75,7 +76,7 @@ def check(name, passed_here, detail=""):
 
 
 def compare_with_plain(data_name, X):
-    n = len(X)
+    n = X.shape[0]  # X: an array, or a scipy.sparse CSR matrix (kindred_model_fit_csr_shard)
     plain = estimator().fit(X) if rank == 0 else None
     plain = world.bcast(None if plain is None else {
         "labels": plain.labels_, "centers": plain.cluster_centers_, "trace": plain.objective_trace_,
@@ -176,7 +177,14 @@ def main():
         check("kmeans has KINDRED_USES_SHARDS", False, "algorithm_uses(kmeans) = %s" % kindred.algorithm_uses("kmeans"))
     for name in ("iris.csv", "wine.csv", "ionosphere.csv"):
         compare_with_plain(name, load(name))
-    compare_with_plain("70000 generated rows", blobs(70000, 4, 5, seed=11))
+    generated = blobs(70000, 4, 5, seed=11)
+    compare_with_plain("70000 generated rows", generated)
+    try:
+        from scipy import sparse
+    except ImportError:
+        sparse = None
+    if sparse is not None:  # the CSR rows of the positive entries, against fit() on the same CSR matrix
+        compare_with_plain("70000 generated rows as CSR", sparse.csr_matrix(np.where(generated > 0, generated, 0.0)))
     faults()
     passed = world.bcast(all(p for _, p in results) if rank == 0 else None, root=0)
     if rank == 0:

@@ -24,11 +24,20 @@ def test_without_comm_takes_all_the_rows(iris):
         kindred.KMeans(k=3).fit_shard(np.empty((0, 4)), row_offset=0, n_total=len(X))
 
 
-def test_sparse_rows_are_refused(iris):
+def test_sparse_rows_without_comm_are_fit_csr(iris):
     sparse = pytest.importorskip("scipy.sparse")
     X, _ = iris
-    with pytest.raises(TypeError, match="dense"):
-        kindred.KMeans(k=3).fit_shard(sparse.csr_matrix(X), 0, len(X))
+    Xs = sparse.csr_matrix(np.where(X > 1.5, X, 0.0))
+    for estimator in (lambda: kindred.KMeans(k=3, seed=2), lambda: kindred.COPKMeans(k=3, seed=2)):
+        plain = estimator().fit(Xs)
+        sharded = estimator().fit_shard(Xs, row_offset=0, n_total=Xs.shape[0])
+        assert sharded.labels_.tobytes() == plain.labels_.tobytes()
+        assert sharded.cluster_centers_.tobytes() == plain.cluster_centers_.tobytes()
+        assert sharded.objective_trace_.tobytes() == plain.objective_trace_.tobytes()
+    with pytest.raises(kindred.DimensionError, match="row_offset = 10"):
+        kindred.KMeans(k=3).fit_shard(Xs[10:], row_offset=10, n_total=Xs.shape[0])
+    with pytest.raises(kindred.InvalidArgumentError, match="does not accept sparse"):
+        kindred.GMM(k=3).fit_shard(Xs, 0, Xs.shape[0])
 
 
 def test_comm_must_be_a_communicator(iris):
@@ -39,4 +48,5 @@ def test_comm_must_be_a_communicator(iris):
 
 def test_shards_flag():
     assert "shards" in kindred.algorithm_uses("kmeans")
+    assert "shards" in kindred.algorithm_uses("copkmeans")
     assert "shards" not in kindred.algorithm_uses("pckmeans")

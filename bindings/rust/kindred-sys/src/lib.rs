@@ -142,4 +142,5 @@ extern "C" {
     pub fn kindred_active_option_info(index: i64, name: *mut *const c_char, r#type: *mut kindred_option_type, default_value: *mut *const c_char, range: *mut *const c_char, doc: *mut *const c_char) -> kindred_status;
     pub fn kindred_active_select(options: *const kindred_active_options, x: *const f64, n: i64, d: i64, layout: kindred_layout, ld: i64, oracle: kindred_oracle_fn, user: *mut c_void, out_side: *mut kindred_side) -> kindred_status;
     pub fn kindred_model_fit_dense_shard(model: *mut kindred_model, comm: *const kindred_comm, x: *const f64, n_local: i64, d: i64, layout: kindred_layout, ld: i64, row_offset: i64, n_total: i64, side: *const kindred_side) -> kindred_status;
+    pub fn kindred_model_fit_csr_shard(model: *mut kindred_model, comm: *const kindred_comm, n_local: i64, d: i64, indptr: *const i64, indices: *const i64, values: *const f64, row_offset: i64, n_total: i64, side: *const kindred_side) -> kindred_status;
 }
