@@ -3,10 +3,10 @@
  * shards (empty ones, shards inside one chunk of 32768 rows, slices given to
  * ranks in a permuted order), the labels, centres, objective trace,
  * iteration count and objective of kmeans, gmm (every covariance model),
- * dpmeans and copkmeans (with must-links and cannot-links across ranks) are
- * bitwise those of kindred_model_fit_dense on all the points, and those of
- * kmeans, dpmeans and copkmeans on CSR rows bitwise those of
- * kindred_model_fit_csr.
+ * dpmeans, copkmeans (with must-links and cannot-links across ranks), tcs-gm
+ * and tcs-vmf (with partial labels; for these every result array) are bitwise
+ * those of kindred_model_fit_dense on all the points, and those of kmeans,
+ * dpmeans and copkmeans on CSR rows bitwise those of kindred_model_fit_csr.
  * Faults (a NaN on one rank, other options or side information on one rank,
  * a cancel on one rank, rows that overlap, infeasible constraints, malformed
  * CSR arrays on one rank) give every rank the same status and message, and
@@ -35,6 +35,7 @@ static int32_t truth[N];
  * lists its columns in reverse, which the fits must keep). */
 static int64_t csr_indptr[N + 1], csr_indices[N * D];
 static double csr_values[N * D];
+static int32_t partial[N]; /* tcs: the labels of classes 0-3 on one point in 8 of theirs, -1 elsewhere */
 
 /* ---- one rank's call and what it got */
 
@@ -43,6 +44,8 @@ typedef struct shard_run {
     kindred_comm comm;
     const char *algorithm;
     const char *covariance; /* gmm's, or NULL */
+    const char *extra;      /* an integer option set to extra_value, or NULL */
+    int64_t extra_value;
     int64_t k, row_offset, n_local;
     const double *x;        /* this rank's rows */
     int csr;                /* 1: the rows of the CSR arrays above, by kindred_model_fit_csr_shard */
@@ -58,7 +61,39 @@ typedef struct shard_run {
     double centers[MAX_CLUSTERS * D], trace[1000];
     int64_t clusters, iterations, trace_rows;
     double objective;
+    unsigned char *arrays;  /* every result array (arrays_blob) */
+    size_t arrays_bytes;
 } shard_run;
+
+/* Every result array of a fitted model, one after another: its name, shape
+ * and values (malloc'd; *bytes its length). */
+static unsigned char *arrays_blob(const kindred_model *m, size_t *bytes) {
+    int64_t count = 0;
+    *bytes = 0;
+    if (kindred_model_array_count(m, &count) != KINDRED_OK) return NULL;
+    unsigned char *blob = NULL;
+    for (int64_t a = 0; a < count; ++a) {
+        const char *name = NULL;
+        int64_t rows = 0, cols = 0;
+        if (kindred_model_array_info(m, a, &name, &rows, &cols) != KINDRED_OK) break;
+        const size_t name_bytes = strlen(name) + 1, values = (size_t)(rows * cols);
+        const size_t add = name_bytes + 2 * sizeof(int64_t) + values * sizeof(double);
+        unsigned char *grown = realloc(blob, *bytes + add);
+        if (!grown) break;
+        blob = grown;
+        unsigned char *at = blob + *bytes;
+        memset(at, 0, add);
+        memcpy(at, name, name_bytes);
+        memcpy(at + name_bytes, &rows, sizeof rows);
+        memcpy(at + name_bytes + sizeof rows, &cols, sizeof cols);
+        double *values_at = malloc(values * sizeof(double) + 1);
+        if (values_at && kindred_model_array(m, name, values_at, (int64_t)values) == KINDRED_OK)
+            memcpy(at + name_bytes + 2 * sizeof(int64_t), values_at, values * sizeof(double));
+        free(values_at);
+        *bytes += add;
+    }
+    return blob;
+}
 
 /* The options of every fit here: k (dpmeans: the hint from which lambda is
  * derived), 2 restarts where the algorithm restarts, seed 7. */
@@ -84,6 +119,7 @@ static void *run_rank(void *arg) {
     }
     set_options(m, s->algorithm, s->k);
     if (s->covariance) kindred_model_set_string(m, "covariance", s->covariance);
+    if (s->extra) kindred_model_set_int(m, s->extra, s->extra_value);
     if (s->cancel) kindred_model_set_progress(m, cancel_at_two, NULL);
     if (s->csr) {
         /* This rank's CSR arrays, indptr counted from its first row. */
@@ -108,6 +144,7 @@ static void *run_rank(void *arg) {
         kindred_model_array_shape(m, "objective_trace", &s->trace_rows, &cols);
         kindred_model_array(m, "objective_trace", s->trace, 1000);
         kindred_model_summary(m, NULL, NULL, &s->clusters, &s->iterations, NULL, &s->objective);
+        s->arrays = arrays_blob(m, &s->arrays_bytes);
     }
     kindred_model_free(m);
     return NULL;
@@ -133,7 +170,10 @@ static void run_world(shard_run *runs, int p, const int64_t *cuts, const int *sl
 }
 
 static void free_runs(shard_run *runs, int p) {
-    for (int r = 0; r < p; ++r) free(runs[r].labels);
+    for (int r = 0; r < p; ++r) {
+        free(runs[r].labels);
+        free(runs[r].arrays);
+    }
 }
 
 /* ---- the single-process fit to compare with */
@@ -143,20 +183,29 @@ typedef struct reference {
     double centers[MAX_CLUSTERS * D], trace[1000];
     int64_t clusters, iterations, trace_rows;
     double objective;
+    unsigned char *arrays; /* every result array (arrays_blob), when asked for */
+    size_t arrays_bytes;
 } reference;
 
 static reference plain_kmeans;
 
-static void plain_fit_of(const char *algorithm, const char *covariance, int csr, const kindred_side *side,
-                         reference *out) {
+/* csr: on the CSR rows; side, extra: as in shard_run; with partial labels
+ * in side (tcs-*), every result array is kept too. */
+static void plain_fit_with(const char *algorithm, const char *covariance, int csr, const kindred_side *side,
+                           const char *extra, int64_t extra_value, reference *out) {
     kindred_model *m = NULL;
     assert_ok(kindred_model_new(&m, algorithm));
     assert_ok(set_options(m, algorithm, K));
     if (covariance) assert_ok(kindred_model_set_string(m, "covariance", covariance));
+    if (extra) assert_ok(kindred_model_set_int(m, extra, extra_value));
     if (csr)
         assert_ok(kindred_model_fit_csr(m, N, D, csr_indptr, csr_indices, csr_values, side));
     else
         assert_ok(kindred_model_fit_dense(m, points, N, D, KINDRED_ROW_MAJOR, D, side));
+    free(out->arrays);
+    const int keep_arrays = strncmp(algorithm, "tcs-", 4) == 0;
+    out->arrays = keep_arrays ? arrays_blob(m, &out->arrays_bytes) : NULL;
+    if (keep_arrays) assert_non_null(out->arrays);
     assert_ok(kindred_model_labels(m, out->labels, N));
     assert_ok(kindred_model_summary(m, NULL, NULL, &out->clusters, &out->iterations, NULL, &out->objective));
     assert_true(out->clusters <= MAX_CLUSTERS);
@@ -165,6 +214,11 @@ static void plain_fit_of(const char *algorithm, const char *covariance, int csr,
     assert_ok(kindred_model_array_shape(m, "objective_trace", &out->trace_rows, &cols));
     assert_ok(kindred_model_array(m, "objective_trace", out->trace, 1000));
     kindred_model_free(m);
+}
+
+static void plain_fit_of(const char *algorithm, const char *covariance, int csr, const kindred_side *side,
+                         reference *out) {
+    plain_fit_with(algorithm, covariance, csr, side, NULL, 0, out);
 }
 
 static void plain_fit(const char *algorithm, const char *covariance, reference *out) {
@@ -178,6 +232,9 @@ static kindred_side *pairs_side;
 static int setup(void **state) {
     (void)state;
     make_blobs(points, truth, N, D, K, 3.0, 2.0, 11);
+    /* About 5600 labelled points; the unlabelled ones (about 64400) are two
+     * chunks of their own sequence, whose boundary falls inside a shard. */
+    for (int64_t i = 0; i < N; ++i) partial[i] = (truth[i] == K - 1 || (i / K) % 8 != 0) ? -1 : truth[i];
     int64_t e = 0;
     for (int64_t i = 0; i < N; ++i) {
         csr_indptr[i] = e;
@@ -213,6 +270,10 @@ static void check_equal_to(const reference *plain, shard_run *runs, int p) {
         assert_memory_equal(s->trace, plain->trace, (size_t)plain->trace_rows * sizeof(double));
         assert_int_equal(s->iterations, plain->iterations);
         assert_memory_equal(&s->objective, &plain->objective, sizeof(double));
+        if (plain->arrays) {
+            assert_int_equal(s->arrays_bytes, plain->arrays_bytes);
+            assert_memory_equal(s->arrays, plain->arrays, plain->arrays_bytes);
+        }
     }
 }
 
@@ -386,6 +447,71 @@ static void csr_without_comm_is_the_plain_fit(void **state) {
     kindred_model_free(m);
 }
 
+/* ---- tcs-gm and tcs-vmf, with partial labels on every rank */
+
+static kindred_side *partial_labels(void) {
+    kindred_side *side = NULL;
+    assert_ok(kindred_side_new(&side, N));
+    assert_ok(kindred_side_set_partial_labels(side, partial, N));
+    return side;
+}
+
+/* Every result array (transform, metric, centres, cluster ids, gamma, ...),
+ * labels, trace and iterations bitwise those of one process, for several
+ * splits. extra: an option (validation_classes: gamma chosen on a grid). */
+static void tcs_bitwise_for_splits(const char *algorithm, const char *extra, int64_t extra_value) {
+    kindred_side *side = partial_labels();
+    static reference plain;
+    plain_fit_with(algorithm, NULL, 0, side, extra, extra_value, &plain);
+    assert_true(plain.trace_rows >= 1); /* one FISTA step when warm-started from the grid's A */
+    assert_int_equal(plain.clusters, (K - 1) + K);
+    const struct {
+        int p;
+        int64_t cuts[THREAD_COMM_MAX_RANKS + 1];
+        int slice[THREAD_COMM_MAX_RANKS];
+    } splits[] = {
+        {1, {0, N}, {0}},
+        {2, {0, 40001, N}, {1, 0}},
+        {3, {0, 33000, 33001, N}, {1, 2, 0}},
+        {4, {0, 20000, 20000, 65537, N}, {3, 1, 0, 2}},
+    };
+    for (size_t c = 0; c < sizeof splits / sizeof splits[0]; ++c) {
+        shard_run runs[THREAD_COMM_MAX_RANKS];
+        memset(runs, 0, sizeof runs);
+        for (int r = 0; r < splits[c].p; ++r) {
+            runs[r].side = side;
+            runs[r].extra = extra;
+            runs[r].extra_value = extra_value;
+        }
+        run_world(runs, splits[c].p, splits[c].cuts, splits[c].slice, algorithm);
+        check_equal_to(&plain, runs, splits[c].p);
+        free_runs(runs, splits[c].p);
+    }
+    free(plain.arrays);
+    plain.arrays = NULL;
+    kindred_side_free(side);
+}
+
+static void tcs_gm_with_partial_labels(void **state) {
+    (void)state;
+    tcs_bitwise_for_splits("tcs-gm", NULL, 0);
+}
+
+static void tcs_gm_gamma_chosen_on_a_grid(void **state) {
+    (void)state;
+    tcs_bitwise_for_splits("tcs-gm", "validation_classes", 2);
+}
+
+static void tcs_vmf_with_partial_labels(void **state) {
+    (void)state;
+    tcs_bitwise_for_splits("tcs-vmf", NULL, 0);
+}
+
+static void tcs_vmf_gamma_chosen_on_a_grid(void **state) {
+    (void)state;
+    tcs_bitwise_for_splits("tcs-vmf", "validation_classes", 2);
+}
+
 /* ---- without other ranks */
 
 static void null_comm_is_the_plain_fit(void **state) {
@@ -425,6 +551,10 @@ static void flags_say_which_algorithms_shard(void **state) {
     assert_ok(kindred_algorithm_uses("kmeans", &flags));
     assert_true(flags & KINDRED_USES_SHARDS);
     assert_ok(kindred_algorithm_uses("copkmeans", &flags));
+    assert_true(flags & KINDRED_USES_SHARDS);
+    assert_ok(kindred_algorithm_uses("tcs-gm", &flags));
+    assert_true(flags & KINDRED_USES_SHARDS);
+    assert_ok(kindred_algorithm_uses("tcs-vmf", &flags));
     assert_true(flags & KINDRED_USES_SHARDS);
     assert_ok(kindred_algorithm_uses("pckmeans", &flags));
     assert_false(flags & (KINDRED_USES_SHARDS | KINDRED_USES_SHARDS_APPROX));
@@ -626,6 +756,37 @@ static void csr_faults_on_one_rank(void **state) {
     same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "gmm does not accept sparse (CSR) data");
 }
 
+/* The SVD reduction (d > svd_threshold) is refused on every rank, by name;
+ * a cancel on one rank while the transformation is learned stops all. */
+static void tcs_faults(void **state) {
+    (void)state;
+    kindred_side *side = partial_labels();
+    const int64_t cuts[] = {0, 40000, N};
+    const int slice[] = {0, 1};
+    const char *algorithms[] = {"tcs-gm", "tcs-vmf"};
+    for (int a = 0; a < 2; ++a) {
+        shard_run runs[THREAD_COMM_MAX_RANKS];
+        memset(runs, 0, sizeof runs);
+        for (int r = 0; r < 2; ++r) {
+            runs[r].side = side;
+            runs[r].extra = "svd_threshold";
+            runs[r].extra_value = 2;
+        }
+        run_world(runs, 2, cuts, slice, algorithms[a]);
+        same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "SVD reduction (d = 4 > svd_threshold = 2) is not available in a sharded fit");
+        memset(runs, 0, sizeof runs);
+        for (int r = 0; r < 2; ++r) runs[r].side = side;
+        runs[1].cancel = 1;
+        run_world(runs, 2, cuts, slice, algorithms[a]);
+        same_failure_everywhere(runs, 2, KINDRED_E_CANCELLED, "rank 1: ");
+        /* Without partial labels: the same refusal on every rank. */
+        memset(runs, 0, sizeof runs);
+        run_world(runs, 2, cuts, slice, algorithms[a]);
+        same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "needs partial labels");
+    }
+    kindred_side_free(side);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_rank),
@@ -634,6 +795,10 @@ int main(void) {
         cmocka_unit_test(four_ranks),
         cmocka_unit_test(gmm_any_covariance),
         cmocka_unit_test(dpmeans_with_a_k_hint),
+        cmocka_unit_test(tcs_gm_with_partial_labels),
+        cmocka_unit_test(tcs_gm_gamma_chosen_on_a_grid),
+        cmocka_unit_test(tcs_vmf_with_partial_labels),
+        cmocka_unit_test(tcs_vmf_gamma_chosen_on_a_grid),
         cmocka_unit_test(copkmeans_with_pairs_across_ranks),
         cmocka_unit_test(copkmeans_without_pairs),
         cmocka_unit_test(csr_kmeans_any_split),
@@ -650,6 +815,7 @@ int main(void) {
         cmocka_unit_test(copkmeans_infeasible_on_every_rank),
         cmocka_unit_test(copkmeans_cancel_on_one_rank),
         cmocka_unit_test(csr_faults_on_one_rank),
+        cmocka_unit_test(tcs_faults),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -46,6 +46,12 @@ public:
         : comm_(&comm), first_row_(first_row), n_local_(n_local), n_total_(n_total) {}
 
     bool single() const { return comm_ == nullptr; }
+    // The same ranks over another sequence of n_total rows (a subset of the
+    // points, say), this rank holding n_local of them from first_row, under
+    // the same rule: whole chunks of that sequence.
+    Collective over(int64_t first_row, int64_t n_local, int64_t n_total) const {
+        return comm_ ? Collective(*comm_, first_row, n_local, n_total) : Collective(n_local);
+    }
     int rank() const { return comm_ ? comm_->rank : 0; }
     int size() const { return comm_ ? comm_->size : 1; }
     int64_t first_row() const { return first_row_; }

@@ -1,8 +1,9 @@
 /* Sharded fits across MPI processes, through include/kindred_mpi.h (run by
  * tests/mpi/meson.build under `mpirun -np P`, P = 1..4).
  *
- *   shard_mpi fit     for kmeans, gmm, dpmeans (with k set) and copkmeans (no
- *                     pairs: its restarts and chunked sums) and several uneven
+ *   shard_mpi fit     for kmeans, gmm, dpmeans (with k set), copkmeans (no
+ *                     pairs: its restarts and chunked sums), tcs-gm and tcs-vmf
+ *                     (with partial labels on every rank) and several uneven
  *                     splits of 70000 generated rows (three
  *                     chunks of 32768, the last partial; a shard inside one
  *                     chunk, an empty shard, slices given to ranks out of
@@ -29,6 +30,8 @@ enum { N = 70000, D = 4, K = 5, MAX_RANKS = 4, MESSAGE = 512, TRACE = 1000 };
 
 static double points[N * D];
 static int rank, size;
+/* tcs-gm, tcs-vmf: the labels of classes 0-3 on one point in 8 of theirs (the same on every rank). */
+static kindred_side *partial_side;
 /* The algorithm fitted: shard_mpi fit runs every one with sharded fits (kindred_algorithm_uses). */
 static const char *algorithm = "kmeans";
 
@@ -36,7 +39,7 @@ static const char *algorithm = "kmeans";
 typedef struct fit_result {
     int32_t status;
     char message[MESSAGE];
-    double centers[K * D], trace[TRACE], objective;
+    double centers[2 * K * D], trace[TRACE], objective; /* tcs: K - 1 labelled classes and K new clusters */
     int64_t iterations, trace_rows;
 } fit_result;
 
@@ -60,7 +63,7 @@ static void record(kindred_model *m, int status, fit_result *out) {
     snprintf(out->message, MESSAGE, "%s", kindred_last_error());
     if (status != KINDRED_OK) return;
     int64_t cols = 0;
-    if (kindred_model_array(m, "centers", out->centers, K * D) != KINDRED_OK ||
+    if (kindred_model_array(m, "centers", out->centers, 2 * K * D) != KINDRED_OK ||
         kindred_model_array_shape(m, "objective_trace", &out->trace_rows, &cols) != KINDRED_OK ||
         kindred_model_array(m, "objective_trace", out->trace, TRACE) != KINDRED_OK ||
         kindred_model_summary(m, NULL, NULL, NULL, &out->iterations, NULL, &out->objective) != KINDRED_OK) {
@@ -76,6 +79,9 @@ static int same_results(const fit_result *a, const fit_result *b) {
            memcmp(&a->objective, &b->objective, sizeof a->objective) == 0;
 }
 
+/* The side information of the algorithm fitted: partial labels for tcs-*, none for the others. */
+static const kindred_side *side_of_algorithm(void) { return strncmp(algorithm, "tcs-", 4) == 0 ? partial_side : NULL; }
+
 /* One sharded fit: rank r takes the rows [cuts[slice[r]], cuts[slice[r] + 1]) of x. */
 static int shard_fit(const kindred_comm *comm, const double *x, const int64_t *cuts, const int *slice, int64_t k,
                      fit_result *out, int32_t **labels, int64_t *row_offset, int64_t *n_local) {
@@ -83,7 +89,7 @@ static int shard_fit(const kindred_comm *comm, const double *x, const int64_t *c
     *n_local = cuts[slice[rank] + 1] - cuts[slice[rank]];
     kindred_model *m = new_model(k);
     const int status = kindred_model_fit_dense_shard(m, comm, x + *row_offset * D, *n_local, D, KINDRED_ROW_MAJOR, D,
-                                                     *row_offset, N, NULL);
+                                                     *row_offset, N, side_of_algorithm());
     record(m, status, out);
     if (labels) {
         *labels = (int32_t *)malloc((size_t)(*n_local > 0 ? *n_local : 1) * sizeof(int32_t));
@@ -137,7 +143,7 @@ static int run_fit(const kindred_comm *comm) {
     fit_result plain;
     if (rank == 0) {
         kindred_model *m = new_model(K);
-        const int status = kindred_model_fit_dense(m, points, N, D, KINDRED_ROW_MAJOR, D, NULL);
+        const int status = kindred_model_fit_dense(m, points, N, D, KINDRED_ROW_MAJOR, D, side_of_algorithm());
         record(m, status, &plain);
         if (status == KINDRED_OK) kindred_model_labels(m, plain_labels, N);
         kindred_model_free(m);
@@ -240,7 +246,15 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         return 2;
     }
-    make_blobs(points, NULL, N, D, K, 3.0, 2.0, 11);
+    static int32_t partial[N];
+    make_blobs(points, partial, N, D, K, 3.0, 2.0, 11);
+    for (int64_t i = 0; i < N; ++i)
+        if (partial[i] == K - 1 || (i / K) % 8 != 0) partial[i] = -1;
+    if (kindred_side_new(&partial_side, N) != KINDRED_OK ||
+        kindred_side_set_partial_labels(partial_side, partial, N) != KINDRED_OK) {
+        fprintf(stderr, "rank %d: cannot make the partial labels: %s\n", rank, kindred_last_error());
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
 
     kindred_mpi_link link;
     kindred_comm comm;
@@ -251,7 +265,7 @@ int main(int argc, char **argv) {
     }
     int passed = 1;
     if (strcmp(mode, "fit") == 0) {
-        const char *const sharded[] = {"kmeans", "gmm", "dpmeans", "copkmeans"};
+        const char *const sharded[] = {"kmeans", "gmm", "dpmeans", "copkmeans", "tcs-gm", "tcs-vmf"};
         for (size_t a = 0; a < sizeof sharded / sizeof sharded[0]; ++a) {
             int flags = 0;
             algorithm = sharded[a];
@@ -272,6 +286,7 @@ int main(int argc, char **argv) {
     int all_passed = 0;
     MPI_Allreduce(&passed, &all_passed, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     kindred_mpi_link_free(&link);
+    kindred_side_free(partial_side);
     if (rank == 0) printf("%s: %s (max count per MPI call %lld bytes)\n", mode, all_passed ? "passed" : "FAILED",
                           (long long)KINDRED_MPI_MAX_COUNT);
     MPI_Finalize();

@@ -82,7 +82,8 @@ double fit_gamma(const char *algorithm, const FitContext &ctx, const WorkingData
     double gamma = o.get_double("gamma");
     if (o.get_int("validation_classes") > 0 && o.get_bool("learn_transform")) {
         const GammaClusterer clusterer = [&](const std::vector<double> &z, int64_t n, int64_t k) {
-            return mixture(z, n, w.d, mixture_settings(o, k), ctx).labels;
+            // The held-out labelled points, the same on every rank of a sharded fit: one process's mixture.
+            return mixture(z, n, w.d, mixture_settings(o, k), ctx, nullptr).labels;
         };
         const GammaChoice choice = select_gamma(algorithm, w, cls, o, normalise, learner, clusterer);
         gamma = choice.gamma;

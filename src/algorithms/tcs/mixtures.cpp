@@ -6,6 +6,7 @@
 
 #include "algorithms/centroid_steps.hpp"
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 #include "linalg/blas.hpp"
 
 namespace kindred {
@@ -32,7 +33,7 @@ MixtureSettings mixture_settings(const OptionValues &o, int64_t k) {
 }
 
 MixtureFit gaussian_mixture(const std::vector<double> &z, int64_t n, int64_t p, const MixtureSettings &s,
-                            const FitContext &ctx) {
+                            const FitContext &ctx, const Collective *ranks) {
     const AlgorithmSpec &gmm = gmm_spec();
     OptionValues o(&gmm.options);
     o.set_number("k", static_cast<double>(s.k));
@@ -50,7 +51,8 @@ MixtureFit gaussian_mixture(const std::vector<double> &z, int64_t n, int64_t p, 
     v.ld = p;
     v.row_major = true;
     const DataView data = DataView::dense(v);
-    FitContext sub{data, nullptr, o, ctx.progress, ctx.log, ctx.threads};
+    // gmm's fit is exactly sharded (its sums are chunk sums over the ranks).
+    FitContext sub{data, nullptr, o, ctx.progress, ctx.log, ctx.threads, ranks};
     FitResult r = gmm.fit(sub);
     MixtureFit out;
     out.labels = std::move(r.labels);
@@ -85,8 +87,11 @@ double vmf_log_normaliser(double kappa, int64_t p) {
 }
 
 MixtureFit vmf_mixture(const std::vector<double> &z, int64_t n, int64_t p, const MixtureSettings &s,
-                       const FitContext &ctx) {
-    const int64_t k = s.k;
+                       const FitContext &ctx, const Collective *collective) {
+    const Collective single(n);
+    const Collective &ranks = collective ? *collective : single;
+    const int64_t k = s.k, chunks = chunk_count(n, Collective::kChunk);
+    const double n_total = static_cast<double>(ranks.n_total());
     DenseView v;
     v.x = z.data();
     v.n = n;
@@ -98,49 +103,71 @@ MixtureFit vmf_mixture(const std::vector<double> &z, int64_t n, int64_t p, const
     MixtureFit best;
     best.log_likelihood = -std::numeric_limits<double>::infinity();
     std::vector<double> resp(static_cast<size_t>(n * k)), dots(static_cast<size_t>(n * k));
+    // Per chunk: the weights' sums (k), then R_k = sum_i r_ik z_i (k x p); and the chunk's log-likelihood.
+    const int64_t width = k + k * p;
+    std::vector<double> part(static_cast<size_t>(chunks * width)), block(static_cast<size_t>(k * p));
+    std::vector<double> ll_part(static_cast<size_t>(chunks));
     for (int64_t r = 0; r < s.n_init; ++r) {
         Rng rng = base.derive(static_cast<uint64_t>(r));
-        std::vector<double> mu = kmeanspp_centers(data, k, rng, nearest.x_sqnorm());
+        std::vector<double> mu = kmeanspp_centers(data, k, rng, nearest.x_sqnorm(), 1, &ranks);
         std::vector<int32_t> lab(static_cast<size_t>(n));
         nearest.assign(mu.data(), k, lab.data(), nullptr);
         std::fill(resp.begin(), resp.end(), 0.0);
         for (int64_t i = 0; i < n; ++i) resp[i * k + lab[i]] = 1.0;
-        std::vector<double> weights(static_cast<size_t>(k)), sums(static_cast<size_t>(k * p));
+        std::vector<double> weights(static_cast<size_t>(k));
         double kappa = 0.0, ll = -std::numeric_limits<double>::infinity(), ll_prev = ll;
         int64_t it = 0;
         for (;;) {
             // M-step (Banerjee et al. 2005, section 4.1): mu_k = R_k / |R_k|, one kappa from rbar.
-            linalg::gemm(true, false, k, p, n, 1.0, resp.data(), k, z.data(), p, 0.0, sums.data(), p);
+            // One GEMM per chunk of rows (the calls a rank of a sharded fit makes), chunk sums added in chunk order.
+            for (int64_t ch = 0; ch < chunks; ++ch) {
+                const int64_t lo = ch * Collective::kChunk, hi = std::min(n, lo + Collective::kChunk);
+                double *out = part.data() + ch * width;
+                linalg::gemm(true, false, k, p, hi - lo, 1.0, resp.data() + lo * k, k, z.data() + lo * p, p, 0.0,
+                             block.data(), p);
+                std::copy(block.begin(), block.end(), out + k);
+                for (int64_t c = 0; c < k; ++c) {
+                    double w = 0.0;
+                    for (int64_t i = lo; i < hi; ++i) w += resp[i * k + c];
+                    out[c] = w;
+                }
+            }
+            const std::vector<double> sums = ranks.sum_chunks(part, width);
             double rsum = 0.0;
             for (int64_t c = 0; c < k; ++c) {
-                double w = 0.0;
-                for (int64_t i = 0; i < n; ++i) w += resp[i * k + c];
-                weights[c] = (w + 1e-10) / (static_cast<double>(n) + k * 1e-10);
+                weights[c] = (sums[c] + 1e-10) / (n_total + k * 1e-10);
+                const double *rc = sums.data() + k + c * p;
                 double norm = 0.0;
-                for (int64_t j = 0; j < p; ++j) norm += sums[c * p + j] * sums[c * p + j];
+                for (int64_t j = 0; j < p; ++j) norm += rc[j] * rc[j];
                 norm = std::sqrt(norm);
                 rsum += norm;
-                for (int64_t j = 0; j < p; ++j) mu[c * p + j] = norm > 0.0 ? sums[c * p + j] / norm : 0.0;
+                for (int64_t j = 0; j < p; ++j) mu[c * p + j] = norm > 0.0 ? rc[j] / norm : 0.0;
             }
-            kappa = vmf_concentration(rsum / static_cast<double>(n), p);
+            kappa = vmf_concentration(rsum / n_total, p);
             if (it >= s.max_iter) break;
             ++it;
             // E-step in log space: log pi_k + kappa mu_k^T z_i (the shared C_p(kappa) cancels).
-            linalg::gemm(false, true, n, k, p, 1.0, z.data(), p, mu.data(), p, 0.0, dots.data(), k);
             const double log_c = vmf_log_normaliser(kappa, p);
-            ll = 0.0;
-            for (int64_t i = 0; i < n; ++i) {
-                double *row = resp.data() + i * k;
-                const double *dr = dots.data() + i * k;
-                double top = -std::numeric_limits<double>::infinity();
-                for (int64_t c = 0; c < k; ++c) top = std::max(top, row[c] = std::log(weights[c]) + kappa * dr[c]);
-                double sum = 0.0;
-                for (int64_t c = 0; c < k; ++c) sum += (row[c] = std::exp(row[c] - top));
-                for (int64_t c = 0; c < k; ++c) row[c] /= sum;
-                ll += top + std::log(sum) + log_c;
+            std::fill(ll_part.begin(), ll_part.end(), 0.0);
+            for (int64_t ch = 0; ch < chunks; ++ch) {
+                const int64_t lo = ch * Collective::kChunk, hi = std::min(n, lo + Collective::kChunk);
+                linalg::gemm(false, true, hi - lo, k, p, 1.0, z.data() + lo * p, p, mu.data(), p, 0.0,
+                             dots.data() + lo * k, k);
+                for (int64_t i = lo; i < hi; ++i) {
+                    double *row = resp.data() + i * k;
+                    const double *dr = dots.data() + i * k;
+                    double top = -std::numeric_limits<double>::infinity();
+                    for (int64_t c = 0; c < k; ++c) top = std::max(top, row[c] = std::log(weights[c]) + kappa * dr[c]);
+                    double sum = 0.0;
+                    for (int64_t c = 0; c < k; ++c) sum += (row[c] = std::exp(row[c] - top));
+                    for (int64_t c = 0; c < k; ++c) row[c] /= sum;
+                    ll_part[ch] += top + std::log(sum) + log_c;
+                }
             }
-            ctx.progress.report(it, ll, "tcs-vmf: vMF mixture EM iteration");
-            if (std::fabs(ll - ll_prev) / static_cast<double>(n) < s.tol) break;
+            ll = ranks.sum_chunks(ll_part, 1)[0];
+            // A cancel on one rank stops all.
+            ranks.agree([&] { ctx.progress.report(it, ll, "tcs-vmf: vMF mixture EM iteration"); });
+            if (std::fabs(ll - ll_prev) / n_total < s.tol) break;
             ll_prev = ll;
         }
         if (!std::isfinite(ll)) fail(KINDRED_E_NUMERICAL, "tcs-vmf: the vMF mixture log-likelihood is not finite");

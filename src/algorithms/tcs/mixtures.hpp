@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "algorithms/algorithm.hpp"
+#include "core/collective.hpp"
 
 namespace kindred {
 namespace tcs {
@@ -32,15 +33,19 @@ struct MixtureFit {
     int64_t iterations = 0;
 };
 
+// ranks: the ranks of a sharded fit over the sequence of rows z belongs to
+// (z: this rank's whole chunks of it, core/whole_chunks.hpp), or null for one
+// process. Every sum over the points is a chunk sum (core/collective.hpp), so
+// the fit is the same bits for any split; labels are those of z's rows.
 MixtureFit gaussian_mixture(const std::vector<double> &z, int64_t n, int64_t p, const MixtureSettings &s,
-                            const FitContext &ctx);
+                            const FitContext &ctx, const Collective *ranks);
 // Rows of z must be unit vectors (or 0).
 MixtureFit vmf_mixture(const std::vector<double> &z, int64_t n, int64_t p, const MixtureSettings &s,
-                       const FitContext &ctx);
+                       const FitContext &ctx, const Collective *ranks);
 
 // gaussian_mixture or vmf_mixture.
 using MixtureFn = MixtureFit (*)(const std::vector<double> &z, int64_t n, int64_t p, const MixtureSettings &s,
-                                 const FitContext &ctx);
+                                 const FitContext &ctx, const Collective *ranks);
 
 // Banerjee et al. (2005), eq. (4.4): kappa ~ rbar (p - rbar^2) / (1 - rbar^2).
 double vmf_concentration(double rbar, int64_t p);

@@ -16,6 +16,7 @@
 #include "algorithms/tcs/transform.hpp"
 #include "algorithms/tcs/working_data.hpp"
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 
 namespace kindred {
 namespace tcs {
@@ -56,14 +57,39 @@ Learned learn(const WorkingData &w, const LabelledClasses &cls, const OptionValu
     return out;
 }
 
+// The labelled classes' means in the transformed space, from this rank's
+// rows z (n x p, rows [ranks.first_row(), + n) of all): sums per global chunk
+// of rows, in row order, added in chunk order (core/collective.hpp).
+std::vector<double> class_means(const LabelledClasses &cls, const std::vector<double> &z, int64_t n, int64_t p,
+                                const Collective &ranks) {
+    const int64_t big_k = cls.k(), width = big_k * p, first = n > 0 ? ranks.first_row() : 0;
+    std::vector<double> part(static_cast<size_t>(chunk_count(n, Collective::kChunk) * width), 0.0);
+    const auto from = std::lower_bound(cls.labelled.begin(), cls.labelled.end(), first) - cls.labelled.begin();
+    for (size_t q = static_cast<size_t>(from); q < cls.labelled.size() && cls.labelled[q] < first + n; ++q) {
+        const int64_t i = cls.labelled[q] - first;
+        double *sum = part.data() + (i / Collective::kChunk) * width + cls.class_of[q] * p;
+        for (int64_t j = 0; j < p; ++j) sum[j] += z[i * p + j];
+    }
+    std::vector<double> centers = ranks.sum_chunks(part, width);
+    std::vector<int64_t> count(static_cast<size_t>(big_k), 0);
+    for (int32_t c : cls.class_of) ++count[c];
+    for (int64_t c = 0; c < big_k; ++c)
+        for (int64_t j = 0; j < p; ++j) centers[c * p + j] /= static_cast<double>(count[c]);
+    return centers;
+}
+
 FitResult fit_tcs_gm(const FitContext &ctx) {
     const OptionValues &o = ctx.options;
+    const Collective single(ctx.data.n());
+    const Collective &ranks = ctx.collective ? *ctx.collective : single;
     const LabelledClasses cls = read_partial_labels(ctx, kName);
     const WorkingData w = make_working_data(ctx, kName);
     const int64_t p = w.d, n_u = static_cast<int64_t>(cls.unlabelled.size());
     const int64_t k = o.get_int("k");
     if (n_u > 0 && k > n_u)
         fail(KINDRED_E_DIMENSION, kName, ": k = ", k, " clusters asked for ", n_u, " unlabelled points");
+    // A is learned from the labelled points alone, on every rank from the same rows.
+    const LabelledData known = labelled_data(ctx, w, cls);
 
     FitResult r;
     // Continuation along the gamma grid (largest first): each FISTA solve starts
@@ -71,31 +97,27 @@ FitResult fit_tcs_gm(const FitContext &ctx) {
     // the same as from A = I; the warm start reaches it in fewer iterations and
     // ends nearer to it at the same tolerance (docs/algorithms/tcs.md).
     const GammaLearner learner = [&](const LabelledClasses &train, double g, std::vector<double> &state) {
-        Learned l = learn(w, train, o, g, nullptr, state);
+        Learned l = learn(known.w, train, o, g, nullptr, state);
         state = std::move(l.a);
         return l.l;
     };
     std::vector<double> start;  // the grid's A at the chosen gamma, if any
-    const double gamma = fit_gamma(kName, ctx, w, cls, false, learner, gaussian_mixture, r, &start);
-
-    // On all labelled classes, from the grid's A at the chosen gamma (same convex
-    // problem, a nearer start) or from A = I when gamma was given.
-    Learned learned = learn(w, cls, o, gamma, &ctx.progress, start);
+    double gamma = 0.0;
+    Learned learned;
+    // Every rank computes these alone (no collective call inside): agree()
+    // turns a failure or a cancel on one rank into the same error on all.
+    ranks.agree([&] {
+        gamma = fit_gamma(kName, ctx, known.w, known.cls, false, learner, gaussian_mixture, r, &start);
+        // On all labelled classes, from the grid's A at the chosen gamma (same convex
+        // problem, a nearer start) or from A = I when gamma was given.
+        learned = learn(known.w, known.cls, o, gamma, &ctx.progress, start);
+    });
     const std::vector<double> z = apply_linear(w.x, w.n, p, learned.l, false);
-    const int64_t big_k = cls.k();
 
     // Centres in the transformed space: the labelled classes' means L m_k, then
     // the k clusters of the GM on the transformed unlabelled points.
-    std::vector<double> centers(static_cast<size_t>(big_k * p), 0.0);
-    std::vector<int64_t> count(static_cast<size_t>(big_k), 0);
-    for (size_t q = 0; q < cls.labelled.size(); ++q) {
-        const int32_t c = cls.class_of[q];
-        for (int64_t j = 0; j < p; ++j) centers[c * p + j] += z[cls.labelled[q] * p + j];
-        ++count[c];
-    }
-    for (int64_t c = 0; c < big_k; ++c)
-        for (int64_t j = 0; j < p; ++j) centers[c * p + j] /= static_cast<double>(count[c]);
-    cluster_known_and_new(ctx, cls, z, w.n, p, k, std::move(centers), gaussian_mixture, r);
+    std::vector<double> centers = class_means(cls, z, w.n, p, ranks);
+    cluster_known_and_new(ctx, cls, z, w.n, p, k, std::move(centers), gaussian_mixture, ranks, r);
     r.iterations = learned.fista.iterations;
     r.converged = o.get_bool("learn_transform") ? learned.fista.converged : true;
     r.objective = learned.fista.objective;
@@ -138,7 +160,7 @@ const AlgorithmSpec &tcs_gm_spec() {
         AlgorithmSpec s;
         s.name = "tcs-gm";
         s.summary = "TCS-GM: learn a linear transformation from a few labelled clusters, then a Gaussian mixture (Gopal & Yang 2014)";
-        s.uses = KINDRED_USES_PARTIAL_LABELS | KINDRED_USES_SPARSE;
+        s.uses = KINDRED_USES_PARTIAL_LABELS | KINDRED_USES_SPARSE | KINDRED_USES_SHARDS;
         s.options = tcs::tcs_gm_options();
         s.fit = tcs::fit_tcs_gm;
         s.predict = tcs::predict_tcs_gm;

@@ -112,24 +112,32 @@ Learned learn(const WorkingData &w, const LabelledClasses &cls, const OptionValu
 
 FitResult fit_tcs_vmf(const FitContext &ctx) {
     const OptionValues &o = ctx.options;
+    const Collective single(ctx.data.n());
+    const Collective &ranks = ctx.collective ? *ctx.collective : single;
     const LabelledClasses cls = read_partial_labels(ctx, kName);
     const WorkingData w = make_working_data(ctx, kName);
     const int64_t p = w.d, n_u = static_cast<int64_t>(cls.unlabelled.size());
     const int64_t k = o.get_int("k");
     if (n_u > 0 && k > n_u)
         fail(KINDRED_E_DIMENSION, kName, ": k = ", k, " clusters asked for ", n_u, " unlabelled points");
+    // L and the mean directions are learned from the labelled points alone, on every rank from the same rows.
+    const LabelledData known = labelled_data(ctx, w, cls);
 
     FitResult r;
     // No warm start: the problem in L is not convex, every gamma starts at L = I.
     const GammaLearner learner = [&](const LabelledClasses &train, double g, std::vector<double> &) {
-        return learn(w, train, o, g, nullptr).l;
+        return learn(known.w, train, o, g, nullptr).l;
     };
-    const double gamma = fit_gamma(kName, ctx, w, cls, true, learner, vmf_mixture, r);
-
-    const Learned learned = learn(w, cls, o, gamma, &ctx.progress);
+    Learned learned;
+    // Every rank computes these alone (no collective call inside): agree()
+    // turns a failure or a cancel on one rank into the same error on all.
+    ranks.agree([&] {
+        const double gamma = fit_gamma(kName, ctx, known.w, known.cls, true, learner, vmf_mixture, r);
+        learned = learn(known.w, known.cls, o, gamma, &ctx.progress);
+    });
     const std::vector<double> z = apply_linear(w.x, w.n, p, learned.l, true);
     // The labelled classes' mean directions, then the vMF mixture's on the unlabelled points.
-    cluster_known_and_new(ctx, cls, z, w.n, p, k, learned.mu, vmf_mixture, r);
+    cluster_known_and_new(ctx, cls, z, w.n, p, k, learned.mu, vmf_mixture, ranks, r);
     // A = L^T L, for symmetry with tcs-gm (the vMF model sees only directions of L x).
     std::vector<double> a(static_cast<size_t>(p * p));
     linalg::gemm(true, false, p, p, p, 1.0, learned.l.data(), p, learned.l.data(), p, 0.0, a.data(), p);
@@ -175,7 +183,7 @@ const AlgorithmSpec &tcs_vmf_spec() {
         AlgorithmSpec s;
         s.name = "tcs-vmf";
         s.summary = "TCS-VM: learn L with G(x) = Lx/|Lx| from a few labelled clusters, then a von Mises-Fisher mixture (Gopal & Yang 2014)";
-        s.uses = KINDRED_USES_PARTIAL_LABELS | KINDRED_USES_SPARSE;
+        s.uses = KINDRED_USES_PARTIAL_LABELS | KINDRED_USES_SPARSE | KINDRED_USES_SHARDS;
         s.options = tcs::tcs_vmf_options();
         s.fit = tcs::fit_tcs_vmf;
         s.predict = tcs::predict_tcs_vmf;

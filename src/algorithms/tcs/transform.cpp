@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "algorithms/tcs/working_data.hpp"
+#include "core/collective.hpp"
 #include "core/error.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/psd_projection.hpp"
@@ -27,7 +28,12 @@ std::vector<double> transform_from_metric(const std::vector<double> &a, int64_t 
 std::vector<double> apply_linear(const std::vector<double> &x, int64_t n, int64_t p, const std::vector<double> &l,
                                  bool normalise) {
     std::vector<double> out(static_cast<size_t>(n * p));
-    linalg::gemm(false, true, n, p, p, 1.0, x.data(), p, l.data(), p, 0.0, out.data(), p);
+    // One GEMM per chunk of rows: the calls a rank of a sharded fit makes on
+    // its chunks (a row's result may depend on the blocking of the call).
+    for (int64_t lo = 0; lo < n; lo += Collective::kChunk) {
+        const int64_t hi = std::min(n, lo + Collective::kChunk);
+        linalg::gemm(false, true, hi - lo, p, p, 1.0, x.data() + lo * p, p, l.data(), p, 0.0, out.data() + lo * p, p);
+    }
     if (normalise)
         for (int64_t i = 0; i < n; ++i) {
             double *row = out.data() + i * p;

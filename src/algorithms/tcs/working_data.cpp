@@ -15,7 +15,7 @@ constexpr int64_t kMaxFullDim = 4096;
 }  // namespace
 
 LabelledClasses read_partial_labels(const FitContext &ctx, const char *algorithm) {
-    const int64_t n = ctx.data.n();
+    const int64_t n = ctx.collective ? ctx.collective->n_total() : ctx.data.n();
     if (!ctx.side || !ctx.side->has_partial_labels())
         fail(KINDRED_E_INVALID, algorithm, " needs partial labels (the labels of some known clusters, -1 elsewhere): "
              "kindred_side_set_partial_labels in the C API, --partial-labels in the CLI");
@@ -76,6 +76,9 @@ WorkingData make_working_data(const FitContext &ctx, const char *algorithm) {
     w.n = data.n();
     w.original_d = data.d();
     const int64_t threshold = ctx.options.get_int("svd_threshold");
+    if (data.d() > threshold && ctx.collective && !ctx.collective->single())
+        fail(KINDRED_E_INVALID, algorithm, ": the SVD reduction (d = ", data.d(), " > svd_threshold = ", threshold,
+             ") is not available in a sharded fit yet: reduce the data first, or set svd_threshold >= d");
     if (data.d() > threshold) {
         const int64_t r = ctx.options.get_int("svd_dim");
         if (r >= data.d())
@@ -99,6 +102,21 @@ WorkingData make_working_data(const FitContext &ctx, const char *algorithm) {
     w.x.resize(static_cast<size_t>(w.n * w.d));
     for (int64_t i = 0; i < w.n; ++i) data.copy_row(i, w.x.data() + i * w.d);
     return w;
+}
+
+LabelledData labelled_data(const FitContext &ctx, const WorkingData &w, const LabelledClasses &cls) {
+    LabelledData out;
+    out.w.d = w.d;
+    out.w.original_d = w.original_d;
+    out.w.n = static_cast<int64_t>(cls.labelled.size());
+    // A sharded fit never reduces (make_working_data), so the working rows are the data's rows.
+    out.w.x = ctx.collective && !ctx.collective->single() ? ctx.collective->rows(ctx.data, cls.labelled)
+                                                          : gather_rows(w, cls.labelled);
+    out.cls.class_ids = cls.class_ids;
+    out.cls.class_of = cls.class_of;
+    out.cls.labelled.resize(cls.labelled.size());
+    for (size_t q = 0; q < cls.labelled.size(); ++q) out.cls.labelled[q] = static_cast<int64_t>(q);
+    return out;
 }
 
 std::vector<double> gather_rows(const WorkingData &w, const std::vector<int64_t> &rows) {

@@ -23,7 +23,7 @@ struct LabelledClasses {
     int64_t k() const { return static_cast<int64_t>(class_ids.size()); }
 };
 
-// Reads SideInfo::partial_labels(). Errors: no partial labels, no labelled
+// Reads SideInfo::partial_labels() (about all n_total points in a sharded fit). Errors: no partial labels, no labelled
 // point, a single labelled class, a label >= n.
 LabelledClasses read_partial_labels(const FitContext &ctx, const char *algorithm);
 
@@ -39,8 +39,23 @@ struct WorkingData {
 
 // Dense copy of the data, projected on its leading right singular vectors when
 // d > svd_threshold (options "svd_threshold", "svd_dim"). Errors when svd_dim
-// does not fit the data, or when d is too large to learn a full matrix.
+// does not fit the data, or when d is too large to learn a full matrix, or
+// (the SVD's sums are not chunk sums yet) when a sharded fit would reduce.
+// In a sharded fit w holds this rank's rows.
 WorkingData make_working_data(const FitContext &ctx, const char *algorithm);
+
+// The labelled points alone: their rows in the order of cls.labelled, and
+// their classes with `labelled` indexing those rows. Everything TCS learns
+// from them (the transformation, gamma) reads only these. In a sharded fit
+// every rank gets the rows of all labelled points from the ranks that hold
+// them (Collective::rows) and learns from the very numbers of one process,
+// the same bits on every rank without a sum over ranks; the cost is
+// N_labelled x d values per rank (docs/algorithms/tcs.md, "On several ranks").
+struct LabelledData {
+    WorkingData w;
+    LabelledClasses cls;
+};
+LabelledData labelled_data(const FitContext &ctx, const WorkingData &w, const LabelledClasses &cls);
 
 // Rows `rows` of the working matrix, row-major.
 std::vector<double> gather_rows(const WorkingData &w, const std::vector<int64_t> &rows);
