@@ -15,7 +15,7 @@ namespace kindred {
 namespace {
 
 // Cache line, and how far ahead of the row being tested the rows are
-// fetched: a few pages, far enough to cover memory's latency at any usual
+// fetched: one page, far enough to cover memory's latency at any usual
 // bandwidth, near enough to stay in L1/L2.
 constexpr int64_t kLineBytes = 64;
 constexpr int64_t kPrefetchBytes = 4096;
@@ -119,7 +119,7 @@ void BoundedNearest::assign(const double *centers, int64_t k, int32_t *labels, d
     // only the rows of the points that fail Hamerly's first test, at
     // irregular gaps the hardware's prefetcher does not follow: each such
     // read waited on memory (most of the pass's time at d = 16). Fetching
-    // every row a few KiB ahead makes the pass a stream.
+    // every row a page ahead makes the pass a stream.
     const bool dense_rows = dense && data_.as_dense().row_major && !data_.as_dense().is_f32();
     const int64_t row_bytes = d * static_cast<int64_t>(sizeof(double));
     const int64_t prefetch_ahead =
