@@ -25,7 +25,7 @@
  * that rate and floor_ratio = iter_ms / floor_ms, how many reads of the
  * points one Lloyd iteration costs; the same by CPU time in read_cpu_gbs,
  * floor_cpu_ms, floor_cpu_ratio (docs/performance.md, "k-means: the
- * memory-read floor").
+ * memory-read floor, one pass per iteration").
  *
  * Output: one line per repetition, "key=value" fields, parsed by
  * compare_kmeans.py. Exit status 0 only if every fit succeeded.
