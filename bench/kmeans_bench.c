@@ -19,6 +19,14 @@
  * in docs/performance.md come from is shared, and CPU time is what other
  * jobs' load does not inflate when one thread is used).
  *
+ * The memory-read floor: before each fit, the fastest of 5 streaming sums
+ * over the points' buffer (read_bandwidth.h) gives the read bandwidth of
+ * that moment, read_gbs; floor_ms is the time to read the points once at
+ * that rate and floor_ratio = iter_ms / floor_ms, how many reads of the
+ * points one Lloyd iteration costs; the same by CPU time in read_cpu_gbs,
+ * floor_cpu_ms, floor_cpu_ratio (docs/performance.md, "k-means: the
+ * memory-read floor, one pass per iteration").
+ *
  * Output: one line per repetition, "key=value" fields, parsed by
  * compare_kmeans.py. Exit status 0 only if every fit succeeded.
  *
@@ -36,6 +44,7 @@
 
 #include "bench_clock.h"
 #include "kindred.h"
+#include "read_bandwidth.h"
 
 static int on_progress(void *user, int64_t iteration, double objective, const char *message) {
     (void)objective;
@@ -202,15 +211,22 @@ int main(int argc, char **argv) {
             fit_times ft = {0.0, 0.0, 0.0, 0.0};
             double inertia = 0.0;
             int64_t iterations = 0;
+            double checksum = 0.0, bandwidth = 0.0, bandwidth_cpu = 0.0;
+            read_bandwidth(x, n * d, 5, &bandwidth, &bandwidth_cpu, &checksum);
+            const double bytes = (double)(n * d) * sizeof *x;
+            const double floor_ms = bandwidth > 0.0 ? 1e3 * bytes / bandwidth : 0.0;
+            const double floor_cpu_ms = bandwidth_cpu > 0.0 ? 1e3 * bytes / bandwidth_cpu : 0.0;
             if (!time_fit(x, n, d, ks[q], threads, iters, seed, &ft, &iterations, &inertia)) {
                 status = 1;
                 break;
             }
             printf("lib=kindred n=%lld d=%lld k=%lld threads=%lld blas_threads=%s rep=%lld iter_ms=%.4f fit_ms=%.4f "
-                   "iter_cpu_ms=%.4f fit_cpu_ms=%.4f iterations=%lld inertia=%.10g\n",
+                   "iter_cpu_ms=%.4f fit_cpu_ms=%.4f iterations=%lld inertia=%.10g read_gbs=%.2f floor_ms=%.3f "
+                   "floor_ratio=%.2f read_cpu_gbs=%.2f floor_cpu_ms=%.3f floor_cpu_ratio=%.2f read_checksum=%.6g\n",
                    (long long)n, (long long)d, (long long)ks[q], (long long)threads, blas_threads ? blas_threads : "unset",
                    (long long)r, 1e3 * ft.iter_s, 1e3 * ft.fit_s, 1e3 * ft.iter_cpu_s, 1e3 * ft.fit_cpu_s, (long long)iterations,
-                   inertia);
+                   inertia, 1e-9 * bandwidth, floor_ms, floor_ms > 0.0 ? 1e3 * ft.iter_s / floor_ms : 0.0, 1e-9 * bandwidth_cpu,
+                   floor_cpu_ms, floor_cpu_ms > 0.0 ? 1e3 * ft.iter_cpu_s / floor_cpu_ms : 0.0, checksum);
             fflush(stdout);
         }
     }

@@ -5,12 +5,28 @@
 #include <limits>
 
 #include "algorithms/centroid_steps.hpp"
+#include "core/collective.hpp"
+#include "core/label_sums.hpp"
 #include "core/parallel.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/distances.hpp"
 
 namespace kindred {
 namespace {
+
+// Cache line, and how far ahead of the row being tested the rows are
+// fetched: one page, far enough to cover memory's latency at any usual
+// bandwidth, near enough to stay in L1/L2.
+constexpr int64_t kLineBytes = 64;
+constexpr int64_t kPrefetchBytes = 4096;
+
+inline void prefetch(const char *p) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p, 0, 3);
+#else
+    (void)p;
+#endif
+}
 
 double sq_distance(const double *a, const double *b, int64_t d) {
     double s = 0.0;
@@ -46,7 +62,14 @@ double point_sq_distance(const DataView &data, int64_t i, const double *c, const
 BoundedNearest::BoundedNearest(const DataView &data, int threads, const std::vector<double> &x_sqnorm)
     : data_(data), threads_(threads), x_sqnorm_(x_sqnorm) {}
 
-void BoundedNearest::assign(const double *centers, int64_t k, int32_t *labels, double *dist) {
+bool BoundedNearest::sums_in_pass(int64_t k) const {
+    const int workers = linalg::blas_thread_count() == 1 ? std::max(1, threads_) : 1;
+    return chunk_blocks_fit(data_, k, Collective::kChunk) &&
+           (workers == 1 || chunk_count(data_.n(), Collective::kChunk) >= 2 * int64_t(workers));
+}
+
+void BoundedNearest::assign(const double *centers, int64_t k, int32_t *labels, double *dist,
+                            std::vector<double> *chunk_sums) {
     const int64_t n = data_.n(), d = data_.d();
     const int64_t rows = nearest_block_rows(k);
     const std::vector<double> c_sq = linalg::center_sqnorms(centers, k, d);
@@ -92,13 +115,28 @@ void BoundedNearest::assign(const double *centers, int64_t k, int32_t *labels, d
     const bool dense = data_.is_dense();
     const int64_t per_worker = (dense ? chunk_rows * d : 0) + chunk_rows * k;
     scratch_.resize(static_cast<size_t>(workers * per_worker));
-    const int64_t chunks = chunk_count(n, rows);
-    std::vector<int64_t> redone(static_cast<size_t>(chunks), 0);
-    parallel_chunks_by_worker(workers, n, rows, [&](int w, int64_t chunk, int64_t begin, int64_t end) {
+    // With the sums in the pass every row is read, but the bounds read
+    // only the rows of the points that fail Hamerly's first test, at
+    // irregular gaps the hardware's prefetcher does not follow: each such
+    // read waited on memory (most of the pass's time at d = 16). Fetching
+    // every row a page ahead makes the pass a stream.
+    const bool dense_rows = dense && data_.as_dense().row_major && !data_.as_dense().is_f32();
+    const int64_t row_bytes = d * static_cast<int64_t>(sizeof(double));
+    const int64_t prefetch_ahead =
+        chunk_sums && dense_rows ? std::max<int64_t>(1, kPrefetchBytes / std::max<int64_t>(row_bytes, 1)) : 0;
+    const int64_t blocks = chunk_count(n, rows);
+    std::vector<int64_t> redone(static_cast<size_t>(blocks), 0);
+    // One block of rows: the new labels of [begin, end), the same blocks
+    // (and so the same GEMM calls and bits) whether or not the sums follow.
+    auto block_step = [&](int w, int64_t begin, int64_t end) {
         double *gathered = scratch_.data() + w * per_worker;
         double *block = gathered + (dense ? chunk_rows * d : 0);
         std::vector<int64_t> todo;
         for (int64_t i = begin; i < end; ++i) {
+            if (prefetch_ahead > 0 && i + prefetch_ahead < end) {
+                const char *ahead = reinterpret_cast<const char *>(data_.as_dense().row_ptr(i + prefetch_ahead));
+                for (int64_t b = 0; b < row_bytes; b += kLineBytes) prefetch(ahead + b);
+            }
             const double tau = margin * (x_sqnorm_[i] + c_sq_max);
             if (bounded) {
                 const int32_t a = labels[i];
@@ -126,7 +164,7 @@ void BoundedNearest::assign(const double *centers, int64_t k, int32_t *labels, d
             todo.push_back(i);
         }
         const int64_t m = static_cast<int64_t>(todo.size());
-        redone[chunk] = m;
+        redone[begin / rows] = m;
         if (m == 0) return;
         // Distances to every centre, by GEMM: on the rows in place when the
         // whole chunk is redone (the blocks of NearestCenter), else on the
@@ -168,7 +206,33 @@ void BoundedNearest::assign(const double *centers, int64_t k, int32_t *labels, d
             upper_[i] = std::sqrt(s + tau);
             lower_[i] = k > 1 ? std::sqrt(std::max(0.0, x_sqnorm_[i] + next_value - tau)) : inf;
         }
-    });
+    };
+    if (!chunk_sums) {
+        parallel_chunks_by_worker(workers, n, rows, [&](int w, int64_t, int64_t begin, int64_t end) {
+            block_step(w, begin, end);
+        });
+    } else {
+        // A task is a whole chunk of the sums (rows is a power of two no
+        // larger than kChunk, so its blocks tile it): each block's rows are
+        // added right after its labels are known, while the rows the bounds
+        // and the GEMM read are still in cache, in index order into the
+        // chunk's sums started from 0: cluster_sums's additions, in one
+        // pass over the points instead of two.
+        const int64_t width = k * d + k;
+        chunk_sums->assign(static_cast<size_t>(chunk_count(n, Collective::kChunk) * width), 0.0);
+        std::vector<int64_t> counts(static_cast<size_t>(workers * k));
+        parallel_chunks_by_worker(workers, n, Collective::kChunk, [&](int w, int64_t chunk, int64_t lo, int64_t hi) {
+            double *sums = chunk_sums->data() + chunk * width;
+            int64_t *count = counts.data() + w * k;
+            std::fill(count, count + k, int64_t(0));
+            for (int64_t begin = lo; begin < hi; begin += rows) {
+                const int64_t end = std::min(hi, begin + rows);
+                block_step(w, begin, end);
+                add_rows_by_label(data_, labels, begin, end, k, sums, count);
+            }
+            for (int64_t c = 0; c < k; ++c) sums[k * d + c] = static_cast<double>(count[c]);  // exact below 2^53
+        });
+    }
     recomputed_ = 0;
     for (int64_t m : redone) recomputed_ += m;
     old_centers_.assign(centers, centers + k * d);

@@ -41,7 +41,23 @@ public:
     // labels[i] = argmin_c |x_i - c|^2 (ties to the smaller c), dist[i] = that
     // minimum (dist may be NULL). labels must hold the previous call's labels
     // (it is read).
-    void assign(const double *centers, int64_t k, int32_t *labels, double *dist);
+    //
+    // chunk_sums (may be NULL): also the cluster sums of the new labels, per
+    // chunk of Collective::kChunk rows, k d + k values per chunk (the sums of
+    // each label, then its count), each chunk's sums made by
+    // add_rows_by_label from 0 (core/label_sums.hpp), in the same pass as
+    // the labels. Added in chunk order (Collective::sum_chunks), they are
+    // cluster_sums's bits, for one process or a rank of a sharded fit.
+    // Keeps the chunks x (k d + k) values; the caller checks
+    // chunk_blocks_fit.
+    void assign(const double *centers, int64_t k, int32_t *labels, double *dist,
+                std::vector<double> *chunk_sums = nullptr);
+    // Whether assign should make the sums (chunk_sums) for k centres: when
+    // their chunk blocks fit (chunk_blocks_fit), and when its threads have
+    // whole chunks to share (a task is then a chunk of kChunk rows, not a
+    // block; with fewer than two chunks per thread the separate passes keep
+    // the threads busier than one pass would).
+    bool sums_in_pass(int64_t k) const;
     // Points whose distances to every centre the last assign computed.
     int64_t recomputed() const { return recomputed_; }
 

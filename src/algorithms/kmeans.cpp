@@ -3,9 +3,10 @@
 // centre cannot change (Hamerly's bounds, algorithms/bounded_nearest.hpp:
 // the labels of the plain Lloyd step). The inertia of an iteration (the
 // objective trace) comes from the cluster sums, sum |x|^2 - 2 c.S_c + n_c |c|^2,
-// so that the points the bounds decide are not read; it may differ from the
-// sum of the plain step's distances in the last bits. The final inertia is
-// the plain step's. An empty cluster is re-seeded
+// so that the points the bounds decide need no distance; it may differ from
+// the sum of the plain step's distances in the last bits. The final inertia
+// is the plain step's. The sums are made in the bounded step's pass over the
+// points (one read of the points per iteration; cluster_sums's additions). An empty cluster is re-seeded
 // with the point farthest from its centre. Stops when the squared centre shift
 // falls to tol times the mean per-feature variance (the convention of common
 // implementations, so that tol does not depend on the data's scale) or at max_iter.
@@ -98,9 +99,21 @@ Run lloyd(const FitContext &ctx, const Collective &ranks, NearestCenter &nearest
     std::vector<int64_t> counts;
     BoundedNearest bounded(data, ctx.threads, nearest.x_sqnorm());
     const double x_sq_total = ranks.sum_rows(nearest.x_sqnorm().data(), n);
+    // The cluster sums in the bounded step's pass when it can (the same
+    // bits as cluster_sums: bounded_nearest.hpp), else a second pass.
+    const bool sums_in_pass = bounded.sums_in_pass(k);
+    std::vector<double> chunk_sums;
     for (int64_t it = 1; it <= max_iter; ++it) {
-        bounded.assign(centers.data(), k, run.labels.data(), nullptr);
-        cluster_sums(data, ranks, run.labels.data(), k, ctx.threads, sums, counts);
+        if (sums_in_pass) {
+            bounded.assign(centers.data(), k, run.labels.data(), nullptr, &chunk_sums);
+            const std::vector<double> total = ranks.sum_chunks(chunk_sums, k * d + k);
+            sums.assign(total.begin(), total.begin() + k * d);
+            counts.resize(static_cast<size_t>(k));
+            for (int64_t c = 0; c < k; ++c) counts[c] = static_cast<int64_t>(total[k * d + c]);  // exact below 2^53
+        } else {
+            bounded.assign(centers.data(), k, run.labels.data(), nullptr);
+            cluster_sums(data, ranks, run.labels.data(), k, ctx.threads, sums, counts);
+        }
         const std::vector<double> c_sq = linalg::center_sqnorms(centers.data(), k, d);
         double inertia = x_sq_total;
         for (int64_t c = 0; c < k; ++c) {

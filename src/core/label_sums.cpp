@@ -157,9 +157,27 @@ void sums_by_label(const DataView &data, const int32_t *labels, const double *we
 
 }  // namespace
 
+bool chunk_blocks_fit(const DataView &data, int64_t k, int64_t chunk) {
+    const int64_t n = data.n(), d = data.d();
+    const int64_t stored = data.is_dense() ? n * d : data.as_csr().indptr[n] - data.as_csr().indptr[0];
+    return static_cast<double>(chunk_count(n, chunk) - 1) * static_cast<double>(k) * static_cast<double>(d) <=
+           static_cast<double>(stored);
+}
+
+void add_rows_by_label(const DataView &data, const int32_t *labels, int64_t begin, int64_t end, int64_t k,
+                       double *chunk_sums, int64_t *chunk_counts) {
+    const int64_t d = data.d();
+    for (int64_t i = begin; i < end; ++i) {
+        const int32_t l = labels[i];
+        if (l < 0 || l >= k) continue;
+        add_point<false>(data, i, 1.0, chunk_sums + l * d);
+        ++chunk_counts[l];
+    }
+}
+
 void label_sums(const DataView &data, const int32_t *labels, const double *weight, int64_t k, int64_t chunk,
                 int threads, std::vector<double> &sums, std::vector<double> *wsum, std::vector<int64_t> &counts) {
-    const int64_t n = data.n(), d = data.d();
+    const int64_t d = data.d();
     sums.assign(static_cast<size_t>(k * d), 0.0);
     counts.assign(static_cast<size_t>(k), 0);
     std::vector<double> own_wsum;
@@ -171,10 +189,7 @@ void label_sums(const DataView &data, const int32_t *labels, const double *weigh
     // MPCK-means, about 0.08 n of them for n random pairs; DP-type methods
     // opening clusters) the blocks were quadratic in n: (n / 32768) x k x d
     // doubles, 2.9 GB at n = 3e6, d = 16. In double: the product can exceed int64.
-    const int64_t stored = data.is_dense() ? n * d : data.as_csr().indptr[n] - data.as_csr().indptr[0];
-    const bool by_chunk = static_cast<double>(chunk_count(n, chunk) - 1) * static_cast<double>(k) *
-                              static_cast<double>(d) <= static_cast<double>(stored);
-    if (by_chunk) {
+    if (chunk_blocks_fit(data, k, chunk)) {
         if (weight)
             sums_by_chunk<true>(data, labels, weight, k, chunk, threads, sums, w, counts);
         else

@@ -33,6 +33,20 @@ void label_sums(const DataView &data, const int32_t *labels, const double *weigh
 void cluster_sums(const DataView &data, const int32_t *labels, int64_t k, int threads, std::vector<double> &sums,
                   std::vector<int64_t> &counts);
 
+// The additions cluster_sums makes for rows [begin, end) of one chunk:
+// chunk_sums (k x d) += x_i and chunk_counts (k) += 1 for each i in index
+// order, labels outside [0, k) skipped. A caller that adds every row of a
+// chunk, in order, into chunk sums started from 0, and adds those in chunk
+// order to sums started from 0, gets cluster_sums's bits (k-means's bounded
+// step does, while the rows are still in cache from its distances).
+void add_rows_by_label(const DataView &data, const int32_t *labels, int64_t begin, int64_t end, int64_t k,
+                       double *chunk_sums, int64_t *chunk_counts);
+
+// Whether cluster_sums keeps one k x d block per chunk (chunks of `chunk`
+// rows), the memory a caller computing chunk sums itself may also take;
+// false when those blocks would outgrow the input (k near n / chunk or above).
+bool chunk_blocks_fit(const DataView &data, int64_t k, int64_t chunk);
+
 // cluster_sums over the rows of every rank of a sharded fit (data, labels:
 // this rank's rows; core/collective.hpp): each chunk's sums from the rank
 // that holds it, added in chunk order, the additions cluster_sums makes in
