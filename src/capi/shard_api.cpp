@@ -17,6 +17,7 @@
 #include "core/collective.hpp"
 #include "core/error.hpp"
 #include "core/side_info.hpp"
+#include "core/whole_chunks.hpp"
 
 using namespace kindred;
 
@@ -167,14 +168,7 @@ DataView dense_held_rows(const DataView &mine, const std::vector<std::vector<cha
     const int64_t d = mine.d();
     held.dense.resize(static_cast<size_t>((own_end - own_begin) * d));
     for (int64_t i = own_begin; i < end; ++i) mine.copy_row(i - row_offset, held.dense.data() + (i - own_begin) * d);
-    for (const std::vector<char> &part : moved) {
-        const std::vector<double> v = values_of<double>(part);
-        if (v.size() <= 1) continue;
-        const int64_t first = static_cast<int64_t>(v[0]), rows = static_cast<int64_t>(v.size() - 1) / d;
-        for (int64_t i = std::max(first, end); i < std::min(first + rows, own_end); ++i)
-            std::copy(v.begin() + 1 + (i - first) * d, v.begin() + 1 + (i - first + 1) * d,
-                      held.dense.begin() + (i - own_begin) * d);
-    }
+    place_lent_rows(moved, d, end, own_begin, own_end, held.dense.data());
     DenseView view;
     view.x = held.dense.data();
     view.n = own_end - own_begin;

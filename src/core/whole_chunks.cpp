@@ -40,15 +40,20 @@ WholeChunks to_whole_chunks(const Collective &ranks, std::vector<double> rows, i
     out.values.assign(static_cast<size_t>(out.n * width), 0.0);
     if (out.n == 0) return out;
     std::copy(rows.begin() + (own_begin - first) * width, rows.end(), out.values.begin());
+    place_lent_rows(moved, width, end, own_begin, own_end, out.values.data());
+    return out;
+}
+
+void place_lent_rows(const std::vector<std::vector<char>> &moved, int64_t width, int64_t end, int64_t own_begin,
+                     int64_t own_end, double *out) {
     for (const std::vector<char> &part : moved) {
         const std::vector<double> v = values_of<double>(part);
         if (v.size() <= 1) continue;
         const int64_t from = static_cast<int64_t>(v[0]), count = static_cast<int64_t>(v.size() - 1) / width;
         for (int64_t i = std::max(from, end); i < std::min(from + count, own_end); ++i)
             std::copy(v.begin() + 1 + (i - from) * width, v.begin() + 1 + (i - from + 1) * width,
-                      out.values.begin() + (i - own_begin) * width);
+                      out + (i - own_begin) * width);
     }
-    return out;
 }
 
 std::vector<int32_t> labels_of_piece(const Collective &ranks, const WholeChunks &held, const std::vector<int32_t> &labels) {

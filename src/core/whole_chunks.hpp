@@ -33,6 +33,13 @@ struct WholeChunks {
 WholeChunks to_whole_chunks(const Collective &ranks, std::vector<double> rows, int64_t first, int64_t n, int64_t width,
                             int64_t n_total);
 
+// The rows the next ranks lent, from their messages (each: the index of its
+// first row, then its rows of `width` values), written into out, which
+// holds the rows [own_begin, own_end); only the rows from `end` on (those
+// this rank did not have) are taken.
+void place_lent_rows(const std::vector<std::vector<char>> &moved, int64_t width, int64_t end, int64_t own_begin,
+                     int64_t own_end, double *out);
+
 // labels of the rows of `held` (held.n) -> labels of this rank's piece
 // (held.piece_n), those of the rows it lent coming back from the ranks that
 // held them. Collective.
