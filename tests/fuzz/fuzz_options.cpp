@@ -1,9 +1,11 @@
 // libFuzzer harness: options by name and value. The input picks an algorithm,
 // then a sequence of settings, each by a name from the algorithm's table or
 // by arbitrary bytes, through the string, integer or double setter; then reads
-// every option back and fits a small fixed data set. Every refusal must be a
-// documented code with a message; a fit may fail, never crash.
+// every option back, caps the integer counts (see cap_counts) and fits a small
+// fixed data set. Every refusal must be a documented code with a message; a
+// fit may fail, never crash.
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -50,6 +52,27 @@ std::string option_name(kindred_fuzz::Bytes &in, const char *algorithm, int64_t 
     return in.text(24);  // any bytes, NUL and non-ASCII included
 }
 
+// Legal counts multiply: 1e8 iterations times 1e5 restarts is a valid
+// setting that runs for days, not a fault. Before the fit every integer
+// option but the seed is brought down to at most kMaxCount, so that one
+// input's fit stays well under libFuzzer's timeout whatever it set.
+constexpr int64_t kMaxCount = 24;
+
+void cap_counts(kindred_model *m, const char *algorithm, int64_t count) {
+    for (int64_t o = 0; o < count; ++o) {
+        const char *name = nullptr, *def = nullptr, *range = nullptr, *doc = nullptr;
+        kindred_option_type type = KINDRED_OPTION_INT;
+        if (kindred_option_info(algorithm, o, &name, &type, &def, &range, &doc) != KINDRED_OK)
+            __builtin_trap();
+        if (type != KINDRED_OPTION_INT || std::string(name) == "seed") continue;
+        char value[64];
+        if (kindred_model_option(m, name, value, sizeof value) != KINDRED_OK) __builtin_trap();
+        // A refusal (a rule between two options) leaves the fit to refuse too.
+        if (std::strtoll(value, nullptr, 10) > kMaxCount)
+            check_status(kindred_model_set_int(m, name, kMaxCount));
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -81,7 +104,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char buffer[64];
     for (const std::string &name : names)
         check_status(kindred_model_option(m, name.c_str(), buffer, static_cast<size_t>(in.in(0, 64))));
-    // The fit is bounded by the library's own limits on what it accepted.
+    cap_counts(m, algorithm, count);
     check_status(kindred_model_fit_dense(m, fixture.x.data(), 24, 2, KINDRED_ROW_MAJOR, 2, fixture.side));
     kindred_model_free(m);
     return 0;
