@@ -199,7 +199,8 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
         // divisor of the chunk), the chunks added in order over the ranks.
         static_assert(Collective::kChunk % kGemmRows == 0, "a global chunk is whole GEMM blocks");
         const int64_t width = k * cols;
-        std::vector<double> part(static_cast<size_t>(chunk_count(n, Collective::kChunk) * width), 0.0);
+        std::vector<double> &part = ws.grad_chunks;  // assign keeps its capacity: no allocation after the first call
+        part.assign(static_cast<size_t>(chunk_count(n, Collective::kChunk) * width), 0.0);
         for (int64_t b = 0; b < n; b += kGemmRows)
             linalg::gemm(true, false, k, cols, std::min(kGemmRows, n - b), 1.0, g + b * k, k, des.xa.data() + b * cols,
                          cols, 1.0, part.data() + (b / Collective::kChunk) * width, cols);

@@ -64,6 +64,8 @@ public:
     // per row chunk: fit, entropy of U, then k column sums of P; padded to
     // whole global chunks (the row chunks past the last row stay 0 and are not read)
     std::vector<double> chunk_sums;
+    // G^T Xa per global chunk (k x cols each), sized at the first evaluation with a gradient
+    std::vector<double> grad_chunks;
 };
 
 // Returns J(W); grad (k x cols) receives dJ/dW (section IV-B; may be null).
