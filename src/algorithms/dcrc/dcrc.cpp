@@ -132,13 +132,20 @@ FitResult fit_dcrc(const FitContext &ctx) {
     const int64_t m = mf.triplet_count();
     ctx.log.debug(cat("dcrc: ", m, " triplets on ", mf.constrained_count(), " points; ",
                       n_total - mf.constrained_count(), " unconstrained"));
-    // This rank's rows: their slots in I (the M-step's targets), and those in I (local indices).
-    const int64_t first = ranks.first_row();
-    const std::vector<int64_t> slot_of(mf.slot_of().begin() + first, mf.slot_of().begin() + first + n);
-    std::vector<int64_t> local_constrained;
-    for (int64_t i = 0; i < n; ++i)
-        if (slot_of[i] >= 0) local_constrained.push_back(i);
-    std::vector<double> q, logp(static_cast<size_t>(n * k)), logp_held(local_constrained.size() * static_cast<size_t>(k));
+    // A rank of a sharded fit: its rows' slots in I (the M-step's targets), and
+    // its rows in I (local indices). In one process, no copies (memory per
+    // point is documented in docs/reliability.md).
+    const bool one_process = ranks.single();
+    std::vector<int64_t> rank_slot_of, local_constrained;
+    if (!one_process) {
+        const int64_t first = ranks.first_row();
+        rank_slot_of.assign(mf.slot_of().begin() + first, mf.slot_of().begin() + first + n);
+        for (int64_t i = 0; i < n; ++i)
+            if (rank_slot_of[i] >= 0) local_constrained.push_back(i);
+    }
+    const std::vector<int64_t> &slot_of = one_process ? mf.slot_of() : rank_slot_of;
+    std::vector<double> q, logp(static_cast<size_t>(n * k)), logp_held(local_constrained.size() * static_cast<size_t>(k)),
+        logp_gathered;
     MStepProblem pb;
     pb.design = &des;
     pb.ranks = &ranks;
@@ -162,20 +169,28 @@ FitResult fit_dcrc(const FitContext &ctx) {
         if (m > 0) {
             // log P(y | x; W) on I (the only rows the mean field reads), from the
             // last M-step's (or the initial classifier's) workspace at this W,
-            // by slot: each rank's rows of I, sent to every rank.
-            dcrc::last_log_probabilities(ws, k, local_constrained, logp_held.data());
-            for (size_t r = 0; r < local_constrained.size(); ++r)
-                std::copy(logp_held.begin() + static_cast<std::ptrdiff_t>(r * k),
-                          logp_held.begin() + static_cast<std::ptrdiff_t>((r + 1) * k),
-                          logp.begin() + static_cast<std::ptrdiff_t>(local_constrained[r] * k));
-            DenseView held;
-            held.x = logp.data();
-            held.n = n;
-            held.d = held.ld = k;
-            held.row_major = true;
-            const std::vector<double> logp_i = ranks.rows(DataView::dense(held), mf.points());
-            if (q.empty()) mf.start_from(logp_i.data(), q);
-            const MeanFieldOutcome e = mf.run(logp_i.data(), epsilon, mf_max_iter, mf_tol, q);
+            // by slot: in one process into the first |I| rows of logp (free
+            // until the labels); on several ranks each rank's rows of I, sent
+            // to every rank.
+            const double *logp_i = logp.data();
+            if (one_process) {
+                dcrc::last_log_probabilities(ws, k, mf.points(), logp.data());
+            } else {
+                dcrc::last_log_probabilities(ws, k, local_constrained, logp_held.data());
+                for (size_t r = 0; r < local_constrained.size(); ++r)
+                    std::copy(logp_held.begin() + static_cast<std::ptrdiff_t>(r * k),
+                              logp_held.begin() + static_cast<std::ptrdiff_t>((r + 1) * k),
+                              logp.begin() + static_cast<std::ptrdiff_t>(local_constrained[r] * k));
+                DenseView held;
+                held.x = logp.data();
+                held.n = n;
+                held.d = held.ld = k;
+                held.row_major = true;
+                logp_gathered = ranks.rows(DataView::dense(held), mf.points());
+                logp_i = logp_gathered.data();
+            }
+            if (q.empty()) mf.start_from(logp_i, q);
+            const MeanFieldOutcome e = mf.run(logp_i, epsilon, mf_max_iter, mf_tol, q);
             ctx.log.debug(cat("dcrc: EM iteration ", it, ": mean field ", e.sweeps, " sweeps",
                               e.converged ? "" : " (not converged)", ", last change ", e.max_change));
             // The Q-only terms of the lower bound (10): (1/M)(sum_t E_Q log P(l_t | Y_t) + H(Q)).
