@@ -469,6 +469,37 @@ static void csr_without_comm_is_the_plain_fit(void **state) {
     kindred_model_free(m);
 }
 
+/* ---- fits with side information over the same splits: 1 to 4 ranks,
+ * uneven and permuted slices, an empty one, one inside a chunk */
+
+/* Every rank called as `like` says (side information, kernel, extra option),
+ * compared with plain for each split. */
+static void bitwise_for_splits(const char *algorithm, const reference *plain, const shard_run *like) {
+    const struct {
+        int p;
+        int64_t cuts[THREAD_COMM_MAX_RANKS + 1];
+        int slice[THREAD_COMM_MAX_RANKS];
+    } splits[] = {
+        {1, {0, N}, {0}},
+        {2, {0, 40001, N}, {1, 0}},
+        {3, {0, 33000, 33001, N}, {1, 2, 0}},
+        {4, {0, 20000, 20000, 65537, N}, {3, 1, 0, 2}},
+    };
+    for (size_t c = 0; c < sizeof splits / sizeof splits[0]; ++c) {
+        shard_run runs[THREAD_COMM_MAX_RANKS];
+        memset(runs, 0, sizeof runs);
+        for (int r = 0; r < splits[c].p; ++r) {
+            runs[r].side = like->side;
+            runs[r].kernel = like->kernel;
+            runs[r].extra = like->extra;
+            runs[r].extra_value = like->extra_value;
+        }
+        run_world(runs, splits[c].p, splits[c].cuts, splits[c].slice, algorithm);
+        check_equal_to(plain, runs, splits[c].p);
+        free_runs(runs, splits[c].p);
+    }
+}
+
 /* ---- tcs-gm and tcs-vmf, with partial labels on every rank */
 
 static kindred_side *partial_labels(void) {
@@ -487,28 +518,12 @@ static void tcs_bitwise_for_splits(const char *algorithm, const char *extra, int
     plain_fit_with(algorithm, NULL, 0, side, extra, extra_value, &plain);
     assert_true(plain.trace_rows >= 1); /* one FISTA step when warm-started from the grid's A */
     assert_int_equal(plain.clusters, (K - 1) + K);
-    const struct {
-        int p;
-        int64_t cuts[THREAD_COMM_MAX_RANKS + 1];
-        int slice[THREAD_COMM_MAX_RANKS];
-    } splits[] = {
-        {1, {0, N}, {0}},
-        {2, {0, 40001, N}, {1, 0}},
-        {3, {0, 33000, 33001, N}, {1, 2, 0}},
-        {4, {0, 20000, 20000, 65537, N}, {3, 1, 0, 2}},
-    };
-    for (size_t c = 0; c < sizeof splits / sizeof splits[0]; ++c) {
-        shard_run runs[THREAD_COMM_MAX_RANKS];
-        memset(runs, 0, sizeof runs);
-        for (int r = 0; r < splits[c].p; ++r) {
-            runs[r].side = side;
-            runs[r].extra = extra;
-            runs[r].extra_value = extra_value;
-        }
-        run_world(runs, splits[c].p, splits[c].cuts, splits[c].slice, algorithm);
-        check_equal_to(&plain, runs, splits[c].p);
-        free_runs(runs, splits[c].p);
-    }
+    shard_run like;
+    memset(&like, 0, sizeof like);
+    like.side = side;
+    like.extra = extra;
+    like.extra_value = extra_value;
+    bitwise_for_splits(algorithm, &plain, &like);
     free(plain.arrays);
     plain.arrays = NULL;
     kindred_side_free(side);
@@ -573,31 +588,15 @@ static void dcrc_bitwise_for_splits(const char *kernel) {
     dcrc_plain_fit(side, kernel, &plain);
     assert_int_equal(plain.clusters, K);
     assert_true(plain.trace_rows >= 2);
-    const struct {
-        int p;
-        int64_t cuts[THREAD_COMM_MAX_RANKS + 1];
-        int slice[THREAD_COMM_MAX_RANKS];
-    } splits[] = {
-        {1, {0, N}, {0}},
-        {2, {0, 40001, N}, {1, 0}},
-        {3, {0, 33000, 33001, N}, {1, 2, 0}},
-        {4, {0, 20000, 20000, 65537, N}, {3, 1, 0, 2}},
-    };
-    for (size_t c = 0; c < sizeof splits / sizeof splits[0]; ++c) {
-        shard_run runs[THREAD_COMM_MAX_RANKS];
-        memset(runs, 0, sizeof runs);
-        for (int r = 0; r < splits[c].p; ++r) {
-            runs[r].side = side;
-            runs[r].kernel = kernel;
-            if (kernel) {
-                runs[r].extra = "kernel_basis";
-                runs[r].extra_value = 25;
-            }
-        }
-        run_world(runs, splits[c].p, splits[c].cuts, splits[c].slice, "dcrc");
-        check_equal_to(&plain, runs, splits[c].p);
-        free_runs(runs, splits[c].p);
+    shard_run like;
+    memset(&like, 0, sizeof like);
+    like.side = side;
+    like.kernel = kernel;
+    if (kernel) {
+        like.extra = "kernel_basis";
+        like.extra_value = 25;
     }
+    bitwise_for_splits("dcrc", &plain, &like);
     free(plain.arrays);
     plain.arrays = NULL;
     kindred_side_free(side);
