@@ -79,6 +79,7 @@ dc::MStepProblem problem_with_targets(const dc::Design &des, int64_t k, int64_t 
     pb.k = k;
     pb.target_of = &target_of;
     pb.targets = targets.data();
+    for (int64_t i = 0; i < n; ++i) pb.u_count += target_of[i] < 0;
     return pb;
 }
 
@@ -295,16 +296,19 @@ static void mean_field_skipping_matches_plain_sweeps(void **) {
         for (int64_t c = 0; c < k; ++c) logp[i * k + c] = std::log(p[c]);
     }
     const dc::MeanField mf(triplets, n, k);
+    // The mean field reads log P by slot of I (plain_sweeps by point).
+    std::vector<double> logp_i;
+    for (const int64_t i : mf.points()) logp_i.insert(logp_i.end(), logp.begin() + i * k, logp.begin() + (i + 1) * k);
     std::vector<double> q0;
-    mf.start_from(logp.data(), q0);
+    mf.start_from(logp_i.data(), q0);
     for (int64_t sweeps : {1, 2, 7, 80}) {
         std::vector<double> q = q0, ref = q0;
-        mf.run(logp.data(), epsilon, sweeps, 0.0, q);
+        mf.run(logp_i.data(), epsilon, sweeps, 0.0, q);
         plain_sweeps(mf, logp, k, epsilon, sweeps, 0.0, ref);
         for (size_t v = 0; v < q.size(); ++v) assert_true(q[v] == ref[v]);
     }
     std::vector<double> q = q0, ref = q0;
-    const dc::MeanFieldOutcome out = mf.run(logp.data(), epsilon, 500, 1e-7, q);
+    const dc::MeanFieldOutcome out = mf.run(logp_i.data(), epsilon, 500, 1e-7, q);
     const int64_t ref_sweeps = plain_sweeps(mf, logp, k, epsilon, 500, 1e-7, ref);
     print_message("mean field: %lld sweeps with skipping, %lld plain\n", static_cast<long long>(out.sweeps),
                   static_cast<long long>(ref_sweeps));

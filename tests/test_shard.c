@@ -53,7 +53,8 @@ typedef struct shard_run {
     const int64_t *indices; /* this rank's, or NULL for the global arrays' */
     const double *values;
     const kindred_side *side;
-    int cancel;             /* the progress callback cancels at iteration 2 */
+    const char *kernel;     /* dcrc's kernel option, or NULL */
+    int cancel;             /* the progress callback cancels at iteration 2 (2: of dcrc's EM loop) */
     /* results */
     int status;
     char message[MESSAGE];
@@ -66,7 +67,9 @@ typedef struct shard_run {
 } shard_run;
 
 /* Every result array of a fitted model, one after another: its name, shape
- * and values (malloc'd; *bytes its length). */
+ * and values (malloc'd; *bytes its length). A single-process fit keeps
+ * "memberships" (n x k) where a rank of a sharded fit keeps only its labels:
+ * that array is left out. */
 static unsigned char *arrays_blob(const kindred_model *m, size_t *bytes) {
     int64_t count = 0;
     *bytes = 0;
@@ -76,6 +79,7 @@ static unsigned char *arrays_blob(const kindred_model *m, size_t *bytes) {
         const char *name = NULL;
         int64_t rows = 0, cols = 0;
         if (kindred_model_array_info(m, a, &name, &rows, &cols) != KINDRED_OK) break;
+        if (strcmp(name, "memberships") == 0) continue;
         const size_t name_bytes = strlen(name) + 1, values = (size_t)(rows * cols);
         const size_t add = name_bytes + 2 * sizeof(int64_t) + values * sizeof(double);
         unsigned char *grown = realloc(blob, *bytes + add);
@@ -96,9 +100,19 @@ static unsigned char *arrays_blob(const kindred_model *m, size_t *bytes) {
 }
 
 /* The options of every fit here: k (dpmeans: the hint from which lambda is
- * derived), 2 restarts where the algorithm restarts, seed 7. */
+ * derived), 2 restarts where the algorithm restarts, seed 7. dcrc: a short
+ * fit (4 EM iterations of at most 15 L-BFGS iterations) on the features as
+ * given (its own default, standardize = 1, is refused in a sharded fit). */
 static kindred_status set_options(kindred_model *m, const char *algorithm, int64_t k) {
     kindred_status s = kindred_model_set_int(m, "k", k);
+    if (strcmp(algorithm, "dcrc") == 0) {
+        if (s == KINDRED_OK) s = kindred_model_set_int(m, "init_restarts", 2);
+        if (s == KINDRED_OK) s = kindred_model_set_int(m, "standardize", 0);
+        if (s == KINDRED_OK) s = kindred_model_set_int(m, "max_iter", 4);
+        if (s == KINDRED_OK) s = kindred_model_set_int(m, "lbfgs_max_iter", 15);
+        if (s == KINDRED_OK) s = kindred_model_set_int(m, "seed", 7);
+        return s;
+    }
     if (s == KINDRED_OK && strcmp(algorithm, "dpmeans") != 0) s = kindred_model_set_int(m, "n_init", 2);
     if (s == KINDRED_OK) s = kindred_model_set_int(m, "seed", 7);
     return s;
@@ -107,6 +121,13 @@ static kindred_status set_options(kindred_model *m, const char *algorithm, int64
 static int cancel_at_two(void *user, int64_t iteration, double objective, const char *message) {
     (void)user, (void)objective, (void)message;
     return iteration >= 2;
+}
+
+/* Cancels at the second iteration of a message that starts with "dcrc:"
+ * (its EM loop; not the k-means start's). */
+static int cancel_at_em_two(void *user, int64_t iteration, double objective, const char *message) {
+    (void)user, (void)objective;
+    return iteration >= 2 && strncmp(message, "dcrc:", 5) == 0;
 }
 
 static void *run_rank(void *arg) {
@@ -119,8 +140,9 @@ static void *run_rank(void *arg) {
     }
     set_options(m, s->algorithm, s->k);
     if (s->covariance) kindred_model_set_string(m, "covariance", s->covariance);
+    if (s->kernel) kindred_model_set_string(m, "kernel", s->kernel);
     if (s->extra) kindred_model_set_int(m, s->extra, s->extra_value);
-    if (s->cancel) kindred_model_set_progress(m, cancel_at_two, NULL);
+    if (s->cancel) kindred_model_set_progress(m, s->cancel == 2 ? cancel_at_em_two : cancel_at_two, NULL);
     if (s->csr) {
         /* This rank's CSR arrays, indptr counted from its first row. */
         int64_t *indptr = malloc((size_t)(s->n_local + 1) * sizeof(int64_t));
@@ -447,6 +469,37 @@ static void csr_without_comm_is_the_plain_fit(void **state) {
     kindred_model_free(m);
 }
 
+/* ---- fits with side information over the same splits: 1 to 4 ranks,
+ * uneven and permuted slices, an empty one, one inside a chunk */
+
+/* Every rank called as `like` says (side information, kernel, extra option),
+ * compared with plain for each split. */
+static void bitwise_for_splits(const char *algorithm, const reference *plain, const shard_run *like) {
+    const struct {
+        int p;
+        int64_t cuts[THREAD_COMM_MAX_RANKS + 1];
+        int slice[THREAD_COMM_MAX_RANKS];
+    } splits[] = {
+        {1, {0, N}, {0}},
+        {2, {0, 40001, N}, {1, 0}},
+        {3, {0, 33000, 33001, N}, {1, 2, 0}},
+        {4, {0, 20000, 20000, 65537, N}, {3, 1, 0, 2}},
+    };
+    for (size_t c = 0; c < sizeof splits / sizeof splits[0]; ++c) {
+        shard_run runs[THREAD_COMM_MAX_RANKS];
+        memset(runs, 0, sizeof runs);
+        for (int r = 0; r < splits[c].p; ++r) {
+            runs[r].side = like->side;
+            runs[r].kernel = like->kernel;
+            runs[r].extra = like->extra;
+            runs[r].extra_value = like->extra_value;
+        }
+        run_world(runs, splits[c].p, splits[c].cuts, splits[c].slice, algorithm);
+        check_equal_to(plain, runs, splits[c].p);
+        free_runs(runs, splits[c].p);
+    }
+}
+
 /* ---- tcs-gm and tcs-vmf, with partial labels on every rank */
 
 static kindred_side *partial_labels(void) {
@@ -465,28 +518,12 @@ static void tcs_bitwise_for_splits(const char *algorithm, const char *extra, int
     plain_fit_with(algorithm, NULL, 0, side, extra, extra_value, &plain);
     assert_true(plain.trace_rows >= 1); /* one FISTA step when warm-started from the grid's A */
     assert_int_equal(plain.clusters, (K - 1) + K);
-    const struct {
-        int p;
-        int64_t cuts[THREAD_COMM_MAX_RANKS + 1];
-        int slice[THREAD_COMM_MAX_RANKS];
-    } splits[] = {
-        {1, {0, N}, {0}},
-        {2, {0, 40001, N}, {1, 0}},
-        {3, {0, 33000, 33001, N}, {1, 2, 0}},
-        {4, {0, 20000, 20000, 65537, N}, {3, 1, 0, 2}},
-    };
-    for (size_t c = 0; c < sizeof splits / sizeof splits[0]; ++c) {
-        shard_run runs[THREAD_COMM_MAX_RANKS];
-        memset(runs, 0, sizeof runs);
-        for (int r = 0; r < splits[c].p; ++r) {
-            runs[r].side = side;
-            runs[r].extra = extra;
-            runs[r].extra_value = extra_value;
-        }
-        run_world(runs, splits[c].p, splits[c].cuts, splits[c].slice, algorithm);
-        check_equal_to(&plain, runs, splits[c].p);
-        free_runs(runs, splits[c].p);
-    }
+    shard_run like;
+    memset(&like, 0, sizeof like);
+    like.side = side;
+    like.extra = extra;
+    like.extra_value = extra_value;
+    bitwise_for_splits(algorithm, &plain, &like);
     free(plain.arrays);
     plain.arrays = NULL;
     kindred_side_free(side);
@@ -510,6 +547,69 @@ static void tcs_vmf_with_partial_labels(void **state) {
 static void tcs_vmf_gamma_chosen_on_a_grid(void **state) {
     (void)state;
     tcs_bitwise_for_splits("tcs-vmf", "validation_classes", 2);
+}
+
+/* ---- dcrc, with triplets in full on every rank */
+
+static kindred_side *sampled_triplets(void) {
+    kindred_side *side = NULL;
+    assert_ok(kindred_side_new(&side, N));
+    assert_ok(kindred_sample_triplets(side, truth, N, 400, 0.0, 3));
+    return side;
+}
+
+/* The single-process dcrc fit: labels, trace, summary and every result array. */
+static void dcrc_plain_fit(const kindred_side *side, const char *kernel, reference *out) {
+    kindred_model *m = NULL;
+    assert_ok(kindred_model_new(&m, "dcrc"));
+    assert_ok(set_options(m, "dcrc", K));
+    if (kernel) assert_ok(kindred_model_set_string(m, "kernel", kernel));
+    if (kernel) assert_ok(kindred_model_set_int(m, "kernel_basis", 25));
+    assert_ok(kindred_model_fit_dense(m, points, N, D, KINDRED_ROW_MAJOR, D, side));
+    free(out->arrays);
+    out->arrays = arrays_blob(m, &out->arrays_bytes);
+    assert_non_null(out->arrays);
+    assert_ok(kindred_model_labels(m, out->labels, N));
+    assert_ok(kindred_model_summary(m, NULL, NULL, &out->clusters, &out->iterations, NULL, &out->objective));
+    memset(out->centers, 0, sizeof out->centers); /* dcrc has none: the ranks' copies stay 0 too */
+    int64_t cols = 0;
+    assert_ok(kindred_model_array_shape(m, "objective_trace", &out->trace_rows, &cols));
+    assert_ok(kindred_model_array(m, "objective_trace", out->trace, 1000));
+    kindred_model_free(m);
+}
+
+/* Labels, weights (and the rbf basis, feature scaling and gamma), objective
+ * trace, objective and iterations bitwise those of one process, for 1-4
+ * ranks, uneven and permuted slices and an empty one. The 400 triplets join
+ * rows of different ranks in every split. */
+static void dcrc_bitwise_for_splits(const char *kernel) {
+    kindred_side *side = sampled_triplets();
+    static reference plain;
+    dcrc_plain_fit(side, kernel, &plain);
+    assert_int_equal(plain.clusters, K);
+    assert_true(plain.trace_rows >= 2);
+    shard_run like;
+    memset(&like, 0, sizeof like);
+    like.side = side;
+    like.kernel = kernel;
+    if (kernel) {
+        like.extra = "kernel_basis";
+        like.extra_value = 25;
+    }
+    bitwise_for_splits("dcrc", &plain, &like);
+    free(plain.arrays);
+    plain.arrays = NULL;
+    kindred_side_free(side);
+}
+
+static void dcrc_linear_with_triplets(void **state) {
+    (void)state;
+    dcrc_bitwise_for_splits(NULL);
+}
+
+static void dcrc_rbf_with_triplets(void **state) {
+    (void)state;
+    dcrc_bitwise_for_splits("rbf");
 }
 
 /* ---- without other ranks */
@@ -555,6 +655,8 @@ static void flags_say_which_algorithms_shard(void **state) {
     assert_ok(kindred_algorithm_uses("tcs-gm", &flags));
     assert_true(flags & KINDRED_USES_SHARDS);
     assert_ok(kindred_algorithm_uses("tcs-vmf", &flags));
+    assert_true(flags & KINDRED_USES_SHARDS);
+    assert_ok(kindred_algorithm_uses("dcrc", &flags));
     assert_true(flags & KINDRED_USES_SHARDS);
     assert_ok(kindred_algorithm_uses("pckmeans", &flags));
     assert_false(flags & (KINDRED_USES_SHARDS | KINDRED_USES_SHARDS_APPROX));
@@ -787,6 +889,36 @@ static void tcs_faults(void **state) {
     kindred_side_free(side);
 }
 
+/* dcrc: its default standardize = 1 is refused on every rank, by name; a
+ * cancel on one rank (in the k-means start, and in the EM loop) stops all. */
+static void dcrc_faults(void **state) {
+    (void)state;
+    kindred_side *side = sampled_triplets();
+    const int64_t cuts[] = {0, 40000, N};
+    const int slice[] = {0, 1};
+    shard_run runs[THREAD_COMM_MAX_RANKS];
+    memset(runs, 0, sizeof runs);
+    for (int r = 0; r < 2; ++r) {
+        runs[r].side = side;
+        runs[r].extra = "standardize";
+        runs[r].extra_value = 1;
+    }
+    run_world(runs, 2, cuts, slice, "dcrc");
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "standardize is not yet available in a sharded fit");
+    memset(runs, 0, sizeof runs);
+    for (int r = 0; r < 2; ++r) runs[r].side = side;
+    runs[1].cancel = 1;
+    run_world(runs, 2, cuts, slice, "dcrc");
+    same_failure_everywhere(runs, 2, KINDRED_E_CANCELLED, "rank 1: ");
+    /* A cancel at dcrc's second EM iteration (after the k-means start). */
+    memset(runs, 0, sizeof runs);
+    for (int r = 0; r < 2; ++r) runs[r].side = side;
+    runs[0].cancel = 2;
+    run_world(runs, 2, cuts, slice, "dcrc");
+    same_failure_everywhere(runs, 2, KINDRED_E_CANCELLED, "rank 0: cancelled by the progress callback at iteration 2");
+    kindred_side_free(side);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_rank),
@@ -816,6 +948,9 @@ int main(void) {
         cmocka_unit_test(copkmeans_cancel_on_one_rank),
         cmocka_unit_test(csr_faults_on_one_rank),
         cmocka_unit_test(tcs_faults),
+        cmocka_unit_test(dcrc_linear_with_triplets),
+        cmocka_unit_test(dcrc_rbf_with_triplets),
+        cmocka_unit_test(dcrc_faults),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -52,9 +52,10 @@ double farthest_first_lambda(const DataView &data, int64_t k, const Collective *
 
 // Labels of the library's kmeans (k-means++, best of n_init restarts) on
 // data, with ctx's progress, log and threads and the given seed: for methods
-// that start from a k-means partition of some derived data.
+// that start from a k-means partition of some derived data. collective: the
+// ranks of a sharded fit, data being this rank's rows (whole chunks), or null.
 std::vector<int32_t> kmeans_labels(const FitContext &ctx, const DataView &data, int64_t k, int64_t n_init,
-                                   int64_t seed);
+                                   int64_t seed, const Collective *collective = nullptr);
 
 // predict for models that store "centers" (k x d): nearest centre.
 void predict_nearest_center(const PredictContext &ctx, int32_t *labels);

@@ -203,13 +203,13 @@ OptionTable kmeans_options() {
 const AlgorithmSpec &kmeans_spec();
 
 std::vector<int32_t> kmeans_labels(const FitContext &ctx, const DataView &data, int64_t k, int64_t n_init,
-                                   int64_t seed) {
+                                   int64_t seed, const Collective *collective) {
     const AlgorithmSpec &kmeans = kmeans_spec();
     OptionValues opts(&kmeans.options);
     opts.set_number("k", static_cast<double>(k));
     opts.set_number("n_init", static_cast<double>(n_init));
     opts.set_number("seed", static_cast<double>(seed));
-    const FitContext sub{data, nullptr, opts, ctx.progress, ctx.log, ctx.threads};
+    const FitContext sub{data, nullptr, opts, ctx.progress, ctx.log, ctx.threads, collective};
     return kmeans.fit(sub).labels;
 }
 

@@ -3,7 +3,8 @@
  *
  *   shard_mpi fit     for kmeans, gmm, dpmeans (with k set), copkmeans (no
  *                     pairs: its restarts and chunked sums), tcs-gm and tcs-vmf
- *                     (with partial labels on every rank) and several uneven
+ *                     (with partial labels on every rank), dcrc (with 400
+ *                     triplets on every rank) and several uneven
  *                     splits of 70000 generated rows (three
  *                     chunks of 32768, the last partial; a shard inside one
  *                     chunk, an empty shard, slices given to ranks out of
@@ -32,6 +33,8 @@ static double points[N * D];
 static int rank, size;
 /* tcs-gm, tcs-vmf: the labels of classes 0-3 on one point in 8 of theirs (the same on every rank). */
 static kindred_side *partial_side;
+/* dcrc: 400 triplets sampled from the blobs' truth (the same on every rank). */
+static kindred_side *triplet_side;
 /* The algorithm fitted: shard_mpi fit runs every one with sharded fits (kindred_algorithm_uses). */
 static const char *algorithm = "kmeans";
 
@@ -46,9 +49,16 @@ typedef struct fit_result {
 static kindred_model *new_model(int64_t k) {
     kindred_model *m = NULL;
     /* dpmeans with k set (its lambda then follows from k): the sharded form of dpmeans. */
-    const int restarts = strcmp(algorithm, "dpmeans") != 0;
+    /* dcrc: a short fit (as in tests/test_shard.c) on the features as given (its default standardize = 1 is
+     * refused in a sharded fit). */
+    const int dcrc = strcmp(algorithm, "dcrc") == 0;
+    const int restarts = strcmp(algorithm, "dpmeans") != 0 && !dcrc;
     if (kindred_model_new(&m, algorithm) != KINDRED_OK || kindred_model_set_int(m, "k", k) != KINDRED_OK ||
         (restarts && kindred_model_set_int(m, "n_init", 2) != KINDRED_OK) ||
+        (dcrc && (kindred_model_set_int(m, "init_restarts", 2) != KINDRED_OK ||
+                  kindred_model_set_int(m, "standardize", 0) != KINDRED_OK ||
+                  kindred_model_set_int(m, "max_iter", 4) != KINDRED_OK ||
+                  kindred_model_set_int(m, "lbfgs_max_iter", 15) != KINDRED_OK)) ||
         kindred_model_set_int(m, "seed", 7) != KINDRED_OK || kindred_model_set_int(m, "threads", 1) != KINDRED_OK) {
         fprintf(stderr, "rank %d: cannot make the model: %s\n", rank, kindred_last_error());
         MPI_Abort(MPI_COMM_WORLD, 2);
@@ -63,7 +73,8 @@ static void record(kindred_model *m, int status, fit_result *out) {
     snprintf(out->message, MESSAGE, "%s", kindred_last_error());
     if (status != KINDRED_OK) return;
     int64_t cols = 0;
-    if (kindred_model_array(m, "centers", out->centers, 2 * K * D) != KINDRED_OK ||
+    /* dcrc has no centres (its weights are compared by tests/test_shard.c): they stay 0. */
+    if ((strcmp(algorithm, "dcrc") != 0 && kindred_model_array(m, "centers", out->centers, 2 * K * D) != KINDRED_OK) ||
         kindred_model_array_shape(m, "objective_trace", &out->trace_rows, &cols) != KINDRED_OK ||
         kindred_model_array(m, "objective_trace", out->trace, TRACE) != KINDRED_OK ||
         kindred_model_summary(m, NULL, NULL, NULL, &out->iterations, NULL, &out->objective) != KINDRED_OK) {
@@ -79,8 +90,11 @@ static int same_results(const fit_result *a, const fit_result *b) {
            memcmp(&a->objective, &b->objective, sizeof a->objective) == 0;
 }
 
-/* The side information of the algorithm fitted: partial labels for tcs-*, none for the others. */
-static const kindred_side *side_of_algorithm(void) { return strncmp(algorithm, "tcs-", 4) == 0 ? partial_side : NULL; }
+/* The side information of the algorithm fitted: partial labels for tcs-*, triplets for dcrc, none for the others. */
+static const kindred_side *side_of_algorithm(void) {
+    if (strcmp(algorithm, "dcrc") == 0) return triplet_side;
+    return strncmp(algorithm, "tcs-", 4) == 0 ? partial_side : NULL;
+}
 
 /* One sharded fit: rank r takes the rows [cuts[slice[r]], cuts[slice[r] + 1]) of x. */
 static int shard_fit(const kindred_comm *comm, const double *x, const int64_t *cuts, const int *slice, int64_t k,
@@ -248,6 +262,11 @@ int main(int argc, char **argv) {
     }
     static int32_t partial[N];
     make_blobs(points, partial, N, D, K, 3.0, 2.0, 11);
+    if (kindred_side_new(&triplet_side, N) != KINDRED_OK ||
+        kindred_sample_triplets(triplet_side, partial, N, 400, 0.0, 3) != KINDRED_OK) {
+        fprintf(stderr, "rank %d: cannot sample the triplets: %s\n", rank, kindred_last_error());
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     for (int64_t i = 0; i < N; ++i)
         if (partial[i] == K - 1 || (i / K) % 8 != 0) partial[i] = -1;
     if (kindred_side_new(&partial_side, N) != KINDRED_OK ||
@@ -265,7 +284,7 @@ int main(int argc, char **argv) {
     }
     int passed = 1;
     if (strcmp(mode, "fit") == 0) {
-        const char *const sharded[] = {"kmeans", "gmm", "dpmeans", "copkmeans", "tcs-gm", "tcs-vmf"};
+        const char *const sharded[] = {"kmeans", "gmm", "dpmeans", "copkmeans", "tcs-gm", "tcs-vmf", "dcrc"};
         for (size_t a = 0; a < sizeof sharded / sizeof sharded[0]; ++a) {
             int flags = 0;
             algorithm = sharded[a];
@@ -287,6 +306,7 @@ int main(int argc, char **argv) {
     MPI_Allreduce(&passed, &all_passed, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     kindred_mpi_link_free(&link);
     kindred_side_free(partial_side);
+    kindred_side_free(triplet_side);
     if (rank == 0) printf("%s: %s (max count per MPI call %lld bytes)\n", mode, all_passed ? "passed" : "FAILED",
                           (long long)KINDRED_MPI_MAX_COUNT);
     MPI_Finalize();

@@ -14,6 +14,15 @@
 // entropy minimisation (and balance), started from the k-means classifier.
 // Labels are argmax_k P(y = k | x; W) for every point; "memberships" are P;
 // "weights" is W (K x (d+1), bias last) on the caller's (raw) features.
+//
+// On several ranks (docs/distributed.md) every rank holds whole global chunks
+// of the points and the triplets in full. Every sum over the points (the
+// standardisation, the k-means start, J and dJ/dW) is a chunk sum combined in
+// chunk order (core/collective.hpp), the kernel basis is the same global rows
+// on every rank (fetched from their owners), and the E-step's log P(y | x) on
+// the constrained points is gathered from the ranks holding them: every rank
+// then runs the same mean field and the same L-BFGS on the same numbers, and
+// the result is bitwise that of one process.
 #include <algorithm>
 #include <cmath>
 
@@ -22,6 +31,7 @@
 #include "algorithms/dcrc/kernel_features.hpp"
 #include "algorithms/dcrc/m_step.hpp"
 #include "algorithms/dcrc/mean_field.hpp"
+#include "core/collective.hpp"
 #include "core/error.hpp"
 
 namespace kindred {
@@ -43,8 +53,8 @@ using dcrc::raw_feature_weights;
 
 // Section IV-C: the logistic classifier of eq. (6) trained on hard labels,
 // with the same L2 penalty: J = (1/N) sum_i log p_{i, label_i} - lambda R(W).
-LbfgsOutcome train_classifier(const Design &des, int64_t k, const std::vector<int32_t> &labels, double lambda,
-                              int64_t max_iter, int threads, std::vector<double> &w, MStepWorkspace &ws) {
+LbfgsOutcome train_classifier(const Design &des, const Collective &ranks, int64_t k, const std::vector<int32_t> &labels,
+                              double lambda, int64_t max_iter, int threads, std::vector<double> &w, MStepWorkspace &ws) {
     const int64_t n = des.n;
     std::vector<double> onehot(static_cast<size_t>(n * k), 0.0);
     std::vector<int64_t> target_of(static_cast<size_t>(n));
@@ -54,10 +64,11 @@ LbfgsOutcome train_classifier(const Design &des, int64_t k, const std::vector<in
     }
     MStepProblem pb;
     pb.design = &des;
+    pb.ranks = &ranks;
     pb.k = k;
     pb.target_of = &target_of;
     pb.targets = onehot.data();
-    pb.target_weight = 1.0 / static_cast<double>(n);
+    pb.target_weight = 1.0 / static_cast<double>(ranks.n_total());
     pb.lambda = lambda;
     pb.threads = threads;
     const LbfgsOutcome mo = maximize(pb, w, max_iter, ws);
@@ -76,9 +87,11 @@ FitResult fit_dcrc(const FitContext &ctx) {
     const DataView &data = ctx.data;
     require_dense(data, "dcrc");
     const OptionValues &o = ctx.options;
-    const int64_t n = data.n(), d = data.d();
+    const Collective single(data.n());
+    const Collective &ranks = ctx.collective ? *ctx.collective : single;
+    const int64_t n = data.n(), d = data.d(), n_total = ranks.n_total();
     const int64_t k = o.get_int("k");
-    if (k > n) fail(KINDRED_E_DIMENSION, "dcrc: k = ", k, " is larger than the number of points n = ", n);
+    if (k > n_total) fail(KINDRED_E_DIMENSION, "dcrc: k = ", k, " is larger than the number of points n = ", n_total);
     const double epsilon = o.get_double("epsilon"), tau = o.get_double("tau"), lambda = o.get_double("lambda");
     const bool balance = o.get_bool("balance");
     const int64_t max_iter = o.get_int("max_iter"), mf_max_iter = o.get_int("mf_max_iter");
@@ -92,14 +105,14 @@ FitResult fit_dcrc(const FitContext &ctx) {
 
     // The points the model sees: [x^T, 1] (standardised), or with the kernel
     // extension [phi(x)^T, 1] for RBF features of m basis points.
-    const Design input = make_design(data, o.get_bool("standardize"));
+    const Design input = make_design(data, ranks, o.get_bool("standardize"));
     const bool rbf = o.get_choice("kernel") == "rbf";
     KernelBasis basis;
     Design kernel;
     if (rbf) {
         const double gamma = o.get_double("gamma") > 0.0 ? o.get_double("gamma") : 1.0 / static_cast<double>(d);
         Rng rng = Rng(static_cast<uint64_t>(o.get_int("seed"))).derive(1);
-        basis = dcrc::draw_basis(input, o.get_int("kernel_basis"), gamma, rng);
+        basis = dcrc::draw_basis(input, ranks, o.get_int("kernel_basis"), gamma, rng);
         kernel = dcrc::kernel_design(input, basis);
     }
     const Design &des = rbf ? kernel : input;
@@ -109,20 +122,36 @@ FitResult fit_dcrc(const FitContext &ctx) {
     // Initialisation (section IV-C): k-means on the points, then the classifier on its labels.
     std::vector<double> w(static_cast<size_t>(k * cols), 0.0);
     const std::vector<int32_t> start = kmeans_labels(ctx, input.features(), k, o.get_int("init_restarts"),
-                                                     o.get_int("seed"));
-    const LbfgsOutcome init = train_classifier(des, k, start, lambda, lbfgs_max_iter, ctx.threads, w, ws);
+                                                     o.get_int("seed"), ctx.collective);
+    const LbfgsOutcome init = train_classifier(des, ranks, k, start, lambda, lbfgs_max_iter, ctx.threads, w, ws);
     ctx.log.debug(cat("dcrc: initial classifier: L-BFGS ", init.iterations, " iterations, ", init.evaluations,
                       " evaluations, status ", init.status));
 
-    const MeanField mf(triplets, n, k);
+    // The triplets are about all the points: I and its slots are the same on every rank.
+    const MeanField mf(triplets, n_total, k);
     const int64_t m = mf.triplet_count();
-    ctx.log.debug(cat("dcrc: ", m, " triplets on ", mf.constrained_count(), " points; ", n - mf.constrained_count(),
-                      " unconstrained"));
-    std::vector<double> q, logp(static_cast<size_t>(n * k));
+    ctx.log.debug(cat("dcrc: ", m, " triplets on ", mf.constrained_count(), " points; ",
+                      n_total - mf.constrained_count(), " unconstrained"));
+    // A rank of a sharded fit: its rows' slots in I (the M-step's targets), and
+    // its rows in I (local indices). In one process, no copies (memory per
+    // point is documented in docs/reliability.md).
+    const bool one_process = ranks.single();
+    std::vector<int64_t> rank_slot_of, local_constrained;
+    if (!one_process) {
+        const int64_t first = ranks.first_row();
+        rank_slot_of.assign(mf.slot_of().begin() + first, mf.slot_of().begin() + first + n);
+        for (int64_t i = 0; i < n; ++i)
+            if (rank_slot_of[i] >= 0) local_constrained.push_back(i);
+    }
+    const std::vector<int64_t> &slot_of = one_process ? mf.slot_of() : rank_slot_of;
+    std::vector<double> q, logp(static_cast<size_t>(n * k)), logp_held(local_constrained.size() * static_cast<size_t>(k)),
+        logp_gathered;
     MStepProblem pb;
     pb.design = &des;
+    pb.ranks = &ranks;
     pb.k = k;
-    pb.target_of = &mf.slot_of();
+    pb.u_count = n_total - mf.constrained_count();
+    pb.target_of = &slot_of;
     pb.target_weight = m > 0 ? 1.0 / static_cast<double>(m) : 0.0;
     pb.tau = tau;
     pb.balance = balance;
@@ -139,10 +168,29 @@ FitResult fit_dcrc(const FitContext &ctx) {
         double q_terms = 0.0;
         if (m > 0) {
             // log P(y | x; W) on I (the only rows the mean field reads), from the
-            // last M-step's (or the initial classifier's) workspace at this W.
-            dcrc::last_log_probabilities(ws, k, mf.points(), logp.data());
-            if (q.empty()) mf.start_from(logp.data(), q);
-            const MeanFieldOutcome e = mf.run(logp.data(), epsilon, mf_max_iter, mf_tol, q);
+            // last M-step's (or the initial classifier's) workspace at this W,
+            // by slot: in one process into the first |I| rows of logp (free
+            // until the labels); on several ranks each rank's rows of I, sent
+            // to every rank.
+            const double *logp_i = logp.data();
+            if (one_process) {
+                dcrc::last_log_probabilities(ws, k, mf.points(), logp.data());
+            } else {
+                dcrc::last_log_probabilities(ws, k, local_constrained, logp_held.data());
+                for (size_t r = 0; r < local_constrained.size(); ++r)
+                    std::copy(logp_held.begin() + static_cast<std::ptrdiff_t>(r * k),
+                              logp_held.begin() + static_cast<std::ptrdiff_t>((r + 1) * k),
+                              logp.begin() + static_cast<std::ptrdiff_t>(local_constrained[r] * k));
+                DenseView held;
+                held.x = logp.data();
+                held.n = n;
+                held.d = held.ld = k;
+                held.row_major = true;
+                logp_gathered = ranks.rows(DataView::dense(held), mf.points());
+                logp_i = logp_gathered.data();
+            }
+            if (q.empty()) mf.start_from(logp_i, q);
+            const MeanFieldOutcome e = mf.run(logp_i, epsilon, mf_max_iter, mf_tol, q);
             ctx.log.debug(cat("dcrc: EM iteration ", it, ": mean field ", e.sweeps, " sweeps",
                               e.converged ? "" : " (not converged)", ", last change ", e.max_change));
             // The Q-only terms of the lower bound (10): (1/M)(sum_t E_Q log P(l_t | Y_t) + H(Q)).
@@ -157,7 +205,7 @@ FitResult fit_dcrc(const FitContext &ctx) {
                           " evaluations, status ", mo.status));
         const double next = mo.objective + q_terms;
         trace.push_back(next);
-        ctx.progress.report(it, next, "dcrc: EM iteration");
+        ranks.agree([&] { ctx.progress.report(it, next, "dcrc: EM iteration"); });  // a cancel on one rank stops all
         const bool small_change = it > 1 && std::fabs(next - lb) <= tol * std::max(1.0, std::fabs(next));
         lb = next;
         if (!std::isfinite(lb)) fail(KINDRED_E_NUMERICAL, "dcrc: the objective is not finite at EM iteration ", it);
@@ -179,7 +227,9 @@ FitResult fit_dcrc(const FitContext &ctx) {
         result.labels[i] = static_cast<int32_t>(std::max_element(row, row + k) - row);
         for (int64_t c = 0; c < k; ++c) row[c] = std::exp(row[c]);
     }
-    result.set_array("memberships", n, k, logp);
+    // A rank of a sharded fit keeps only its labels, as gmm does (its rows
+    // are not the caller's slice: it holds whole chunks).
+    if (ranks.single()) result.set_array("memberships", n, k, logp);
     if (rbf) {
         // W acts on [phi(x), 1]; predict rebuilds phi from these arrays.
         result.set_array("weights", k, cols, w);
@@ -246,7 +296,7 @@ const AlgorithmSpec &dcrc_spec() {
         AlgorithmSpec s;
         s.name = "dcrc";
         s.summary = "discriminative clustering with relative constraints (triplets with yes / no / don't know)";
-        s.uses = KINDRED_USES_TRIPLETS;
+        s.uses = KINDRED_USES_TRIPLETS | KINDRED_USES_SHARDS;
         s.options = dcrc_options();
         s.fit = fit_dcrc;
         s.predict = predict_dcrc;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/collective.hpp"
 #include "core/data_view.hpp"
 
 namespace kindred {
@@ -25,7 +26,13 @@ struct Design {
     DataView features() const;
 };
 
-Design make_design(const DataView &data, bool standardize);
+// ranks: data is this rank's rows of a sharded fit (whole chunks); the mean
+// and deviation are chunk sums over all the ranks' points (core/collective.hpp).
+Design make_design(const DataView &data, const Collective &ranks, bool standardize);
+// One process.
+inline Design make_design(const DataView &data, bool standardize) {
+    return make_design(data, Collective(data.n()), standardize);
+}
 
 // W (K x (d+1)) learned on the standardised features, expressed on the raw
 // ones: w_kj / s_j, and bias b_k - sum_j w_kj m_j / s_j. Identity when the

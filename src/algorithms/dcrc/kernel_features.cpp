@@ -30,20 +30,18 @@ void rbf_rows(const DataView &x, const KernelBasis &basis, double *out) {
 
 }  // namespace
 
-KernelBasis draw_basis(const Design &des, int64_t m, double gamma, Rng &rng) {
+KernelBasis draw_basis(const Design &des, const Collective &ranks, int64_t m, double gamma, Rng &rng) {
     KernelBasis basis;
-    basis.m = std::min(m, des.n);
+    const int64_t n_total = ranks.n_total();
+    basis.m = std::min(m, n_total);
     basis.d = des.d;
     basis.gamma = gamma;
-    std::vector<int64_t> order(static_cast<size_t>(des.n));
-    for (int64_t i = 0; i < des.n; ++i) order[i] = i;
+    std::vector<int64_t> order(static_cast<size_t>(n_total));
+    for (int64_t i = 0; i < n_total; ++i) order[i] = i;
     rng.shuffle(order);
     order.resize(static_cast<size_t>(basis.m));
     std::sort(order.begin(), order.end());
-    basis.points.resize(static_cast<size_t>(basis.m * basis.d));
-    for (int64_t j = 0; j < basis.m; ++j)
-        std::copy(des.xa.begin() + order[j] * des.cols(), des.xa.begin() + order[j] * des.cols() + des.d,
-                  basis.points.begin() + j * basis.d);
+    basis.points = ranks.rows(des.features(), order);
     return basis;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "algorithms/dcrc/design.hpp"
+#include "core/collective.hpp"
 #include "core/data_view.hpp"
 #include "core/rng.hpp"
 
@@ -24,8 +25,10 @@ struct KernelBasis {
     std::vector<double> points;  // m x d, in the standardised feature space
 };
 
-// m distinct points of the design's features, drawn uniformly (sorted by index).
-KernelBasis draw_basis(const Design &design, int64_t m, double gamma, Rng &rng);
+// m distinct points of the design's features, drawn uniformly from all the
+// points (sorted by index); in a sharded fit (design = this rank's rows) the
+// same global rows on every rank, each sent by the rank that holds it.
+KernelBasis draw_basis(const Design &design, const Collective &ranks, int64_t m, double gamma, Rng &rng);
 
 // The design [phi(x)^T, 1] (n x (m+1)) of the design's standardised points.
 Design kernel_design(const Design &design, const KernelBasis &basis);

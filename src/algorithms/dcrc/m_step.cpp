@@ -123,6 +123,9 @@ void row_pass(const RowPass &r, int64_t chunk, int64_t begin, int64_t end) {
 double objective_and_gradient(const MStepProblem &pb, const double *w, double *grad, MStepWorkspace &ws) {
     const Design &des = *pb.design;
     const int64_t n = des.n, k = pb.k, cols = des.cols(), d = des.d;
+    const Collective single(n);
+    const Collective &ranks = pb.ranks ? *pb.ranks : single;
+    const int64_t n_total = ranks.n_total();
     const std::vector<int64_t> &target_of = *pb.target_of;
     double *zs = ws.t.data(), *p = ws.p.data(), *g = ws.g.data(), *srow = ws.s.data();
     // Z = Xa W^T, by GEMMs of kGemmRows rows from this thread (see below); the
@@ -131,9 +134,7 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
         linalg::gemm(false, true, std::min(kGemmRows, n - b), k, cols, 1.0, des.xa.data() + b * cols, cols, w, cols,
                      0.0, zs + b * k, k);
 
-    int64_t u_count = 0;
-    for (int64_t i = 0; i < n; ++i) u_count += target_of[i] < 0;
-    const double tau_u = u_count > 0 ? pb.tau / static_cast<double>(u_count) : 0.0;
+    const double tau_u = pb.u_count > 0 ? pb.tau / static_cast<double>(pb.u_count) : 0.0;
     const int64_t stride = k + 2;
     double *sums = ws.chunk_sums.data();
 
@@ -149,14 +150,18 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
             default: row_pass<0>(rows, chunk, begin, end); break;
         }
     });
-    const int64_t chunks = chunk_count(n, kRowChunk);
+    // Every rank's row-chunk sums, by global chunk (kRowChunksPerChunk row
+    // chunks of `stride` values each): row chunk g of all the points is at
+    // g x stride, as in one process, where this is the workspace itself.
+    const std::vector<double> all = ranks.all_chunks(ws.chunk_sums, kRowChunksPerChunk * stride);
+    const int64_t chunks = chunk_count(n_total, kRowChunk);
     double fit = 0.0, entropy_u = 0.0;
     double *log_phat = ws.log_phat.data();
     std::fill(log_phat, log_phat + k, 0.0);
-    for (int64_t c = 0; c < chunks; ++c) {  // chunk order: the same sums for any threads
-        fit += sums[c * stride];
-        entropy_u += sums[c * stride + 1];
-        for (int64_t j = 0; j < k; ++j) log_phat[j] += sums[c * stride + 2 + j];
+    for (int64_t c = 0; c < chunks; ++c) {  // chunk order: the same sums for any threads and ranks
+        fit += all[c * stride];
+        entropy_u += all[c * stride + 1];
+        for (int64_t j = 0; j < k; ++j) log_phat[j] += all[c * stride + 2 + j];
     }
     double objective = pb.target_weight * fit - tau_u * entropy_u;
 
@@ -166,12 +171,12 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
         // empty cluster gives a finite log (deviation for numerical safety).
         double h = 0.0;
         for (int64_t c = 0; c < k; ++c) {
-            const double phat = std::max(log_phat[c] / static_cast<double>(n), 1e-300);
+            const double phat = std::max(log_phat[c] / static_cast<double>(n_total), 1e-300);
             log_phat[c] = std::log(phat);
             h -= phat * log_phat[c];
         }
         objective += pb.tau * h;
-        const double tau_n = pb.tau / static_cast<double>(n);
+        const double tau_n = pb.tau / static_cast<double>(n_total);
         parallel_chunks(pb.threads, n, kRowChunk, [&](int64_t, int64_t begin, int64_t end) {
             for (int64_t i = begin; i < end; ++i) {
                 const double *pi = p + i * k;
@@ -189,11 +194,18 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
     objective -= pb.lambda * r;
 
     if (grad) {
-        // dJ/dW = G^T Xa - 2 lambda W~ (first line of the gradient), G = dJ/dZ (n x k).
-        std::fill(grad, grad + k * cols, 0.0);
+        // dJ/dW = G^T Xa - 2 lambda W~ (first line of the gradient), G = dJ/dZ (n x k):
+        // G^T Xa of each global chunk from 0 (GEMMs of kGemmRows rows, a
+        // divisor of the chunk), the chunks added in order over the ranks.
+        static_assert(Collective::kChunk % kGemmRows == 0, "a global chunk is whole GEMM blocks");
+        const int64_t width = k * cols;
+        std::vector<double> &part = ws.grad_chunks;  // assign keeps its capacity: no allocation after the first call
+        part.assign(static_cast<size_t>(chunk_count(n, Collective::kChunk) * width), 0.0);
         for (int64_t b = 0; b < n; b += kGemmRows)
             linalg::gemm(true, false, k, cols, std::min(kGemmRows, n - b), 1.0, g + b * k, k, des.xa.data() + b * cols,
-                         cols, 1.0, grad, cols);
+                         cols, 1.0, part.data() + (b / Collective::kChunk) * width, cols);
+        const std::vector<double> sum = ranks.sum_chunks(part, width);
+        std::copy(sum.begin(), sum.end(), grad);
         for (int64_t c = 0; c < k; ++c)
             for (int64_t j = 0; j < d; ++j) grad[c * cols + j] -= 2.0 * pb.lambda * w[c * cols + j];
     }
@@ -201,9 +213,10 @@ double objective_and_gradient(const MStepProblem &pb, const double *w, double *g
 }
 
 void last_log_probabilities(const MStepWorkspace &ws, int64_t k, const std::vector<int64_t> &rows, double *logp) {
-    for (const int64_t i : rows) {
+    for (size_t r = 0; r < rows.size(); ++r) {
+        const int64_t i = rows[r];
         const double log_s = std::log(ws.s[i]);
-        for (int64_t c = 0; c < k; ++c) logp[i * k + c] = ws.t[i * k + c] - log_s;
+        for (int64_t c = 0; c < k; ++c) logp[static_cast<int64_t>(r) * k + c] = ws.t[i * k + c] - log_s;
     }
 }
 

@@ -97,7 +97,7 @@ MeanField::MeanField(const std::vector<Triplet> &triplets, int64_t n, int64_t k)
 void MeanField::start_from(const double *logp, std::vector<double> &q) const {
     q.resize(points_.size() * static_cast<size_t>(k_));
     for (size_t s = 0; s < points_.size(); ++s)
-        for (int64_t c = 0; c < k_; ++c) q[s * k_ + c] = std::exp(logp[points_[s] * k_ + c]);
+        for (int64_t c = 0; c < k_; ++c) q[s * k_ + c] = std::exp(logp[s * k_ + c]);
 }
 
 void MeanField::compatibility(int64_t slot, const double *q, double *f) const {
@@ -165,7 +165,7 @@ MeanFieldOutcome MeanField::run(const double *logp, double epsilon, int64_t max_
             if (!stale[s]) continue;
             stale[s] = 0;
             pending[s] = 0.0;
-            update_one(s, logp + points_[s] * k_, log_alpha, hard, qv, f.data(), next.data());
+            update_one(s, logp + s * k_, log_alpha, hard, qv, f.data(), next.data());
             double *qs = qv + s * k_;
             double moved = 0.0;  // max_c |change|: > 0 exactly when q(y_s) changed at all
             for (int64_t c = 0; c < k_; ++c) {

@@ -42,7 +42,8 @@ public:
     // Slot of point i in I, or -1 when i is in U (in no triplet).
     const std::vector<int64_t> &slot_of() const { return slot_of_; }
 
-    // q := P(y | x; W) on I (the starting point of the first E-step).
+    // q := P(y | x; W) on I (the starting point of the first E-step); logp:
+    // |I| x k log P(y | x; W), row s for the point of slot s.
     void start_from(const double *logp, std::vector<double> &q) const;
 
     // F(y_i = k) = sum over the triplets t containing i of Q~(l_t | y_i = k) (eq. (13)).
@@ -50,8 +51,8 @@ public:
 
     // Mean-field sweeps over I in ascending order, each q(y_i) replaced by eq.
     // (13) (epsilon > 0) or eq. (14) (epsilon == 0), until the largest change of
-    // any q in a sweep is <= tol or max_sweeps. logp: n x k log P(y | x; W) (only
-    // the rows of I are read);
+    // any q in a sweep is <= tol or max_sweeps. logp: |I| x k log P(y | x; W),
+    // by slot (in a sharded fit, gathered from the ranks that hold the points);
     // q: |I| x k, updated in place. A point none of whose triplet partners has
     // changed since its last update is skipped: its update would give the same
     // q bit for bit (it depends on logp and on the others' q only).
