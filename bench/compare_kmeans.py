@@ -44,7 +44,8 @@ process CPU times, which time-sharing with other jobs does not inflate (with 2
 threads, CPU time would hide the speed-up, and OpenMP's spinning threads add
 to it).
 
-FAISS works in float32 (it has no float64 k-means); the others in float64.
+FAISS works in float32 (it has no float64 k-means); the others in float64,
+unless --kindred-dtype float32 makes kindred read a float32 copy in place.
 FAISS would by default cluster a subsample of 256 points per centre: that is
 switched off (max_points_per_centroid = n) so that all three do the same work.
 """
@@ -99,12 +100,13 @@ class _Nothing:
 
 
 BLAS_THREADS = "one"  # set from --blas-threads in main()
+KINDRED_DTYPE = "float64"  # set from --kindred-dtype in main()
 
 
 def run_kindred(exe, path, n, d, k, threads, iters, seed):
     env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads if BLAS_THREADS == "same" else 1))
     cmd = [exe, "--data", path, "--n", str(n), "--d", str(d), "--k", str(k), "--threads", str(threads),
-           "--iters", str(iters), "--repeat", "1", "--seed", str(seed)]
+           "--iters", str(iters), "--repeat", "1", "--seed", str(seed), "--dtype", KINDRED_DTYPE]
     out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
     f = dict(kv.split("=", 1) for kv in out.strip().splitlines()[-1].split())
     return (float(f["iter_ms"]), float(f["fit_ms"]), float(f["iter_cpu_ms"]), float(f["fit_cpu_ms"]))
@@ -165,7 +167,7 @@ def machine_summary():
     except ImportError:
         pass
     try:
-        lines.append(f"kindred's OpenBLAS threads: {BLAS_THREADS} (--blas-threads)")
+        lines.append(f"kindred's OpenBLAS threads: {BLAS_THREADS} (--blas-threads); kindred reads {KINDRED_DTYPE}")
         lines.append("load average at start: " + open("/proc/loadavg").read().split(" ", 3)[:3].__str__())
     except OSError:
         pass
@@ -190,9 +192,13 @@ def main():
     ap.add_argument("--seed", type=int, default=12345)
     ap.add_argument("--blas-threads", choices=["one", "same"], default="one",
                     help="OpenBLAS threads for kindred: one (our threads split the blocks) or the same as --threads")
+    ap.add_argument("--kindred-dtype", choices=["float64", "float32"], default="float64",
+                    help="float32: kindred reads a float32 copy in place (kindred_model_fit_dense_f32), "
+                         "as FAISS does; scikit-learn stays in float64")
     args = ap.parse_args()
-    global BLAS_THREADS
+    global BLAS_THREADS, KINDRED_DTYPE
     BLAS_THREADS = args.blas_threads
+    KINDRED_DTYPE = args.kindred_dtype
     # scikit-learn warns when two of the given initial centres coincide on
     # heavily overlapping data; the timing is unaffected.
     warnings.filterwarnings("ignore", category=UserWarning)
