@@ -82,9 +82,9 @@ static int count_report(void *user, int64_t iteration, double objective, const c
     return 0;
 }
 
-/* Sets an option, or prints the library's message (which names the option) and returns 0. */
-static int set_int(kindred_model *m, const char *name, int64_t value) {
-    if (kindred_model_set_int(m, name, value) == KINDRED_OK) return 1;
+/* 1 for KINDRED_OK; else prints the library's message (a refused option names itself) and returns 0. */
+static int accepted(kindred_status status) {
+    if (status == KINDRED_OK) return 1;
     fprintf(stderr, "shard_bench: %s\n", kindred_last_error());
     return 0;
 }
@@ -95,20 +95,16 @@ static int set_int(kindred_model *m, const char *name, int64_t value) {
  * sharded fit needs standardize = 0. NULL on a refused option, with the library's message printed. */
 static kindred_model *new_model(const settings *s, reports *reports) {
     kindred_model *m = NULL;
-    if (kindred_model_new(&m, s->algorithm) != KINDRED_OK) {
-        fprintf(stderr, "shard_bench: %s\n", kindred_last_error());
-        return NULL;
-    }
+    if (!accepted(kindred_model_new(&m, s->algorithm))) return NULL;
     const int tcs = strcmp(s->algorithm, "tcs-gm") == 0, dcrc = strcmp(s->algorithm, "dcrc") == 0,
               copk = strcmp(s->algorithm, "copkmeans") == 0;
     const char *tol = tcs ? "em_tol" : copk ? NULL : "tol";
-    int ok = set_int(m, "k", s->k) && set_int(m, dcrc ? "init_restarts" : "n_init", 1) &&
-             set_int(m, tcs ? "em_max_iter" : "max_iter", s->iters) && set_int(m, "threads", 1) &&
-             set_int(m, "seed", 3) && (!dcrc || set_int(m, "standardize", 0));
-    if (ok && tol && kindred_model_set_double(m, tol, 0.0) != KINDRED_OK) {
-        fprintf(stderr, "shard_bench: %s\n", kindred_last_error());
-        ok = 0;
-    }
+    const int ok = accepted(kindred_model_set_int(m, "k", s->k)) &&
+                   accepted(kindred_model_set_int(m, dcrc ? "init_restarts" : "n_init", 1)) &&
+                   accepted(kindred_model_set_int(m, tcs ? "em_max_iter" : "max_iter", s->iters)) &&
+                   accepted(kindred_model_set_int(m, "threads", 1)) && accepted(kindred_model_set_int(m, "seed", 3)) &&
+                   (!dcrc || accepted(kindred_model_set_int(m, "standardize", 0))) &&
+                   (!tol || accepted(kindred_model_set_double(m, tol, 0.0)));
     if (!ok) {
         kindred_model_free(m);
         return NULL;
