@@ -17,6 +17,7 @@ message. Every mpirun runs under a timeout, so a rank left waiting fails the tes
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -178,11 +179,13 @@ def main(argv):
              "out of range for n = 150"),
             (["fit", "dcrc", "--k", "3", "--standardize", "0", "--data", path, "--triplets", "missing.csv"], 1,
              "cannot open missing.csv"),
+            (["fit", "copkmeans", "--k", "3", "--data", "part-%r.csv", "--pairs", "pairs-%r.csv"], 2,
+             "its file names take no %r"),
         ]
         for args, code, needle in side_faults:
             codes, out = exit_codes(launch, args, work, p)
             said = [line for line in out.stderr.splitlines() if line.startswith("kindred-mpi:")]
-            if codes != [code] * p or len(said) != 1 or needle not in said[0] or "rank " in said[0]:
+            if codes != [code] * p or len(said) != 1 or needle not in said[0] or re.search(r"rank \d+:", said[0]):
                 sys.exit("FAILED: %s: expected exit %d on each of %d ranks (got %s) and one line with %r, naming no "
                          "rank, on stderr, got:\n%s" % (" ".join(args), code, p, codes, needle, out.stderr))
             print("ok: %d ranks, %s: exit %d on every rank, %s" % (p, " ".join(args[1:2] + args[-2:]), code, said[0]))
