@@ -74,6 +74,35 @@ def write_side_files(path, work):
     return n
 
 
+def sharded_problems(launch, kindred, fit, path, p, work, saved_model=False):
+    """`kindred fit` on the CSV `path` in one process against `kindred-mpi fit` on part-0..p-1.csv (labels one
+    file per rank, and the --json summary) and on `path` split by rows (labels gathered); with saved_model,
+    also the predictions of the model rank 0 saved. Returns what differs (empty when nothing does)."""
+    one = json.loads(run([kindred, *fit, "--data", path, "--out", "one.csv", "--json"], work).stdout)
+    expected = read_csv(os.path.join(work, "one.csv"))
+    model = ["--model", "shard.kdm"] if saved_model else []
+    summary = json.loads(run(launch + fit + ["--data", "part-%r.csv", "--out", "labels-%r.csv", "--json"] + model,
+                             work).stdout)
+    got = expected[:1]
+    for r in range(p):
+        got += read_csv(os.path.join(work, "labels-%d.csv" % r))[1:]
+    problems = []
+    if got != expected:
+        problems.append("labels (one file per rank)")
+    for key in ("clusters", "iterations", "objective", "n", "d"):
+        if summary[key] != one[key]:
+            problems.append("%s: %r, one process: %r" % (key, summary[key], one[key]))
+    if saved_model:
+        run([kindred, "predict", "--model", "shard.kdm", "--data", path, "--out", "again.csv"], work)
+        if read_csv(os.path.join(work, "again.csv")) != expected:
+            problems.append("the saved model's predictions")
+    # One file, each rank its range of rows; the labels gathered on rank 0.
+    run(launch + fit + ["--data", path, "--out", "gathered.csv"], work)
+    if read_csv(os.path.join(work, "gathered.csv")) != expected:
+        problems.append("labels (one file, gathered)")
+    return problems
+
+
 def exit_codes(launch, args, work, p):
     """Runs `launch args` with each rank's exit code written to exit-RANK.txt; returns them in rank order
     (None for a rank that wrote none) and the run. mpirun itself says only the first failing rank's code."""
@@ -100,32 +129,9 @@ def main(argv):
     with tempfile.TemporaryDirectory() as work:
         for name, k in (("iris.csv", 3), ("wine.csv", 3), ("ionosphere.csv", 2), ("ecoli.csv", 5)):
             path = os.path.join(data_dir, name)
-            fit = ["fit", "kmeans", "--k", str(k), "--seed", "3"]
-            one = json.loads(run([kindred, *fit, "--data", path, "--out", "one.csv", "--model", "one.kdm", "--json"],
-                                 work).stdout)
-            expected = read_csv(os.path.join(work, "one.csv"))
-            header, rows = expected[0], read_csv(path)
-
-            cuts = write_parts(rows, p, work)
-            summary = json.loads(run(launch + fit + ["--data", "part-%r.csv", "--out", "labels-%r.csv",
-                                                     "--model", "shard.kdm", "--json"], work).stdout)
-            got = [header]
-            for r in range(p):
-                got += read_csv(os.path.join(work, "labels-%d.csv" % r))[1:]
-            problems = []
-            if got != expected:
-                problems.append("labels (one file per rank)")
-            for key in ("clusters", "iterations", "objective", "n", "d"):
-                if summary[key] != one[key]:
-                    problems.append("%s: %r, one process: %r" % (key, summary[key], one[key]))
-            run([kindred, "predict", "--model", "shard.kdm", "--data", path, "--out", "again.csv"], work)
-            if read_csv(os.path.join(work, "again.csv")) != expected:
-                problems.append("the saved model's predictions")
-
-            # One file, each rank its range of rows; the labels gathered on rank 0.
-            run(launch + fit + ["--data", path, "--out", "gathered.csv"], work)
-            if read_csv(os.path.join(work, "gathered.csv")) != expected:
-                problems.append("labels (one file, gathered)")
+            cuts = write_parts(read_csv(path), p, work)
+            problems = sharded_problems(launch, kindred, ["fit", "kmeans", "--k", str(k), "--seed", "3"], path, p, work,
+                                        saved_model=True)
             if problems:
                 sys.exit("FAILED: %s, %d ranks: %s" % (name, p, "; ".join(problems)))
             print("ok: %s, %d ranks (rows per file %s): labels, model and summary those of `kindred fit`"
@@ -143,23 +149,7 @@ def main(argv):
             n = write_side_files(path, work)
             cuts = write_parts(read_csv(path), p, work)
             for side in side_fits:
-                fit = ["fit"] + side + ["--seed", "5"]
-                one = json.loads(run([kindred, *fit, "--data", path, "--out", "one.csv", "--json"], work).stdout)
-                expected = read_csv(os.path.join(work, "one.csv"))
-                problems = []
-                summary = json.loads(run(launch + fit + ["--data", "part-%r.csv", "--out", "labels-%r.csv", "--json"],
-                                         work).stdout)
-                got = expected[:1]
-                for r in range(p):
-                    got += read_csv(os.path.join(work, "labels-%d.csv" % r))[1:]
-                if got != expected:
-                    problems.append("labels (one file per rank)")
-                for key in ("clusters", "iterations", "objective", "n"):
-                    if summary[key] != one[key]:
-                        problems.append("%s: %r, one process: %r" % (key, summary[key], one[key]))
-                run(launch + fit + ["--data", path, "--out", "gathered.csv"], work)
-                if read_csv(os.path.join(work, "gathered.csv")) != expected:
-                    problems.append("labels (one file, gathered)")
+                problems = sharded_problems(launch, kindred, ["fit"] + side + ["--seed", "5"], path, p, work)
                 if problems:
                     sys.exit("FAILED: %s on %s, %d ranks: %s" % (" ".join(side), name, p, "; ".join(problems)))
                 print("ok: %s on %s (n = %d), %d ranks (rows per file %s): labels and summary those of `kindred fit`"
