@@ -3,15 +3,21 @@
  * tests/thread_comm.h, each calling kindred_model_fit_dense_shard on its
  * slice of the rows, one kindred thread each (OPENBLAS_NUM_THREADS=1).
  *
- * For an algorithm (kmeans or gmm) and p = 1, 2, 4 ranks it prints the wall
+ * For an algorithm (kmeans, gmm, or one with side information: copkmeans with
+ * pairs, tcs-gm with partial labels, dcrc with triplets) and p = 1, 2, 4 ranks it prints the wall
  * time of the whole fit against the single-process fit on one thread (the
  * strong-scaling speed-up; on 2 cores p = 4 is oversubscribed), the bytes one
  * rank receives per iteration against the formula of docs/distributed.md,
- * and whether the labels and centres equal the single-process fit bitwise.
+ * and whether the labels and the fitted array (centres; dcrc's weights) equal
+ * the single-process fit bitwise. The side information is drawn from the
+ * blobs' classes and given in full to every rank, as the library asks:
+ * --side M pairs or triplets (sampled with kindred_sample_pairs / _triplets),
+ * or for tcs-gm the class of every M-th point of the first half of the classes
+ * (k is then the number of clusters among the other points, as tcs-gm means it).
  * p = 1 is a communicator of size 1, i.e. the single-process fit itself.
  *
- * Usage: shard_bench [--algorithm kmeans|gmm] [--n N] [--d D] [--k K]
- *                    [--iters I] [--repeat R]
+ * Usage: shard_bench [--algorithm kmeans|gmm|copkmeans|tcs-gm|dcrc] [--n N] [--d D] [--k K]
+ *                    [--iters I] [--repeat R] [--side M]
  * Output: one line per (p, repetition), "key=value" fields. Exit status 0
  * only if every fit succeeded and equalled the single-process fit. */
 #define _POSIX_C_SOURCE 200809L
@@ -28,9 +34,15 @@
 
 enum { CHUNK = 32768 };
 
+enum { CLASSES = 20 }; /* the blobs' centres, and the classes the side information is drawn from */
+
 typedef struct settings {
     const char *algorithm;
     int64_t n, d, k, iters;
+    int64_t side_count;       /* --side: pairs, triplets, or the stride of tcs-gm's labelled points */
+    const kindred_side *side; /* about all n points, the same for every rank; NULL for kmeans and gmm */
+    const char *array;        /* the fitted array compared bitwise: "centers", or dcrc's "weights" */
+    int64_t array_size;       /* its entries, from the single-process fit */
 } settings;
 
 /* The progress reports of one rank, and the bytes it had received at the
@@ -50,7 +62,7 @@ typedef struct rank_job {
     int64_t row_offset, n_local;
     reports reports;
     int32_t *labels;
-    double *centers;
+    double *array;
     int status;
     double cpu_s; /* this rank's thread CPU time for its fit */
 } rank_job;
@@ -70,15 +82,33 @@ static int count_report(void *user, int64_t iteration, double objective, const c
     return 0;
 }
 
+/* 1 for KINDRED_OK; else prints the library's message (a refused option names itself) and returns 0. */
+static int accepted(kindred_status status) {
+    if (status == KINDRED_OK) return 1;
+    fprintf(stderr, "shard_bench: %s\n", kindred_last_error());
+    return 0;
+}
+
+/* One restart, `iters` iterations of the loop the algorithm repeats (tol 0: no early stop), one thread.
+ * The names differ: tcs-gm's EM loop is em_max_iter (its max_iter is the FISTA of the transformation);
+ * copkmeans has no tol (it stops when no label changes); dcrc restarts only its k-means start, and its
+ * sharded fit needs standardize = 0. NULL on a refused option, with the library's message printed. */
 static kindred_model *new_model(const settings *s, reports *reports) {
     kindred_model *m = NULL;
-    if (kindred_model_new(&m, s->algorithm) != KINDRED_OK) return NULL;
-    kindred_model_set_int(m, "k", s->k);
-    kindred_model_set_int(m, "n_init", 1);
-    kindred_model_set_int(m, "max_iter", s->iters);
-    kindred_model_set_double(m, "tol", 0.0);
-    kindred_model_set_int(m, "threads", 1);
-    kindred_model_set_int(m, "seed", 3);
+    if (!accepted(kindred_model_new(&m, s->algorithm))) return NULL;
+    const int tcs = strcmp(s->algorithm, "tcs-gm") == 0, dcrc = strcmp(s->algorithm, "dcrc") == 0,
+              copk = strcmp(s->algorithm, "copkmeans") == 0;
+    const char *tol = tcs ? "em_tol" : copk ? NULL : "tol";
+    const int ok = accepted(kindred_model_set_int(m, "k", s->k)) &&
+                   accepted(kindred_model_set_int(m, dcrc ? "init_restarts" : "n_init", 1)) &&
+                   accepted(kindred_model_set_int(m, tcs ? "em_max_iter" : "max_iter", s->iters)) &&
+                   accepted(kindred_model_set_int(m, "threads", 1)) && accepted(kindred_model_set_int(m, "seed", 3)) &&
+                   (!dcrc || accepted(kindred_model_set_int(m, "standardize", 0))) &&
+                   (!tol || accepted(kindred_model_set_double(m, tol, 0.0)));
+    if (!ok) {
+        kindred_model_free(m);
+        return NULL;
+    }
     kindred_model_set_progress(m, count_report, reports);
     return m;
 }
@@ -88,13 +118,14 @@ static void *run_rank(void *arg) {
     kindred_model *m = new_model(j->s, &j->reports);
     const double c0 = thread_cpu_seconds();
     j->status = m ? kindred_model_fit_dense_shard(m, &j->comm, j->x + j->row_offset * j->s->d, j->n_local, j->s->d,
-                                                  KINDRED_ROW_MAJOR, j->s->d, j->row_offset, j->s->n, NULL)
+                                                  KINDRED_ROW_MAJOR, j->s->d, j->row_offset, j->s->n, j->s->side)
                   : KINDRED_E_NOMEM;
     j->cpu_s = thread_cpu_seconds() - c0;
     if (j->status == KINDRED_OK) {
         kindred_model_labels(m, j->labels + j->row_offset, j->n_local);
-        kindred_model_array(m, "centers", j->centers, j->s->k * j->s->d);
-    } else {
+        if (kindred_model_array(m, j->s->array, j->array, j->s->array_size) != KINDRED_OK) j->status = KINDRED_E_STATE;
+    }
+    if (j->status != KINDRED_OK) {
         fprintf(stderr, "shard_bench: rank %d: %s\n", j->comm.rank, kindred_last_error());
     }
     kindred_model_free(m);
@@ -108,15 +139,42 @@ static uint64_t splitmix64(uint64_t *state) {
     return z ^ (z >> 31);
 }
 
-/* n points around 20 centres in [-10, 10]^d with uniform noise in [-2, 2). */
-static void generate(double *x, int64_t n, int64_t d) {
+/* n points around CLASSES centres in [-10, 10]^d with uniform noise in [-2, 2); class[i] is point i's centre. */
+static void generate(double *x, int32_t *class, int64_t n, int64_t d) {
     uint64_t state = 17;
-    double centres[20 * 64];
-    for (int64_t v = 0; v < 20 * d; ++v) centres[v] = 20.0 * (double)(splitmix64(&state) >> 11) / 9007199254740992.0 - 10.0;
+    double centres[CLASSES * 64];
+    for (int64_t v = 0; v < CLASSES * d; ++v) centres[v] = 20.0 * (double)(splitmix64(&state) >> 11) / 9007199254740992.0 - 10.0;
     for (int64_t i = 0; i < n; ++i) {
-        const double *c = centres + (int64_t)(splitmix64(&state) % 20) * d;
+        class[i] = (int32_t)(splitmix64(&state) % CLASSES);
+        const double *c = centres + (int64_t)class[i] * d;
         for (int64_t j = 0; j < d; ++j) x[i * d + j] = c[j] + 4.0 * (double)(splitmix64(&state) >> 11) / 9007199254740992.0 - 2.0;
     }
+}
+
+/* The side information of the algorithm, drawn from the classes; NULL for kmeans and gmm, or on failure
+ * (the message printed). */
+static kindred_side *new_side(const settings *s, const int32_t *class) {
+    const int copk = strcmp(s->algorithm, "copkmeans") == 0, tcs = strcmp(s->algorithm, "tcs-gm") == 0,
+              dcrc = strcmp(s->algorithm, "dcrc") == 0;
+    if (!copk && !tcs && !dcrc) return NULL;
+    kindred_side *side = NULL;
+    kindred_status status = kindred_side_new(&side, s->n);
+    if (status == KINDRED_OK && copk) status = kindred_sample_pairs(side, class, s->n, s->side_count, 0.0, 0.0, 5);
+    if (status == KINDRED_OK && dcrc) status = kindred_sample_triplets(side, class, s->n, s->side_count, 0.0, 5);
+    if (status == KINDRED_OK && tcs) {
+        int32_t *partial = malloc((size_t)s->n * sizeof *partial);
+        if (!partial) status = KINDRED_E_NOMEM;
+        for (int64_t i = 0; partial && i < s->n; ++i)
+            partial[i] = i % s->side_count == 0 && class[i] < CLASSES / 2 ? class[i] : -1;
+        if (partial) status = kindred_side_set_partial_labels(side, partial, s->n);
+        free(partial);
+    }
+    if (status != KINDRED_OK) {
+        fprintf(stderr, "shard_bench: side information for %s: %s\n", s->algorithm, kindred_last_error());
+        kindred_side_free(side);
+        return NULL;
+    }
+    return side;
 }
 
 /* The bytes one rank receives per iteration, by the formula of
@@ -129,11 +187,12 @@ static double formula_bytes(const settings *s, int p) {
     const double other = chunks * (double)(p - 1) / (double)p;
     const double agree = 16.0 * (p - 1);
     if (strcmp(s->algorithm, "gmm") == 0) return other * 8.0 * (double)(s->k + s->k * s->d + s->k + 1) + agree;
-    return other * 8.0 * (double)(s->k * s->d + s->k) + agree;
+    if (strcmp(s->algorithm, "kmeans") == 0) return other * 8.0 * (double)(s->k * s->d + s->k) + agree;
+    return -1.0; /* no formula here: the side information's share depends on where its points fall */
 }
 
 int main(int argc, char **argv) {
-    settings s = {"kmeans", 400000, 16, 10, 20};
+    settings s = {"kmeans", 400000, 16, 10, 20, 2000, NULL, "centers", 0};
     int64_t repeat = 3;
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--algorithm")) s.algorithm = argv[a + 1];
@@ -142,33 +201,49 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[a], "--k")) s.k = atoll(argv[a + 1]);
         else if (!strcmp(argv[a], "--iters")) s.iters = atoll(argv[a + 1]);
         else if (!strcmp(argv[a], "--repeat")) repeat = atoll(argv[a + 1]);
+        else if (!strcmp(argv[a], "--side")) s.side_count = atoll(argv[a + 1]);
         else {
             fprintf(stderr, "shard_bench: unknown argument %s\n", argv[a]);
             return 2;
         }
     }
-    if (s.d < 1 || s.d > 64 || s.n < 1 || s.k < 1 || s.iters < 1) {
-        fprintf(stderr, "shard_bench: need 1 <= d <= 64, n >= 1, k >= 1, iters >= 1\n");
+    if (s.d < 1 || s.d > 64 || s.n < 1 || s.k < 1 || s.iters < 1 || s.side_count < 1) {
+        fprintf(stderr, "shard_bench: need 1 <= d <= 64, n >= 1, k >= 1, iters >= 1, side >= 1\n");
         return 2;
     }
+    if (!strcmp(s.algorithm, "dcrc")) s.array = "weights";
     double *x = malloc((size_t)(s.n * s.d) * sizeof *x);
+    int32_t *class = malloc((size_t)s.n * sizeof *class);
     int32_t *plain_labels = malloc((size_t)s.n * sizeof *plain_labels), *labels = malloc((size_t)s.n * sizeof *labels);
-    double *plain_centers = malloc((size_t)(s.k * s.d) * sizeof(double));
-    double *centers = malloc((size_t)(THREAD_COMM_MAX_RANKS * s.k * s.d) * sizeof(double));
-    if (!x || !plain_labels || !labels || !plain_centers || !centers) return 1;
-    generate(x, s.n, s.d);
+    if (!x || !class || !plain_labels || !labels) return 1;
+    generate(x, class, s.n, s.d);
+    kindred_side *side = new_side(&s, class);
+    if (!side && (strcmp(s.algorithm, "kmeans") && strcmp(s.algorithm, "gmm"))) return 1;
+    s.side = side;
+    double *plain_array = NULL, *arrays = NULL;
     int ok = 1;
     for (int64_t rep = 0; rep < repeat; ++rep) {
         reports plain_reports = {0, NULL, 0, 0};
         kindred_model *m = new_model(&s, &plain_reports);
         const double t0 = now_seconds(), c0 = cpu_seconds();
-        if (!m || kindred_model_fit_dense(m, x, s.n, s.d, KINDRED_ROW_MAJOR, s.d, NULL) != KINDRED_OK) {
+        if (!m || kindred_model_fit_dense(m, x, s.n, s.d, KINDRED_ROW_MAJOR, s.d, s.side) != KINDRED_OK) {
             fprintf(stderr, "shard_bench: plain fit: %s\n", kindred_last_error());
             return 1;
         }
         const double plain_s = now_seconds() - t0, plain_cpu = cpu_seconds() - c0;
         kindred_model_labels(m, plain_labels, s.n);
-        kindred_model_array(m, "centers", plain_centers, s.k * s.d);
+        if (!plain_array) { /* the array's size is known after the first fit (tcs-gm: K labelled classes + k) */
+            int64_t rows = 0, cols = 0;
+            if (kindred_model_array_shape(m, s.array, &rows, &cols) != KINDRED_OK) {
+                fprintf(stderr, "shard_bench: %s: %s\n", s.array, kindred_last_error());
+                return 1;
+            }
+            s.array_size = rows * cols;
+            plain_array = malloc((size_t)s.array_size * sizeof(double));
+            arrays = malloc((size_t)(THREAD_COMM_MAX_RANKS * s.array_size) * sizeof(double));
+            if (!plain_array || !arrays) return 1;
+        }
+        kindred_model_array(m, s.array, plain_array, s.array_size);
         kindred_model_free(m);
         printf("algorithm=%s n=%lld d=%lld k=%lld p=plain rep=%lld wall_s=%.4f cpu_s=%.4f iterations=%lld\n", s.algorithm,
                (long long)s.n, (long long)s.d, (long long)s.k, (long long)rep, plain_s, plain_cpu,
@@ -192,7 +267,7 @@ int main(int argc, char **argv) {
                 j->row_offset = s.n * r / p;
                 j->n_local = s.n * (r + 1) / p - j->row_offset;
                 j->labels = labels;
-                j->centers = centers + r * s.k * s.d;
+                j->array = arrays + r * s.array_size;
                 pthread_create(&threads[r], NULL, run_rank, j);
             }
             for (int r = 0; r < p; ++r) pthread_join(threads[r], NULL);
@@ -204,7 +279,7 @@ int main(int argc, char **argv) {
                 max_cpu = jobs[r].cpu_s > max_cpu ? jobs[r].cpu_s : max_cpu;
                 sum_cpu += jobs[r].cpu_s;
                 if (jobs[r].status != KINDRED_OK) ok = equal = 0;
-                if (memcmp(jobs[r].centers, plain_centers, (size_t)(s.k * s.d) * sizeof(double))) equal = 0;
+                if (memcmp(jobs[r].array, plain_array, (size_t)s.array_size * sizeof(double))) equal = 0;
             }
             if (memcmp(labels, plain_labels, (size_t)s.n * sizeof(int32_t))) equal = 0;
             ok = ok && equal;
@@ -222,6 +297,7 @@ int main(int argc, char **argv) {
             fflush(stdout);
         }
     }
-    free(x), free(plain_labels), free(labels), free(plain_centers), free(centers);
+    kindred_side_free(side);
+    free(x), free(class), free(plain_labels), free(labels), free(plain_array), free(arrays);
     return ok ? 0 : 1;
 }

@@ -10,21 +10,11 @@
 #include "options_from_registry.hpp"
 #include "progress_line.hpp"
 #include "side_files.hpp"
+#include "side_flags.hpp"
 
 namespace kindred_cli {
 
 namespace {
-
-void note_unused_side(const std::string &algorithm, const SideFiles &files) {
-    const int uses = algorithm_uses(algorithm);
-    auto note = [&](const std::string &file, int flag, const char *what) {
-        if (!file.empty() && !(uses & flag))
-            std::cerr << "kindred: note: " << algorithm << " does not use " << what << "; " << file << " is ignored\n";
-    };
-    note(files.pairs, KINDRED_USES_PAIRS, "pairs");
-    note(files.triplets, KINDRED_USES_TRIPLETS, "triplets");
-    note(files.partial_labels, KINDRED_USES_PARTIAL_LABELS, "partial labels");
-}
 
 JsonObject option_values(const kindred_model *model, const std::string &algorithm) {
     JsonObject options;
@@ -43,10 +33,7 @@ int run_fit(Arguments &args) {
     args.expect_positionals("fit", 1);
 
     const DataRequest request = take_data_flags(args, "fit", false);
-    SideFiles side_files;
-    side_files.pairs = args.take("pairs").value_or("");
-    side_files.triplets = args.take("triplets").value_or("");
-    side_files.partial_labels = args.take("partial-labels").value_or("");
+    const SideFiles side_files = take_side_flags(args);
     const std::string out_path = args.take("out").value_or("");
     const std::string model_path = args.take("model").value_or("");
     const bool json = args.take_switch("json");
@@ -59,7 +46,7 @@ int run_fit(Arguments &args) {
     SidePtr side;
     if (side_files.any()) {
         side = read_side_files(side_files, data);
-        note_unused_side(algorithm, side_files);
+        note_unused_side(algorithm, side_files, "kindred");
     }
 
     ProgressLine progress;
@@ -91,10 +78,7 @@ int run_fit(Arguments &args) {
 
 const Command &cmd_fit() {
     static const std::string details =
-        std::string(kDataFlagsHelp) +
-        "  --pairs FILE           must-link / cannot-link pairs, CSV i,j,value\n"
-        "  --triplets FILE        relative triplets, CSV a,b,c,answer\n"
-        "  --partial-labels FILE  CSV with one column `label` (-1 or empty = unknown)\n"
+        std::string(kDataFlagsHelp) + kSideFlagsHelp +
         "  --OPTION VALUE         any option of the algorithm (`kindred help ALGORITHM`), e.g. --k 3\n"
         "  --seed N, --threads N  the seed and thread count options every algorithm has\n"
         "  --out FILE             write the labels, CSV with one column `cluster`\n"

@@ -10,7 +10,10 @@
 // the one file and fits its own range of rows (rank r of N: rows
 // [n r / N, n (r + 1) / N)). --out with %r: each rank writes its own rows'
 // labels; without: the labels are gathered and rank 0 writes them all. Rank 0
-// saves the model and prints the summary. A failure on any rank (a file
+// saves the model and prints the summary. --pairs, --triplets and
+// --partial-labels are about all the points, by global row number (or by ID
+// with --id-column and the one file): every rank reads them in full, as the
+// library asks (the same side information on every rank). A failure on any rank (a file
 // missing on one machine, the library's refusal) ends every rank with the same
 // exit code, and rank 0 prints it once, naming the rank.
 #include <chrono>
@@ -32,6 +35,8 @@
 #include "label_files.hpp"
 #include "model_runs.hpp"
 #include "options_from_registry.hpp"
+#include "side_files.hpp"
+#include "side_flags.hpp"
 
 namespace kindred_cli {
 
@@ -44,7 +49,15 @@ constexpr const char *kUsage =
     "  --data X.csv: every rank reads X.csv and fits its own range of rows. --out labels-%r.csv: one\n"
     "  labels file per rank; --out labels.csv: rank 0 writes them all. The data flags of `kindred fit`\n"
     "  (--delimiter, --no-header, --columns, --drop, --id-column, --label-column) apply to every file.\n"
+    "  Side information, about all the points (global row numbers), read in full by every rank:\n"
     "  Algorithms: those with sharded fits (kindred_algorithm_uses: KINDRED_USES_SHARDS; docs/distributed.md).\n";
+
+// kUsage, then the side-information flags of `kindred fit`, whose help text is theirs.
+std::string usage() {
+    const std::string u = kUsage;
+    const size_t cut = u.find("  Algorithms:");
+    return u.substr(0, cut) + kSideFlagsHelp + u.substr(cut);
+}
 
 // `pattern` with every %r replaced by the rank (and %% by %).
 std::string with_rank(const std::string &pattern, int rank) {
@@ -108,6 +121,7 @@ int run_fit(Arguments &args) {
     std::string algorithm, out_path, model_path;
     bool json = false;
     DataRequest request;
+    SideFiles side_files;
     ModelPtr model;
     agree(world, [&] {
         if (args.positionals().empty()) usage_error("fit needs an algorithm: kindred-mpi fit ALGORITHM --data X.csv");
@@ -117,8 +131,7 @@ int run_fit(Arguments &args) {
         if (!(algorithm_uses(algorithm) & (KINDRED_USES_SHARDS | KINDRED_USES_SHARDS_APPROX)))
             usage_error(algorithm, " has no sharded fit yet (docs/distributed.md lists those that have)");
         request = take_data_flags(args, "fit", false);
-        for (const char *flag : {"pairs", "triplets", "partial-labels"})
-            if (args.take(flag)) usage_error("kindred-mpi fit: --", flag, " is not available yet; use `kindred fit` in one process");
+        side_files = take_side_flags(args);
         out_path = args.take("out").value_or("");
         model_path = args.take("model").value_or("");
         json = args.take_switch("json");
@@ -126,6 +139,8 @@ int run_fit(Arguments &args) {
         apply_option_flags(model.get(), args.remaining());
         if (request.path == "-") usage_error("kindred-mpi fit: --data - (standard input) is not available; name a file");
         if (has_rank(model_path)) usage_error("--model: rank 0 saves the whole model; its name takes no %r");
+        if (has_rank(side_files.pairs) || has_rank(side_files.triplets) || has_rank(side_files.partial_labels))
+            usage_error("side information is about all the points and every rank reads it in full: its file names take no %r");
     });
 
     // This rank's rows.
@@ -139,6 +154,10 @@ int run_fit(Arguments &args) {
         if (data.sparse) runtime_error(mine.path, ": kindred-mpi fits dense data only (CSV)");
         if (file_per_rank && !out_path.empty() && !has_rank(out_path) && data.has_ids())
             usage_error("--id-column with one file per rank: write one labels file per rank (--out labels-%r.csv)");
+        if (file_per_rank && side_files.any() && data.has_ids())
+            usage_error("--id-column with one file per rank: a rank does not know the other files' IDs, so the "
+                        "side-information files cannot name points by ID; drop --id-column (points are then global "
+                        "row numbers) or give the one file (--data X.csv)");
     });
     if (file_per_rank) {
         std::vector<int64_t> counts(static_cast<size_t>(size));
@@ -152,11 +171,29 @@ int run_fit(Arguments &args) {
         row_offset = n_total * rank / size;
         std::vector<int64_t> rows;
         for (int64_t i = row_offset; i < n_total * (rank + 1) / size; ++i) rows.push_back(i);
-        Dataset all = std::move(data);
-        data = subset_rows(all, rows);
-        data.source = all.source;
-        if (rank == 0) whole = std::move(all);
+        whole = std::move(data);
+        data = subset_rows(whole, rows);
+        data.source = whole.source;
     }
+
+    // Side information about all n_total points, read in full on every rank. Points are checked
+    // against n_total here (a pairs file for other data names its row and n; a partial-labels file
+    // names both counts), so that a file for other data fails on every rank before the fit.
+    SidePtr side;
+    if (side_files.any()) {
+        agree(world, [&] {
+            if (file_per_rank) {  // no rank holds every point: their count is all a reader needs
+                Dataset points;
+                points.n = n_total;
+                points.source = request.path;
+                side = read_side_files(side_files, points);
+            } else {
+                side = read_side_files(side_files, whole);  // IDs (--id-column) included
+            }
+        });
+        if (rank == 0) note_unused_side(algorithm, side_files, "kindred-mpi");
+    }
+    if (rank != 0) whole = Dataset();  // only rank 0 writes gathered labels with the points' names
 
     // The fit: collective, the same status and message on every rank.
     kindred_mpi_link link;
@@ -165,7 +202,7 @@ int run_fit(Arguments &args) {
     if (mpi_status != MPI_SUCCESS) runtime_error("kindred_mpi_comm failed (MPI error ", mpi_status, ")");
     const auto start = std::chrono::steady_clock::now();
     const kindred_status s = kindred_model_fit_dense_shard(model.get(), &comm, data.dense.data(), data.n, data.d,
-                                                           KINDRED_ROW_MAJOR, data.d, row_offset, n_total, nullptr);
+                                                           KINDRED_ROW_MAJOR, data.d, row_offset, n_total, side.get());
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     kindred_mpi_link_free(&link);
     const std::string where = has_rank(request.path) ? request.path + " (" + std::to_string(size) + " files)" : data.source;
@@ -223,7 +260,7 @@ int run(int argc, char **argv) {
     if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
         int rank = 0;
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        if (rank == 0) std::cout << kUsage;
+        if (rank == 0) std::cout << usage();
         return argc < 2 ? kExitUsage : kExitOk;
     }
     if (std::strcmp(argv[1], "fit") != 0)

@@ -116,8 +116,10 @@ void set_partial_labels(kindred_side *side, const std::string &path, int64_t n) 
     if (header.size() != 1 || header[0] != "label")
         runtime_error(at(path, lines.line_number()), ": the header must be the one column `label`");
     std::vector<int32_t> labels;
+    size_t trailing_blank = 0;  // blank lines at the end so far: a final newline or two, not points
     // Blank lines are unknown labels here (an empty cell is allowed), so read every line.
     while (lines.next(line)) {
+        trailing_blank = line.empty() ? trailing_blank + 1 : 0;
         const std::string where = at(path, lines.line_number());
         const std::vector<std::string> cells = split_csv_line(line, where);
         if (cells.size() != 1) runtime_error(where, ": ", cells.size(), " cells, expected 1 (label)");
@@ -126,10 +128,13 @@ void set_partial_labels(kindred_side *side, const std::string &path, int64_t n) 
             runtime_error(at(path, lines.line_number(), 1), ": label '", cells[0], "' must be an integer >= 0, or -1 / empty for unknown");
         labels.push_back(static_cast<int32_t>(v));
     }
-    // A final newline leaves no extra line; trailing blank lines beyond n are tolerated.
-    while (static_cast<int64_t>(labels.size()) > n && labels.back() == -1) labels.pop_back();
+    // A final newline leaves no extra line; trailing blank lines beyond n are tolerated, but a -1
+    // written beyond n is a row for a point the data does not have (a file made for other data).
+    const size_t rows = labels.size();
+    if (rows > static_cast<size_t>(n) && rows - trailing_blank <= static_cast<size_t>(n)) labels.resize(static_cast<size_t>(n));
     if (static_cast<int64_t>(labels.size()) != n)
-        runtime_error(path, ": ", labels.size(), " labels, but the data has ", n, " points");
+        runtime_error(path, ": ", rows > static_cast<size_t>(n) ? rows - trailing_blank : rows, " labels, but the data has ", n,
+                      " points");
     check(kindred_side_set_partial_labels(side, labels.data(), n), path);
 }
 
