@@ -35,6 +35,7 @@ enum { TVCLUST_PAIRS = 20000 };
 #define TVCLUST_NMI_TOLERANCE 0.15
 
 static double points[N * D];
+static double counts[N * D]; /* floor(|points|): counts for tvclust's multinomial likelihood */
 static int32_t truth[N];
 /* points as CSR (the entries with (i + j) % 3 == 0 left out; every fifth row
  * lists its columns in reverse, which the fits must keep). */
@@ -59,6 +60,8 @@ typedef struct shard_run {
     const double *values;
     const kindred_side *side;
     const char *kernel;     /* dcrc's kernel option, or NULL */
+    const char *likelihood; /* tvclust's likelihood option, or NULL */
+    const double *all;      /* the N rows this rank's are taken from (NULL: points) */
     int cancel;             /* the progress callback cancels at iteration 2 (2: of dcrc's EM loop) */
     /* results */
     int status;
@@ -152,6 +155,7 @@ static void *run_rank(void *arg) {
     set_options(m, s->algorithm, s->k);
     if (s->covariance) kindred_model_set_string(m, "covariance", s->covariance);
     if (s->kernel) kindred_model_set_string(m, "kernel", s->kernel);
+    if (s->likelihood) kindred_model_set_string(m, "likelihood", s->likelihood);
     if (s->extra) kindred_model_set_int(m, s->extra, s->extra_value);
     if (s->cancel) kindred_model_set_progress(m, s->cancel == 2 ? cancel_at_em_two : cancel_at_two, NULL);
     if (s->csr) {
@@ -195,7 +199,7 @@ static void run_world(shard_run *runs, int p, const int64_t *cuts, const int *sl
         if (!s->k) s->k = K;
         s->row_offset = cuts[slice[r]];
         s->n_local = cuts[slice[r] + 1] - cuts[slice[r]];
-        if (!s->x) s->x = points + s->row_offset * D;
+        if (!s->x) s->x = (s->all ? s->all : points) + s->row_offset * D;
         pthread_create(&threads[r], NULL, run_rank, s);
     }
     for (int r = 0; r < p; ++r) pthread_join(threads[r], NULL);
@@ -265,6 +269,7 @@ static kindred_side *pairs_side;
 static int setup(void **state) {
     (void)state;
     make_blobs(points, truth, N, D, K, 3.0, 2.0, 11);
+    for (int64_t e = 0; e < N * D; ++e) counts[e] = floor(fabs(points[e]));
     /* About 5600 labelled points; the unlabelled ones (about 64400) are two
      * chunks of their own sequence, whose boundary falls inside a shard. */
     for (int64_t i = 0; i < N; ++i) partial[i] = (truth[i] == K - 1 || (i / K) % 8 != 0) ? -1 : truth[i];
@@ -502,6 +507,8 @@ static void run_split(size_t c, const char *algorithm, const shard_run *like, sh
     for (int r = 0; r < splits[c].p; ++r) {
         runs[r].side = like->side;
         runs[r].kernel = like->kernel;
+        runs[r].likelihood = like->likelihood;
+        runs[r].all = like->all;
         runs[r].extra = like->extra;
         runs[r].extra_value = like->extra_value;
     }
@@ -658,19 +665,16 @@ static double nmi_of_runs(const shard_run *runs, int p) {
     return nmi;
 }
 
-/* On 2 to 4 ranks (uneven shards, an empty one, one inside a chunk): every rank gets the same
- * model (every result array, the trace, the objective, the number of clusters), labels within
- * it, and the same again when run twice (the random streams depend on the seed and the split). */
-static void tvclust_ranks_hold_one_model(void **state) {
-    (void)state;
-    shard_run like;
-    memset(&like, 0, sizeof like);
-    like.side = pairs_side;
+/* On 2 to 4 ranks (uneven shards, an empty one, one inside a chunk), fits called as `like` says:
+ * every rank gets the same model (every result array, the trace, the objective, the number of
+ * clusters), labels within it, and the same again when run twice (the random streams depend on
+ * the seed and the split). */
+static void tvclust_ranks_agree(const shard_run *like) {
     for (size_t c = 1; c < SPLITS; ++c) {
         const int p = splits[c].p;
         shard_run runs[THREAD_COMM_MAX_RANKS], again[THREAD_COMM_MAX_RANKS];
-        run_split(c, "tvclust", &like, runs);
-        run_split(c, "tvclust", &like, again);
+        run_split(c, "tvclust", like, runs);
+        run_split(c, "tvclust", like, again);
         const double nmi = nmi_of_runs(runs, p); /* every rank succeeded */
         assert_true(nmi > 0.5);
         for (int r = 0; r < p; ++r) {
@@ -690,6 +694,25 @@ static void tvclust_ranks_hold_one_model(void **state) {
         free_runs(runs, p);
         free_runs(again, p);
     }
+}
+
+static void tvclust_ranks_hold_one_model(void **state) {
+    (void)state;
+    shard_run like;
+    memset(&like, 0, sizeof like);
+    like.side = pairs_side;
+    tvclust_ranks_agree(&like);
+}
+
+/* The multinomial likelihood's sums (count, total, summed counts) on the ranks: counts, with the pairs. */
+static void tvclust_multinomial_ranks_hold_one_model(void **state) {
+    (void)state;
+    shard_run like;
+    memset(&like, 0, sizeof like);
+    like.side = pairs_side;
+    like.likelihood = "multinomial";
+    like.all = counts;
+    tvclust_ranks_agree(&like);
 }
 
 /* The mean NMI over seeds of the fit on the ranks of split (p, cuts, slice), with side. */
@@ -1084,6 +1107,7 @@ int main(void) {
         cmocka_unit_test(csr_without_comm_is_the_plain_fit),
         cmocka_unit_test(tvclust_one_rank_is_the_plain_fit),
         cmocka_unit_test(tvclust_ranks_hold_one_model),
+        cmocka_unit_test(tvclust_multinomial_ranks_hold_one_model),
         cmocka_unit_test(tvclust_nmi_as_in_one_process),
         cmocka_unit_test(tvclust_coclustering_refused),
         cmocka_unit_test(null_comm_is_the_plain_fit),
