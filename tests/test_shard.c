@@ -7,6 +7,9 @@
  * and tcs-vmf (with partial labels; for these every result array) are bitwise
  * those of kindred_model_fit_dense on all the points, and those of kmeans,
  * dpmeans and copkmeans on CSR rows bitwise those of kindred_model_fit_csr.
+ * tvclust, an approximate sampler on several ranks, is the plain fit on one
+ * rank, gives every rank the same model, and keeps the single-process mean
+ * NMI within a stated tolerance.
  * Faults (a NaN on one rank, other options or side information on one rank,
  * a cancel on one rank, rows that overlap, infeasible constraints, malformed
  * CSR arrays on one rank) give every rank the same status and message, and
