@@ -237,8 +237,9 @@ void fit_shard(kindred_model *model, const kindred_comm &comm, const ReadRows &r
     DataView mine;
     ShardRecord record{row_offset, n_local, d, n_total, 0, 0};
     talk.agree([&] {
-        if (!(model->spec->uses & KINDRED_USES_SHARDS))
-            fail(KINDRED_E_INVALID, model->spec->name, " has no sharded fit yet (kindred_algorithm_uses flags: KINDRED_USES_SHARDS)");
+        if (!(model->spec->uses & (KINDRED_USES_SHARDS | KINDRED_USES_SHARDS_APPROX)))
+            fail(KINDRED_E_INVALID, model->spec->name,
+                 " has no sharded fit yet (kindred_algorithm_uses flags: KINDRED_USES_SHARDS, KINDRED_USES_SHARDS_APPROX)");
         if (sparse && !(model->spec->uses & KINDRED_USES_SPARSE))
             fail(KINDRED_E_INVALID, model->spec->name, " does not accept sparse (CSR) data; pass dense data");
         if (model->options.get_bool("standardize"))

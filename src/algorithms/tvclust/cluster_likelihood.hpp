@@ -33,6 +33,15 @@ public:
     // Recomputes the derived state of every slot from its sufficient
     // statistics (bounds the rounding drift of incremental updates).
     virtual void refresh() {}
+
+    // A sharded fit (gibbs_shards.cpp) rebuilds every cluster from the sums
+    // of all ranks after each sweep. A cluster's sufficient statistics are
+    // stats_width() values whose sum over its points defines it: add_stats
+    // adds point i's to out; load_stats makes a slot the cluster of the given
+    // sums (derived state recomputed from them, as a fresh slot would be).
+    virtual int64_t stats_width() const = 0;
+    virtual void add_stats(int64_t i, double *out) = 0;
+    virtual void load_stats(int64_t slot, const double *stats) = 0;
 };
 
 }  // namespace tvclust

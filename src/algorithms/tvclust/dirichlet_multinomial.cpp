@@ -84,6 +84,19 @@ double DirichletMultinomial::log_marginal(int64_t slot) const {
     return v;
 }
 
+void DirichletMultinomial::add_stats(int64_t i, double *out) {
+    out[0] += 1.0;
+    out[1] += row_total_[i];
+    for (int64_t e = indptr_[i]; e < indptr_[i + 1]; ++e) out[2 + index_[e]] += value_[e];
+}
+
+void DirichletMultinomial::load_stats(int64_t slot, const double *stats) {
+    Slot &s = slots_[slot];
+    s.n = static_cast<int64_t>(stats[0]);
+    s.total = s.n == 0 ? 0.0 : stats[1];
+    for (int64_t j = 0; j < d_; ++j) s.counts[j] = s.n == 0 ? 0.0 : stats[2 + j];
+}
+
 void DirichletMultinomial::cluster_mean(int64_t slot, double *out) const {
     const Slot &s = slots_[slot];
     for (int64_t j = 0; j < d_; ++j) out[j] = s.n > 0 ? s.counts[j] / static_cast<double>(s.n) : 0.0;

@@ -33,6 +33,10 @@ public:
     double log_predictive(int64_t slot, int64_t i) override;
     double log_predictive_without(int64_t slot, int64_t i) override;
     double log_marginal(int64_t slot) const override;
+    // (1, N_i, x_i): the count of points, their total and summed counts.
+    int64_t stats_width() const override { return 2 + d_; }
+    void add_stats(int64_t i, double *out) override;
+    void load_stats(int64_t slot, const double *stats) override;
 
     // Mean count profile of a cluster (c_k / n_k).
     void cluster_mean(int64_t slot, double *out) const;

@@ -25,14 +25,27 @@ double clamp_open(double v) { return std::min(std::max(v, 1e-12), 1.0 - 1e-12); 
 }  // namespace
 
 GibbsSampler::GibbsSampler(ClusterLikelihood &likelihood, const Adjacency *adjacency, int64_t n,
-                           const GraphPrior &graph, const ConcentrationPrior &concentration, const Rng &rng)
+                           const GraphPrior &graph, const ConcentrationPrior &concentration, const Rng &rng,
+                           const Collective *ranks)
     : lik_(likelihood), links_(adjacency), n_(n), graph_(graph), conc_(concentration), rng_(rng),
-      p_(graph.p), q_(graph.q), alpha_(concentration.alpha) {
-    z_.assign(static_cast<size_t>(n), 0);
+      p_(graph.p), q_(graph.q), alpha_(concentration.alpha), n_local_(n) {
+    if (ranks && !ranks->single()) {
+        ranks_ = ranks;
+        first_ = ranks->first_row();
+        n_ = ranks->n_total();
+        draw_rng_ = rng.derive(1 + static_cast<uint64_t>(ranks->rank()));
+        for (int64_t i = first_; adjacency && i < first_ + n_local_; ++i)
+            if (adjacency->indptr[i + 1] > adjacency->indptr[i]) linked_.push_back(i);
+    }
+    z_.assign(static_cast<size_t>(n_), 0);
     const int32_t first = open_slot();
-    for (int64_t i = 0; i < n; ++i) {
+    for (int64_t i = 0; i < n_local_; ++i) {
         lik_.add(first, i);
         ++size_[first];
+    }
+    if (ranks_) {
+        touch(first);
+        end_shard_sweep();  // every rank's points in the first cluster
     }
 }
 
@@ -59,7 +72,7 @@ void GibbsSampler::close_slot(int32_t slot) {
     position_[last] = pos;
     active_.pop_back();
     position_[slot] = -1;
-    free_.push_back(slot);
+    if (slot >= base_) free_.push_back(slot);  // see begin_shard_sweep
 }
 
 // A point is not taken out of its cluster before its weights are computed:
@@ -70,11 +83,27 @@ void GibbsSampler::close_slot(int32_t slot) {
 // singleton's slot is closed before the draw and reopened if the point starts
 // a new cluster), so the candidates are listed in the same order as before.
 void GibbsSampler::sweep() {
+    if (ranks_) {
+        begin_shard_sweep();
+        // A failure on one rank (a Cholesky rebuild, memory) is every rank's, not a hang.
+        ranks_->agree([&] { sweep_points(draw_rng_); });
+        end_shard_sweep();
+    } else {
+        sweep_points(rng_);
+    }
+    lik_.refresh();
+    if (graph_.resample) resample_graph();
+    if (conc_.resample) resample_alpha();
+}
+
+// This rank's points, [first_, first_ + n_local_) by global row (all of them in one process).
+void GibbsSampler::sweep_points(Rng &draw) {
     // Eq. (11): log (p / (1-q)) per may-link and log ((1-p) / q) per may-not-link.
     const double log_friend = std::log(p_) - std::log1p(-q_);
     const double log_stranger = std::log1p(-p_) - std::log(q_);
     const double log_alpha = std::log(alpha_);
-    for (int64_t i = 0; i < n_; ++i) {
+    for (int64_t i = first_; i < first_ + n_local_; ++i) {
+        const int64_t li = i - first_;  // the likelihood's row
         const int32_t old = z_[i];
         const bool alone = size_[old] == 1;  // n_{-i,old} = 0: the point's cluster goes with it
         if (alone) close_slot(old);
@@ -85,33 +114,37 @@ void GibbsSampler::sweep() {
         // Eq. (13), first line: the link factors enter through the slot's own counts.
         for (int64_t c = 0; c < k; ++c) {
             const int32_t slot = active_[c];
-            logw_[c] = slot == old ? std::log(static_cast<double>(size_[slot] - 1)) + lik_.log_predictive_without(slot, i)
-                                   : std::log(static_cast<double>(size_[slot])) + lik_.log_predictive(slot, i);
+            logw_[c] = slot == old ? std::log(static_cast<double>(size_[slot] - 1)) + lik_.log_predictive_without(slot, li)
+                                   : std::log(static_cast<double>(size_[slot])) + lik_.log_predictive(slot, li);
         }
+        // A neighbour's slot is always active in one process; on several ranks it can be one this
+        // rank has emptied in this sweep while the neighbour's rank moved the neighbour into it.
         for (int32_t slot : links_.touched())
-            logw_[position_[slot]] += links_.may(slot) * log_friend + links_.may_not(slot) * log_stranger;
+            if (position_[slot] >= 0)
+                logw_[position_[slot]] += links_.may(slot) * log_friend + links_.may_not(slot) * log_stranger;
         // Second line: a new cluster.
-        logw_[k] = log_alpha + lik_.log_predictive(-1, i);
+        logw_[k] = log_alpha + lik_.log_predictive(-1, li);
         const double top = *std::max_element(logw_.begin(), logw_.end());
         w_.resize(logw_.size());
         for (size_t c = 0; c < logw_.size(); ++c) w_[c] = std::exp(logw_[c] - top);  // log-sum-exp
-        const int64_t pick = rng_.categorical(w_.data(), k + 1);
+        const int64_t pick = draw.categorical(w_.data(), k + 1);
         // A singleton that starts a new cluster gets its own slot back (open_slot reuses the slot closed last).
         const int32_t slot = pick == k ? (alone ? open_slot() : -1) : active_[pick];
         if (slot != old) {
-            lik_.remove(old, i);
+            lik_.remove(old, li);
             --size_[old];
             const int32_t target = slot < 0 ? open_slot() : slot;
-            lik_.add(target, i);
+            lik_.add(target, li);
             ++size_[target];
             z_[i] = target;
+            if (ranks_) {
+                touch(old);
+                touch(target);
+            }
         } else {
             z_[i] = old;
         }
     }
-    lik_.refresh();
-    if (graph_.resample) resample_graph();
-    if (conc_.resample) resample_alpha();
 }
 
 // Section 3.2: with Beta priors, p | z, E ~ Beta(p_a + may-links inside,

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <limits>
 
+#include "algorithms/centroid_steps.hpp"
 #include "core/error.hpp"
+#include "core/parallel.hpp"
 #include "linalg/blas.hpp"
 
 namespace kindred {
@@ -37,21 +39,37 @@ double log_multigamma(double a, int64_t d) {
 
 }  // namespace
 
-NiwPrior default_niw_prior(const DataView &data, double kappa_0, double nu_0, double cov_scale) {
+NiwPrior default_niw_prior(const DataView &data, double kappa_0, double nu_0, double cov_scale,
+                           const Collective *ranks) {
     const int64_t n = data.n(), d = data.d();
     NiwPrior p;
     p.kappa_0 = kappa_0;
     p.nu_0 = nu_0 > 0 ? nu_0 : static_cast<double>(d) + 2.0;
     p.mu_0.assign(static_cast<size_t>(d), 0.0);
     std::vector<double> row(static_cast<size_t>(d)), var(static_cast<size_t>(d), 0.0);
-    for (int64_t i = 0; i < n; ++i) data.add_row(i, 1.0, p.mu_0.data());
-    for (double &m : p.mu_0) m /= static_cast<double>(n);
-    for (int64_t i = 0; i < n; ++i) {
-        data.copy_row(i, row.data());
-        for (int64_t j = 0; j < d; ++j) var[j] += (row[j] - p.mu_0[j]) * (row[j] - p.mu_0[j]);
+    double count = static_cast<double>(n);
+    if (ranks && !ranks->single()) {
+        count = static_cast<double>(ranks->n_total());
+        // Two passes of chunk sums over all the ranks' rows (the mean, then the squared deviations).
+        const int64_t chunk = Collective::kChunk;
+        p.mu_0 = global_mean(data, ranks);
+        std::vector<double> partial(static_cast<size_t>(chunk_count(n, chunk) * d), 0.0);
+        for (int64_t i = 0; i < n; ++i) {
+            data.copy_row(i, row.data());
+            double *at = partial.data() + (i / chunk) * d;
+            for (int64_t j = 0; j < d; ++j) at[j] += (row[j] - p.mu_0[j]) * (row[j] - p.mu_0[j]);
+        }
+        var = ranks->sum_chunks(partial, d);
+    } else {
+        for (int64_t i = 0; i < n; ++i) data.add_row(i, 1.0, p.mu_0.data());
+        for (double &m : p.mu_0) m /= static_cast<double>(n);
+        for (int64_t i = 0; i < n; ++i) {
+            data.copy_row(i, row.data());
+            for (int64_t j = 0; j < d; ++j) var[j] += (row[j] - p.mu_0[j]) * (row[j] - p.mu_0[j]);
+        }
     }
     double largest = 0.0;
-    for (double &v : var) largest = std::max(largest, v /= static_cast<double>(n));
+    for (double &v : var) largest = std::max(largest, v /= count);
     const double floor = 1e-9 * std::max(1.0, largest);
     p.psi_0.assign(static_cast<size_t>(d * d), 0.0);
     for (int64_t j = 0; j < d; ++j) p.psi_0[j * d + j] = cov_scale * std::max(var[j], floor);
@@ -301,6 +319,32 @@ void NiwGaussian::refresh() {
         solve_points(s, phase, kFreshEvery, m, fresh.data());
         for (int64_t j = 0; j < m; ++j) forms_[slot].store(phase + j * kFreshEvery, fresh[j]);
     }
+}
+
+void NiwGaussian::add_stats(int64_t i, double *out) {
+    load_point(i);
+    out[0] += 1.0;
+    for (int64_t b = 0; b < d_; ++b) {
+        out[1 + b] += y_[b];
+        double *col = out + 1 + d_ + b * d_;
+        for (int64_t a = b; a < d_; ++a) col[a] += y_[a] * y_[b];
+    }
+}
+
+// The slot's factor and derived state come from the sums (refactor), and its
+// quadratic forms are all stale: the slot is a new cluster to this rank.
+void NiwGaussian::load_stats(int64_t slot, const double *stats) {
+    Slot &s = slots_[slot];
+    forms_[slot].reset();
+    s.n = static_cast<int64_t>(stats[0]);
+    if (s.n == 0) {
+        s = empty_;
+        return;
+    }
+    s.sum.assign(stats + 1, stats + 1 + d_);
+    s.scatter.assign(stats + 1 + d_, stats + 1 + d_ + d_ * d_);
+    refactor(s);
+    s.dirty = false;
 }
 
 void NiwGaussian::posterior_mean(int64_t slot, double *out) const {

@@ -31,6 +31,7 @@
 #include "algorithms/tvclust/cholesky_factor.hpp"
 #include "algorithms/tvclust/cluster_likelihood.hpp"
 #include "algorithms/tvclust/quadratic_forms.hpp"
+#include "core/collective.hpp"
 #include "core/data_view.hpp"
 
 namespace kindred {
@@ -46,7 +47,12 @@ struct NiwPrior {
 // mu_0 = mean of the data, nu_0 as given (0: d + 2), Psi_0 = cov_scale *
 // diag(variance of each column), a column of zero variance getting a floor of
 // 1e-9 * max(1, largest variance) so that Psi_0 stays positive definite.
-NiwPrior default_niw_prior(const DataView &data, double kappa_0, double nu_0, double cov_scale);
+// With ranks (a sharded fit, data = this rank's rows), the mean and the
+// variances are those of all the points, as chunk sums: the same prior on
+// every rank (not bitwise the single-process one, whose sums run over all
+// rows in order; that path is kept for ranks = null).
+NiwPrior default_niw_prior(const DataView &data, double kappa_0, double nu_0, double cov_scale,
+                           const Collective *ranks = nullptr);
 
 class NiwGaussian final : public ClusterLikelihood {
 public:
@@ -59,6 +65,10 @@ public:
     double log_predictive_without(int64_t slot, int64_t i) override;
     double log_marginal(int64_t slot) const override;
     void refresh() override;
+    // (1, y, y y^T) of the centred point, y y^T as the d x d lower part, column-major.
+    int64_t stats_width() const override { return 1 + d_ + d_ * d_; }
+    void add_stats(int64_t i, double *out) override;
+    void load_stats(int64_t slot, const double *stats) override;
 
     // Posterior mean of the cluster mean (mu_n, in data coordinates).
     void posterior_mean(int64_t slot, double *out) const;

@@ -12,8 +12,16 @@
 // coclustering = true and n <= kMaxCoclusteringN, the posterior co-clustering
 // matrix ("coclustering", n x n: the fraction of kept samples in which i and
 // j share a cluster).
+//
+// On several ranks (KINDRED_USES_SHARDS_APPROX) the sweeps are those of
+// gibbs_shards.cpp: approximate, each rank resampling its points against the
+// clusters of the start of the sweep. Everything else (log joint, traces,
+// the MAP sweep, its labels and centres) is computed from the exact state
+// after the sweep and is the same on every rank. No co-clustering matrix
+// (it would need every label on every rank).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 
 #include "algorithms/centroid_steps.hpp"
@@ -29,10 +37,52 @@ namespace {
 // n x n doubles: 2000 points are 32 MB.
 constexpr int64_t kMaxCoclusteringN = 2000;
 
+// Labels 0..K-1 for the slots of this rank's points (z, n of them), numbered
+// by first appearance in the order of all the points: in one process the
+// slots in row order; on several ranks each rank's slots in its first-seen
+// order with the global row where each is first seen, merged by that row.
+std::vector<int32_t> labels_by_first_appearance(const std::vector<int32_t> &z, const Collective *ranks,
+                                                int64_t first_row, int64_t &k) {
+    std::vector<int32_t> label_of_slot, labels(z.size());
+    std::vector<int64_t> seen;  // (global row, slot) of each slot's first local appearance
+    int32_t next = 0;
+    for (size_t i = 0; i < z.size(); ++i) {
+        const int32_t slot = z[i];
+        if (slot >= static_cast<int32_t>(label_of_slot.size())) label_of_slot.resize(slot + 1, -1);
+        if (label_of_slot[slot] < 0) {
+            label_of_slot[slot] = next++;
+            seen.push_back(first_row + static_cast<int64_t>(i));
+            seen.push_back(slot);
+        }
+    }
+    if (ranks) {
+        std::vector<int64_t> all;
+        for (const std::vector<char> &part : ranks->gather(seen.data(), seen.size() * sizeof(int64_t))) {
+            const std::vector<int64_t> v = values_of<int64_t>(part);
+            all.insert(all.end(), v.begin(), v.end());
+        }
+        std::vector<std::pair<int64_t, int64_t>> firsts;
+        for (size_t e = 0; e + 1 < all.size(); e += 2) firsts.emplace_back(all[e], all[e + 1]);
+        std::sort(firsts.begin(), firsts.end());
+        std::vector<int32_t> global;
+        next = 0;
+        for (const auto &f : firsts) {
+            if (f.second >= static_cast<int64_t>(global.size())) global.resize(static_cast<size_t>(f.second) + 1, -1);
+            if (global[f.second] < 0) global[f.second] = next++;
+        }
+        for (size_t slot = 0; slot < label_of_slot.size(); ++slot)
+            if (label_of_slot[slot] >= 0) label_of_slot[slot] = global[slot];
+    }
+    for (size_t i = 0; i < z.size(); ++i) labels[i] = label_of_slot[z[i]];
+    k = next;
+    return labels;
+}
+
 FitResult fit_tvclust(const FitContext &ctx) {
     const DataView &data = ctx.data;
     const OptionValues &o = ctx.options;
     const int64_t n = data.n(), d = data.d();
+    const Collective *ranks = ctx.collective && !ctx.collective->single() ? ctx.collective : nullptr;
     const int64_t sweeps = o.get_int("iterations"), burn_in = o.get_int("burn_in"), thin = o.get_int("thin");
     if (burn_in >= sweeps)
         fail(KINDRED_E_INVALID, "tvclust: burn_in (", burn_in, ") must be smaller than iterations (", sweeps, ")");
@@ -41,6 +91,8 @@ FitResult fit_tvclust(const FitContext &ctx) {
         fail(KINDRED_E_INVALID, "tvclust: thin (", thin, ") keeps no sweep; it must be at most iterations - burn_in (",
              sweeps - burn_in, ")");
     const bool want_cocluster = o.get_bool("coclustering");
+    if (want_cocluster && ranks)
+        fail(KINDRED_E_INVALID, "tvclust: the co-clustering matrix is not available in a sharded fit (set coclustering = false)");
     if (want_cocluster && n > kMaxCoclusteringN)
         fail(KINDRED_E_DIMENSION, "tvclust: the co-clustering matrix is n x n and limited to n <= ", kMaxCoclusteringN,
              "; got n = ", n, " (set coclustering = false)");
@@ -68,13 +120,14 @@ FitResult fit_tvclust(const FitContext &ctx) {
     if (gaussian) {
         const double nu_0 = o.is_set("nu_0") ? o.get_double("nu_0") : 0.0;
         lik = std::make_unique<tvclust::NiwGaussian>(
-            data, tvclust::default_niw_prior(data, o.get_double("kappa_0"), nu_0, o.get_double("cov_scale")));
+            data, tvclust::default_niw_prior(data, o.get_double("kappa_0"), nu_0, o.get_double("cov_scale"), ranks));
     } else {
         lik = std::make_unique<tvclust::DirichletMultinomial>(data, o.get_double("dirichlet_beta"));
     }
 
     const Rng rng(static_cast<uint64_t>(o.get_int("seed")));
-    tvclust::GibbsSampler sampler(*lik, ctx.side ? &ctx.side->adjacency() : nullptr, n, graph, conc, rng);
+    tvclust::GibbsSampler sampler(*lik, ctx.side ? &ctx.side->adjacency() : nullptr, n, graph, conc, rng, ranks);
+    const int64_t first = sampler.first_row();
 
     std::vector<double> k_trace, lj_trace, alpha_trace, p_trace, q_trace, cocluster;
     if (want_cocluster) cocluster.assign(static_cast<size_t>(n * n), 0.0);
@@ -96,7 +149,7 @@ FitResult fit_tvclust(const FitContext &ctx) {
             ++kept;
             if (lj > best) {
                 best = lj;
-                best_slots = sampler.slots();
+                best_slots.assign(sampler.slots().begin() + first, sampler.slots().begin() + first + n);
             }
             if (want_cocluster) {
                 const std::vector<int32_t> &z = sampler.slots();
@@ -104,24 +157,22 @@ FitResult fit_tvclust(const FitContext &ctx) {
                     for (int64_t j = 0; j < n; ++j) cocluster[i * n + j] += z[i] == z[j] ? 1.0 : 0.0;
             }
         }
-        ctx.progress.report(s, lj, "tvclust: Gibbs sweep");
+        if (ranks)
+            ranks->agree([&] { ctx.progress.report(s, lj, "tvclust: Gibbs sweep"); });  // a cancel stops all ranks
+        else
+            ctx.progress.report(s, lj, "tvclust: Gibbs sweep");
     }
 
     // The MAP partition, labels numbered by first appearance; its means.
     FitResult result;
-    std::vector<int32_t> label_of_slot;
-    result.labels.resize(static_cast<size_t>(n));
-    int32_t next = 0;
-    for (int64_t i = 0; i < n; ++i) {
-        const int32_t slot = best_slots[i];
-        if (slot >= static_cast<int32_t>(label_of_slot.size())) label_of_slot.resize(slot + 1, -1);
-        if (label_of_slot[slot] < 0) label_of_slot[slot] = next++;
-        result.labels[i] = label_of_slot[slot];
-    }
-    const int64_t k = next;
+    int64_t k = 0;
+    result.labels = labels_by_first_appearance(best_slots, ranks, first, k);
     std::vector<double> sums;
     std::vector<int64_t> counts;
-    cluster_sums(data, result.labels.data(), k, ctx.threads, sums, counts);
+    if (ranks)
+        cluster_sums(data, *ranks, result.labels.data(), k, ctx.threads, sums, counts);
+    else
+        cluster_sums(data, result.labels.data(), k, ctx.threads, sums, counts);
     for (int64_t c = 0; c < k; ++c)
         for (int64_t j = 0; j < d; ++j) sums[c * d + j] /= static_cast<double>(counts[c]);
 
@@ -180,7 +231,7 @@ const AlgorithmSpec &tvclust_spec() {
         AlgorithmSpec s;
         s.name = "tvclust";
         s.summary = "TVClust (Khashabi et al.): DP mixture + random graph of noisy pairs, collapsed Gibbs sampler";
-        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_NO_K;
+        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_NO_K | KINDRED_USES_SHARDS_APPROX;
         s.options = tvclust_options();
         s.fit = fit_tvclust;
         s.predict = predict_nearest_center;
