@@ -870,57 +870,52 @@ static void copkmeans_infeasible_on_every_rank(void **state) {
     kindred_side_free(side);
 }
 
+/* An algorithm with pairs (400, pairs_side) on two ranks, rank 1 holding rows
+ * [40000, N); propagation (pckmeans) and penalty (> 0) set when given, rank 1
+ * cancelling at iteration 2 when cancel. */
+static void pairs_on_two_ranks(shard_run *runs, const char *algorithm, const char *propagation, double penalty,
+                               int cancel) {
+    const int64_t cuts[] = {0, 40000, N};
+    const int slice[] = {0, 1};
+    memset(runs, 0, THREAD_COMM_MAX_RANKS * sizeof *runs);
+    for (int r = 0; r < 2; ++r) {
+        runs[r].side = pairs_side;
+        if (propagation) {
+            runs[r].text = "propagation";
+            runs[r].text_value = propagation;
+        }
+        if (penalty > 0.0) {
+            runs[r].real = "penalty";
+            runs[r].real_value = penalty;
+        }
+    }
+    runs[1].cancel = cancel;
+    run_world(runs, 2, cuts, slice, algorithm);
+}
+
 /* Choosing the penalty (or the propagation) by cross-validation over the
- * pairs is refused on more than one rank, alike on every rank; on one rank
- * it is the plain fit's choice. */
+ * pairs is refused on more than one rank, alike on every rank. */
 static void pckmeans_tuning_refused_on_ranks(void **state) {
     (void)state;
-    const int64_t cuts[] = {0, 40000, N};
-    const int slice[] = {1, 0};
     shard_run runs[THREAD_COMM_MAX_RANKS];
-    memset(runs, 0, sizeof runs);
-    for (int r = 0; r < 2; ++r) {
-        runs[r].side = pairs_side;
-        runs[r].text = "propagation";
-        runs[r].text_value = "robust";
-    }
-    run_world(runs, 2, cuts, slice, "pckmeans");
+    pairs_on_two_ranks(runs, "pckmeans", "robust", 0.0, 0);
     same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "choosing penalty by cross-validation");
-    memset(runs, 0, sizeof runs);
-    for (int r = 0; r < 2; ++r) {
-        runs[r].side = pairs_side;
-        runs[r].real = "penalty";
-        runs[r].real_value = 1.0;
-    }
-    run_world(runs, 2, cuts, slice, "pckmeans");
+    pairs_on_two_ranks(runs, "pckmeans", NULL, 1.0, 0);
     same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "choosing propagation by cross-validation");
 }
 
 /* copkmeans and pckmeans (propagated and point-wise), with pairs: a cancel on one rank is every rank's. */
 static void pairwise_cancel_on_one_rank(void **state) {
     (void)state;
-    const int64_t cuts[] = {0, 40000, N};
-    const int slice[] = {0, 1};
-    const char *const algorithms[] = {"copkmeans", "pckmeans", "pckmeans"};
-    const char *const propagation[] = {NULL, "robust", "off"};
-    for (int a = 0; a < 3; ++a) {
-        shard_run runs[THREAD_COMM_MAX_RANKS];
-        memset(runs, 0, sizeof runs);
-        for (int r = 0; r < 2; ++r) {
-            runs[r].side = pairs_side;
-            if (!propagation[a]) continue;
-            runs[r].text = "propagation";
-            runs[r].text_value = propagation[a];
-            runs[r].real = "penalty";
-            runs[r].real_value = 1.0;
-        }
-        runs[1].cancel = 1;
-        run_world(runs, 2, cuts, slice, algorithms[a]);
-        same_failure_everywhere(runs, 2, KINDRED_E_CANCELLED, "rank 1: ");
-    }
+    shard_run runs[THREAD_COMM_MAX_RANKS];
+    pairs_on_two_ranks(runs, "copkmeans", NULL, 0.0, 1);
+    same_failure_everywhere(runs, 2, KINDRED_E_CANCELLED, "rank 1: ");
+    pairs_on_two_ranks(runs, "pckmeans", "robust", 1.0, 1);
+    same_failure_everywhere(runs, 2, KINDRED_E_CANCELLED, "rank 1: ");
+    pairs_on_two_ranks(runs, "pckmeans", "off", 1.0, 1);
+    same_failure_everywhere(runs, 2, KINDRED_E_CANCELLED, "rank 1: ");
 }
 
-/* Malformed CSR arrays on one rank: every rank fails with that rank's message. */
 static void csr_faults_on_one_rank(void **state) {
     (void)state;
     const int64_t cuts[] = {0, 40000, N};

@@ -21,6 +21,7 @@
 #include "algorithms/algorithm.hpp"
 #include "core/collective.hpp"
 #include "core/constraint_propagation.hpp"
+#include "core/rank_totals.hpp"
 #include "core/rng.hpp"
 #include "divergence/weighted_distortion.hpp"
 
@@ -315,9 +316,6 @@ private:
     const double *local_ = nullptr;
     std::vector<double> gathered_;
 };
-
-// The sum of one count over the ranks (mine in one process).
-int64_t total_over_ranks(const Collective &ranks, int64_t mine);
 
 // E-step: ICM in random order, repeated until no point moves (3.22) or
 // max_sweeps. Returns the number of moves. The points for which
