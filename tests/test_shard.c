@@ -55,6 +55,10 @@ typedef struct shard_run {
     const char *covariance; /* gmm's, or NULL */
     const char *extra;      /* an integer option set to extra_value, or NULL */
     int64_t extra_value;
+    const char *text;       /* a string option set to text_value, or NULL */
+    const char *text_value;
+    const char *real;       /* a real option set to real_value, or NULL */
+    double real_value;
     int64_t k, row_offset, n_local;
     const double *x;        /* this rank's rows */
     int csr;                /* 1: the rows of the CSR arrays above, by kindred_model_fit_csr_shard */
@@ -135,6 +139,18 @@ static kindred_status set_options(kindred_model *m, const char *algorithm, int64
     return s;
 }
 
+/* set_options, then the options a run names (the same for its plain fit). */
+static kindred_status set_run_options(kindred_model *m, const shard_run *s) {
+    kindred_status status = set_options(m, s->algorithm, s->k ? s->k : K);
+    if (status == KINDRED_OK && s->covariance) status = kindred_model_set_string(m, "covariance", s->covariance);
+    if (status == KINDRED_OK && s->kernel) status = kindred_model_set_string(m, "kernel", s->kernel);
+    if (status == KINDRED_OK && s->likelihood) status = kindred_model_set_string(m, "likelihood", s->likelihood);
+    if (status == KINDRED_OK && s->extra) status = kindred_model_set_int(m, s->extra, s->extra_value);
+    if (status == KINDRED_OK && s->text) status = kindred_model_set_string(m, s->text, s->text_value);
+    if (status == KINDRED_OK && s->real) status = kindred_model_set_double(m, s->real, s->real_value);
+    return status;
+}
+
 static int cancel_at_two(void *user, int64_t iteration, double objective, const char *message) {
     (void)user, (void)objective, (void)message;
     return iteration >= 2;
@@ -155,11 +171,7 @@ static void *run_rank(void *arg) {
         s->status = -1;
         return NULL;
     }
-    set_options(m, s->algorithm, s->k);
-    if (s->covariance) kindred_model_set_string(m, "covariance", s->covariance);
-    if (s->kernel) kindred_model_set_string(m, "kernel", s->kernel);
-    if (s->likelihood) kindred_model_set_string(m, "likelihood", s->likelihood);
-    if (s->extra) kindred_model_set_int(m, s->extra, s->extra_value);
+    set_run_options(m, s);
     if (s->cancel) kindred_model_set_progress(m, s->cancel == 2 ? cancel_at_em_two : cancel_at_two, NULL);
     if (s->csr) {
         /* This rank's CSR arrays, indptr counted from its first row. */
@@ -514,6 +526,10 @@ static void run_split(size_t c, const char *algorithm, const shard_run *like, sh
         runs[r].all = like->all;
         runs[r].extra = like->extra;
         runs[r].extra_value = like->extra_value;
+        runs[r].text = like->text;
+        runs[r].text_value = like->text_value;
+        runs[r].real = like->real;
+        runs[r].real_value = like->real_value;
     }
     run_world(runs, splits[c].p, splits[c].cuts, splits[c].slice, algorithm);
 }
@@ -769,6 +785,66 @@ static void tvclust_nmi_as_in_one_process(void **state) {
     kindred_side_free(side);
 }
 
+/* ---- pckmeans, with must-links and cannot-links across ranks */
+
+/* The single-process fit of an algorithm called as `like` says (its
+ * options, side information): labels, trace, summary and every result array. */
+static void plain_fit_like(const char *algorithm, const shard_run *like, reference *out) {
+    shard_run s = *like;
+    s.algorithm = algorithm;
+    kindred_model *m = NULL;
+    assert_ok(kindred_model_new(&m, algorithm));
+    assert_ok(set_run_options(m, &s));
+    assert_ok(kindred_model_fit_dense(m, points, N, D, KINDRED_ROW_MAJOR, D, like->side));
+    free(out->arrays);
+    out->arrays = arrays_blob(m, &out->arrays_bytes);
+    assert_non_null(out->arrays);
+    assert_ok(kindred_model_labels(m, out->labels, N));
+    assert_ok(kindred_model_summary(m, NULL, NULL, &out->clusters, &out->iterations, NULL, &out->objective));
+    assert_ok(kindred_model_array(m, "centers", out->centers, MAX_CLUSTERS * D));
+    int64_t cols = 0;
+    assert_ok(kindred_model_array_shape(m, "objective_trace", &out->trace_rows, &cols));
+    assert_ok(kindred_model_array(m, "objective_trace", out->trace, 1000));
+    kindred_model_free(m);
+}
+
+/* Labels, centres, metric, objective trace, objective and iterations bitwise
+ * those of one process for the 400 pairs of pairs_side (most of them join
+ * rows of two ranks), penalty 1, with propagation (robust units; transitive)
+ * and point-wise (off), 2 restarts (the second from k-means++ over units or
+ * points). */
+static void pckmeans_bitwise_for_splits(const char *propagation) {
+    static reference plain;
+    shard_run like;
+    memset(&like, 0, sizeof like);
+    like.side = pairs_side;
+    like.text = "propagation";
+    like.text_value = propagation;
+    like.real = "penalty";
+    like.real_value = 1.0;
+    plain_fit_like("pckmeans", &like, &plain);
+    assert_int_equal(plain.clusters, K);
+    assert_true(plain.trace_rows >= 2);
+    bitwise_for_splits("pckmeans", &plain, &like);
+    free(plain.arrays);
+    plain.arrays = NULL;
+}
+
+static void pckmeans_robust_units_across_ranks(void **state) {
+    (void)state;
+    pckmeans_bitwise_for_splits("robust");
+}
+
+static void pckmeans_transitive_units_across_ranks(void **state) {
+    (void)state;
+    pckmeans_bitwise_for_splits("transitive");
+}
+
+static void pckmeans_pointwise_across_ranks(void **state) {
+    (void)state;
+    pckmeans_bitwise_for_splits("off");
+}
+
 /* ---- without other ranks */
 
 static void null_comm_is_the_plain_fit(void **state) {
@@ -819,6 +895,8 @@ static void flags_say_which_algorithms_shard(void **state) {
     assert_true(flags & KINDRED_USES_SHARDS_APPROX);
     assert_false(flags & KINDRED_USES_SHARDS);
     assert_ok(kindred_algorithm_uses("pckmeans", &flags));
+    assert_true(flags & KINDRED_USES_SHARDS);
+    assert_ok(kindred_algorithm_uses("mpckmeans", &flags));
     assert_false(flags & (KINDRED_USES_SHARDS | KINDRED_USES_SHARDS_APPROX));
 }
 
@@ -907,8 +985,8 @@ static void an_algorithm_without_sharded_fits(void **state) {
     const int slice[] = {0, 1};
     shard_run runs[THREAD_COMM_MAX_RANKS];
     memset(runs, 0, sizeof runs);
-    run_world(runs, 2, cuts, slice, "pckmeans");
-    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "pckmeans has no sharded fit");
+    run_world(runs, 2, cuts, slice, "mpckmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "mpckmeans has no sharded fit");
 }
 
 /* A cannot-link triangle across three ranks with k = 2: every run fails, on
@@ -964,19 +1042,52 @@ static void copkmeans_infeasible_on_every_rank(void **state) {
     kindred_side_free(side);
 }
 
-static void copkmeans_cancel_on_one_rank(void **state) {
-    (void)state;
+/* An algorithm with pairs (400, pairs_side) on two ranks, rank 1 holding rows
+ * [40000, N); propagation (pckmeans) and penalty (> 0) set when given, rank 1
+ * cancelling at iteration 2 when cancel. */
+static void pairs_on_two_ranks(shard_run *runs, const char *algorithm, const char *propagation, double penalty,
+                               int cancel) {
     const int64_t cuts[] = {0, 40000, N};
     const int slice[] = {0, 1};
+    memset(runs, 0, THREAD_COMM_MAX_RANKS * sizeof *runs);
+    for (int r = 0; r < 2; ++r) {
+        runs[r].side = pairs_side;
+        if (propagation) {
+            runs[r].text = "propagation";
+            runs[r].text_value = propagation;
+        }
+        if (penalty > 0.0) {
+            runs[r].real = "penalty";
+            runs[r].real_value = penalty;
+        }
+    }
+    runs[1].cancel = cancel;
+    run_world(runs, 2, cuts, slice, algorithm);
+}
+
+/* Choosing the penalty (or the propagation) by cross-validation over the
+ * pairs is refused on more than one rank, alike on every rank. */
+static void pckmeans_tuning_refused_on_ranks(void **state) {
+    (void)state;
     shard_run runs[THREAD_COMM_MAX_RANKS];
-    memset(runs, 0, sizeof runs);
-    runs[0].side = runs[1].side = pairs_side;
-    runs[1].cancel = 1;
-    run_world(runs, 2, cuts, slice, "copkmeans");
+    pairs_on_two_ranks(runs, "pckmeans", "robust", 0.0, 0);
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "choosing penalty by cross-validation");
+    pairs_on_two_ranks(runs, "pckmeans", NULL, 1.0, 0);
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "choosing propagation by cross-validation");
+}
+
+/* copkmeans and pckmeans (propagated and point-wise), with pairs: a cancel on one rank is every rank's. */
+static void pairwise_cancel_on_one_rank(void **state) {
+    (void)state;
+    shard_run runs[THREAD_COMM_MAX_RANKS];
+    pairs_on_two_ranks(runs, "copkmeans", NULL, 0.0, 1);
+    same_failure_everywhere(runs, 2, KINDRED_E_CANCELLED, "rank 1: ");
+    pairs_on_two_ranks(runs, "pckmeans", "robust", 1.0, 1);
+    same_failure_everywhere(runs, 2, KINDRED_E_CANCELLED, "rank 1: ");
+    pairs_on_two_ranks(runs, "pckmeans", "off", 1.0, 1);
     same_failure_everywhere(runs, 2, KINDRED_E_CANCELLED, "rank 1: ");
 }
 
-/* Malformed CSR arrays on one rank: every rank fails with that rank's message. */
 static void csr_faults_on_one_rank(void **state) {
     (void)state;
     const int64_t cuts[] = {0, 40000, N};
@@ -1122,11 +1233,15 @@ int main(void) {
         cmocka_unit_test(rows_that_overlap_or_leave_a_gap),
         cmocka_unit_test(an_algorithm_without_sharded_fits),
         cmocka_unit_test(copkmeans_infeasible_on_every_rank),
-        cmocka_unit_test(copkmeans_cancel_on_one_rank),
+        cmocka_unit_test(pairwise_cancel_on_one_rank),
         cmocka_unit_test(csr_faults_on_one_rank),
         cmocka_unit_test(tcs_faults),
         cmocka_unit_test(dcrc_linear_with_triplets),
         cmocka_unit_test(dcrc_rbf_with_triplets),
+        cmocka_unit_test(pckmeans_robust_units_across_ranks),
+        cmocka_unit_test(pckmeans_transitive_units_across_ranks),
+        cmocka_unit_test(pckmeans_pointwise_across_ranks),
+        cmocka_unit_test(pckmeans_tuning_refused_on_ranks),
         cmocka_unit_test(dcrc_faults),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

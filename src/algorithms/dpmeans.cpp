@@ -8,7 +8,6 @@
 // lambda is given, or derived from a hint k by the farthest-first heuristic
 // of Kulis & Jordan, as the RDP-means paper's experiments do.
 #include <algorithm>
-#include <cstring>
 #include <limits>
 
 #include "algorithms/centroid_steps.hpp"
@@ -16,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/label_sums.hpp"
 #include "core/parallel.hpp"
+#include "core/rank_totals.hpp"
 #include "linalg/distances.hpp"
 
 namespace kindred {
@@ -94,13 +94,7 @@ int64_t assignment_pass_all_ranks(const DataView &data, const Collective &ranks,
         ranks.broadcast(opened.data(), opened.size() * sizeof(double), root);
         if (root != ranks.rank()) centers.insert(centers.end(), opened.begin(), opened.end());
     }
-    int64_t total = 0;
-    for (const std::vector<char> &part : ranks.gather(&changed, sizeof changed)) {
-        int64_t v = 0;
-        std::memcpy(&v, part.data(), sizeof v);
-        total += v;
-    }
-    return total;
+    return total_over_ranks(ranks, changed);
 }
 
 FitResult fit_dpmeans_lambda(const FitContext &ctx) {

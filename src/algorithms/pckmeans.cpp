@@ -18,6 +18,7 @@ FitResult fit_pckmeans(const FitContext &ctx) {
                                 "mpckmeans with distortion 'cosine' or 'idiv'");
     hmrf::Config cfg;
     cfg.name = "pckmeans";
+    cfg.weight_option = "penalty";
     cfg.k = o.get_int("k");
     cfg.kind = divergence::DistortionKind::EuclideanDiag;  // with A = I: plain squared Euclidean
     cfg.use_constraints = true;
@@ -59,7 +60,7 @@ const AlgorithmSpec &pckmeans_spec() {
         AlgorithmSpec s;
         s.name = "pckmeans";
         s.summary = "PCKMeans: k-means with soft must-link / cannot-link penalties (Basu et al. 2004)";
-        s.uses = KINDRED_USES_PAIRS;
+        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SHARDS;
         s.options = pckmeans_options();
         s.fit = fit_pckmeans;
         s.predict = predict_nearest_center;

@@ -105,6 +105,25 @@ double Collective::sum_rows(const double *v, int64_t n_local) const {
     return sum_chunks(partial, 1)[0];
 }
 
+void Collective::in_turn(double *state, size_t count, const std::function<void(double *)> &step) const {
+    if (!comm_) {
+        step(state);
+        return;
+    }
+    for (int root : row_order()) {
+        if (root == rank()) step(state);
+        broadcast(state, count * sizeof(double), root);
+    }
+}
+
+double Collective::sum_in_order(const double *v, int64_t n_local) const {
+    double sum = 0.0;
+    in_turn(&sum, 1, [&](double *s) {
+        for (int64_t i = 0; i < n_local; ++i) *s += v[i];
+    });
+    return sum;
+}
+
 std::vector<int> Collective::row_order() const {
     if (!comm_) return {0};
     const int64_t mine[2] = {n_local_ > 0 ? first_row_ : n_total_, n_local_};

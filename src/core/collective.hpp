@@ -80,6 +80,17 @@ public:
     // the order of a pass that must visit the points in sequence.
     std::vector<int> row_order() const;
 
+    // A pass over all the points in index order, made of the ranks' parts:
+    // each rank in row_order() applies step to `count` values of state
+    // (its rows' part of the pass), then sends them to the others. A running
+    // sum (0 + v_0 + v_1 + ...) or a walk down a cumulative distribution then
+    // makes the additions of one process, for any split, at the cost of one
+    // broadcast per rank. In one process: step(state).
+    void in_turn(double *state, size_t count, const std::function<void(double *)> &step) const;
+    // sum_i v[i] over all the points, added in index order from 0 (in_turn):
+    // the bits of the sequential sum in one process.
+    double sum_in_order(const double *v, int64_t n_local) const;
+
     // Runs step on every rank; when it fails on one or more, every rank
     // throws the error of the lowest failing rank (its status, and its
     // message naming the rank), so that no rank waits for a collective

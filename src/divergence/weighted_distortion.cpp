@@ -90,11 +90,15 @@ void floor_weights(std::vector<double> &a, double rel_floor) {
     for (double &v : a) v = std::max(v, floor);
 }
 
-void mean_centroids(const DataView &data, const int32_t *labels, int64_t k, int threads, std::vector<double> &centers) {
+void mean_centroids(const DataView &data, const int32_t *labels, int64_t k, int threads, std::vector<double> &centers,
+                    const Collective *ranks) {
     const int64_t d = data.d();
     std::vector<double> sums;
     std::vector<int64_t> counts;
-    cluster_sums(data, labels, k, threads, sums, counts);
+    if (ranks)
+        cluster_sums(data, *ranks, labels, k, threads, sums, counts);
+    else
+        cluster_sums(data, labels, k, threads, sums, counts);
     centers.resize(static_cast<size_t>(k * d));
     for (int64_t c = 0; c < k; ++c) {
         if (counts[c] == 0) continue;

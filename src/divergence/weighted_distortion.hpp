@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "core/collective.hpp"
 #include "core/data_view.hpp"
 
 namespace kindred {
@@ -79,6 +80,11 @@ public:
     const std::vector<double> &params() const { return a_; }
     // Sets A (validated by the caller: PSD / positive) and refreshes caches.
     virtual void set_params(const std::vector<double> &a) = 0;
+    // A sharded fit (core/collective.hpp): the distortion holds this rank's
+    // rows and centroids() sums the clusters over every rank's rows (chunk
+    // sums, the bits of one process). Only the Euclidean distortions, the
+    // ones of the sharded pckmeans, read it; null (the default): one process.
+    void set_ranks(const Collective *ranks) { ranks_ = ranks; }
 
     // M-step (A): centres minimising sum_{i in X_h} d_A(x_i, mu_h) (3.23,
     // 3.24). centers is k x d; a cluster without points keeps its centre.
@@ -161,6 +167,7 @@ protected:
     DistortionKind kind_;
     int64_t n_, d_;
     std::vector<double> a_;
+    const Collective *ranks_ = nullptr;
 };
 
 // Builds the distortion for the data of a fit. Euclidean distortions need

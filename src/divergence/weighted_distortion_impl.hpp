@@ -28,8 +28,10 @@ inline double rayleigh_neg_log_grad(double a, double s) { return -1.0 / a + a / 
 // a_m <- max(a_m, rel_floor * mean(a)), and never below 1e-300.
 void floor_weights(std::vector<double> &a, double rel_floor);
 
-// Arithmetic means of the points of each cluster; empty clusters keep their centre.
-void mean_centroids(const DataView &data, const int32_t *labels, int64_t k, int threads, std::vector<double> &centers);
+// Arithmetic means of the points of each cluster; empty clusters keep their
+// centre. ranks: those of a sharded fit (data: this rank's rows), or null.
+void mean_centroids(const DataView &data, const int32_t *labels, int64_t k, int threads, std::vector<double> &centers,
+                    const Collective *ranks = nullptr);
 
 std::unique_ptr<WeightedDistortion> make_euclidean(bool full, const DataView &data, int threads, PhiMaxRule rule);
 std::unique_ptr<WeightedDistortion> make_cosine(const DataView &data, int threads, const char *algorithm);

@@ -77,7 +77,7 @@ public:
     }
 
     void centroids(const int32_t *labels, int64_t k, std::vector<double> &centers) const override {
-        mean_centroids(data_, labels, k, threads_, centers);
+        mean_centroids(data_, labels, k, threads_, centers, ranks_);
     }
 
     void point_center_all(const double *centers, int64_t k, double *out) const override {

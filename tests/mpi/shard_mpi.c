@@ -4,7 +4,8 @@
  *   shard_mpi fit     for kmeans, gmm, dpmeans (with k set), copkmeans (no
  *                     pairs: its restarts and chunked sums), tcs-gm and tcs-vmf
  *                     (with partial labels on every rank), dcrc (with 400
- *                     triplets on every rank) and several uneven
+ *                     triplets on every rank), pckmeans (with 400 pairs on
+ *                     every rank, penalty and propagation set) and several uneven
  *                     splits of 70000 generated rows (three
  *                     chunks of 32768, the last partial; a shard inside one
  *                     chunk, an empty shard, slices given to ranks out of
@@ -35,6 +36,8 @@ static int rank, size;
 static kindred_side *partial_side;
 /* dcrc: 400 triplets sampled from the blobs' truth (the same on every rank). */
 static kindred_side *triplet_side;
+/* pckmeans: 400 must-links and cannot-links sampled from the blobs' truth (the same on every rank). */
+static kindred_side *pair_side;
 /* The algorithm fitted: shard_mpi fit runs every one with sharded fits (kindred_algorithm_uses). */
 static const char *algorithm = "kmeans";
 
@@ -59,6 +62,9 @@ static kindred_model *new_model(int64_t k) {
                   kindred_model_set_int(m, "standardize", 0) != KINDRED_OK ||
                   kindred_model_set_int(m, "max_iter", 4) != KINDRED_OK ||
                   kindred_model_set_int(m, "lbfgs_max_iter", 15) != KINDRED_OK)) ||
+        /* pckmeans: penalty and propagation set (choosing them by cross-validation is refused on ranks). */
+        (strcmp(algorithm, "pckmeans") == 0 && (kindred_model_set_double(m, "penalty", 1.0) != KINDRED_OK ||
+                                                kindred_model_set_string(m, "propagation", "robust") != KINDRED_OK)) ||
         kindred_model_set_int(m, "seed", 7) != KINDRED_OK || kindred_model_set_int(m, "threads", 1) != KINDRED_OK) {
         fprintf(stderr, "rank %d: cannot make the model: %s\n", rank, kindred_last_error());
         MPI_Abort(MPI_COMM_WORLD, 2);
@@ -90,9 +96,11 @@ static int same_results(const fit_result *a, const fit_result *b) {
            memcmp(&a->objective, &b->objective, sizeof a->objective) == 0;
 }
 
-/* The side information of the algorithm fitted: partial labels for tcs-*, triplets for dcrc, none for the others. */
+/* The side information of the algorithm fitted: partial labels for tcs-*, triplets for dcrc, pairs for
+ * pckmeans, none for the others. */
 static const kindred_side *side_of_algorithm(void) {
     if (strcmp(algorithm, "dcrc") == 0) return triplet_side;
+    if (strcmp(algorithm, "pckmeans") == 0) return pair_side;
     return strncmp(algorithm, "tcs-", 4) == 0 ? partial_side : NULL;
 }
 
@@ -267,6 +275,11 @@ int main(int argc, char **argv) {
         fprintf(stderr, "rank %d: cannot sample the triplets: %s\n", rank, kindred_last_error());
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
+    if (kindred_side_new(&pair_side, N) != KINDRED_OK ||
+        kindred_sample_pairs(pair_side, partial, N, 400, 0.0, 0.0, 5) != KINDRED_OK) {
+        fprintf(stderr, "rank %d: cannot sample the pairs: %s\n", rank, kindred_last_error());
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     for (int64_t i = 0; i < N; ++i)
         if (partial[i] == K - 1 || (i / K) % 8 != 0) partial[i] = -1;
     if (kindred_side_new(&partial_side, N) != KINDRED_OK ||
@@ -284,7 +297,7 @@ int main(int argc, char **argv) {
     }
     int passed = 1;
     if (strcmp(mode, "fit") == 0) {
-        const char *const sharded[] = {"kmeans", "gmm", "dpmeans", "copkmeans", "tcs-gm", "tcs-vmf", "dcrc"};
+        const char *const sharded[] = {"kmeans", "gmm", "dpmeans", "copkmeans", "tcs-gm", "tcs-vmf", "dcrc", "pckmeans"};
         for (size_t a = 0; a < sizeof sharded / sizeof sharded[0]; ++a) {
             int flags = 0;
             algorithm = sharded[a];
@@ -307,6 +320,7 @@ int main(int argc, char **argv) {
     kindred_mpi_link_free(&link);
     kindred_side_free(partial_side);
     kindred_side_free(triplet_side);
+    kindred_side_free(pair_side);
     if (rank == 0) printf("%s: %s (max count per MPI call %lld bytes)\n", mode, all_passed ? "passed" : "FAILED",
                           (long long)KINDRED_MPI_MAX_COUNT);
     MPI_Finalize();

@@ -49,4 +49,4 @@ def test_comm_must_be_a_communicator(iris):
 def test_shards_flag():
     assert "shards" in kindred.algorithm_uses("kmeans")
     assert "shards" in kindred.algorithm_uses("copkmeans")
-    assert "shards" not in kindred.algorithm_uses("pckmeans")
+    assert "shards" not in kindred.algorithm_uses("mpckmeans")

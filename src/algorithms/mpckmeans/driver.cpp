@@ -17,13 +17,7 @@ namespace {
 
 void argmin_rows(const std::vector<double> &dmat, int64_t k, std::vector<int32_t> &labels) {
     const int64_t n = static_cast<int64_t>(labels.size());
-    for (int64_t i = 0; i < n; ++i) {
-        const double *row = dmat.data() + i * k;
-        int32_t best = 0;
-        for (int64_t h = 1; h < k; ++h)
-            if (row[h] < row[best]) best = static_cast<int32_t>(h);
-        labels[i] = best;
-    }
+    for (int64_t i = 0; i < n; ++i) labels[i] = first_smallest(dmat.data() + i * k, k);
 }
 
 }  // namespace
@@ -51,23 +45,35 @@ namespace {
 
 // One point-wise fit. restart 0 is the paper's (must-link neighbourhoods,
 // the generator streams 1 and 2 of the seed); a later restart starts from
-// k-means++ on streams of its own.
-FitResult fit_pointwise(const FitContext &ctx, const Config &cfg, int64_t restart) {
+// k-means++ on streams of its own. ranks: those of a sharded fit (ctx.data:
+// this rank's rows), or a single-process Collective.
+FitResult fit_pointwise(const FitContext &ctx, const Config &cfg, int64_t restart, const Collective &ranks) {
     const DataView &data = ctx.data;
-    const int64_t n = data.n(), d = data.d(), k = cfg.k;
-    if (k > n) fail(KINDRED_E_DIMENSION, cfg.name, ": k = ", k, " is larger than the number of points n = ", n);
+    const int64_t n = data.n(), d = data.d(), k = cfg.k, n_total = ranks.n_total(), first = ranks.first_row();
+    if (k > n_total) fail(KINDRED_E_DIMENSION, cfg.name, ": k = ", k, " is larger than the number of points n = ", n_total);
     std::unique_ptr<divergence::WeightedDistortion> dist =
         divergence::make_distortion(cfg.kind, data, ctx.threads, cfg.phi_max, cfg.smoothing, cfg.name);
+    if (!ranks.single()) dist->set_ranks(&ranks);
     Rng rng(static_cast<uint64_t>(ctx.options.get_int("seed")));
     if (restart > 0) rng = rng.derive(static_cast<uint64_t>(10 + restart));
     Rng init_rng = rng.derive(1), icm_rng = rng.derive(2);
     if (cfg.learn_metric && cfg.metric_init_global) initialise_metric(*dist, cfg);
-    const double weight = cfg.relative_weight ? cfg.constraint_weight * mean_spread(*dist) : cfg.constraint_weight;
-    const Constraints cons(ctx.side, n, cfg.use_constraints, weight), no_pairs(nullptr, n, false, 1.0);
-    std::vector<double> centers = initial_centers(ctx, *dist, cfg, init_rng, nullptr, 0, restart == 0);
+    const double weight = cfg.relative_weight ? cfg.constraint_weight * mean_spread(*dist, ranks) : cfg.constraint_weight;
+    const Constraints cons(ctx.side, n_total, cfg.use_constraints, weight), no_pairs(nullptr, n_total, false, 1.0);
+    std::vector<double> centers = initial_centers(ctx, *dist, cfg, init_rng, ranks, nullptr, 0, restart == 0);
 
-    std::vector<double> dmat(static_cast<size_t>(n * k));
-    std::vector<int32_t> labels(static_cast<size_t>(n), 0);
+    // The points with constraints are placed by the ICM on every rank alike,
+    // from their rows of distortions (gathered); every other point takes
+    // icm_choice of its row where it lies (free_next), which is the label
+    // the sequential sweep gives it.
+    std::vector<int64_t> with_pairs;
+    for (int64_t i = 0; i < n_total; ++i)
+        if (cons.indptr[i + 1] > cons.indptr[i]) with_pairs.push_back(i);
+    ConstrainedRows pair_rows(ranks, with_pairs, k);
+    std::vector<double> dmat(static_cast<size_t>(n * k)), own(static_cast<size_t>(n));
+    // Every point's label on every rank, of which only this rank's rows and
+    // the points with constraints are kept (nothing reads the others).
+    std::vector<int32_t> labels(static_cast<size_t>(n_total), 0), free_next(static_cast<size_t>(n), -1);
     std::vector<double> trace;
     double learning_rate = cfg.learning_rate;
     bool converged = false;
@@ -77,66 +83,72 @@ FitResult fit_pointwise(const FitContext &ctx, const Config &cfg, int64_t restar
     Potentials pot = potentials(*dist, cons, cfg.constant_potential);
     IcmGraph graph = icm_graph(cons, pot);
     // The distortions to the current centres, one block of rows at a time;
-    // while a block is in cache, the distortion term of J_obj under the
-    // labels and the E-step's set-up: each point's state, with the flag of
-    // the points that the next E-step can leave alone (icm_keeps_label), and
-    // the rows of the other points, stored contiguously (the E-step reads no
-    // other row: at n = 1e6, writing the whole n x k matrix out cost about a
-    // tenth of a PCKMeans iteration, and then an O(n) pass of the E-step's
-    // own set-up and its reads of rows scattered over the matrix more).
+    // while a block is in cache, each point's share of the distortion term
+    // of J_obj under the labels and what the next E-step needs: a point
+    // without constraints, its choice (icm_choice; no row is finished when
+    // icm_keeps_label says it keeps its label), a point with constraints,
+    // its finished row (at n = 1e6, writing the whole n x k matrix out cost
+    // about a tenth of a PCKMeans iteration). Then the rows of the points
+    // with constraints, gathered, fill the E-step's workspace.
     IcmWorkspace icm_work;
-    std::vector<double> finished_row(static_cast<size_t>(k));
     double distortion = 0.0;
     auto distances = [&](bool assign_nearest) {
-        distortion = 0.0;
-        icm_work.prepare(n);
-        // The sum and the arrays in locals: through the captured references
-        // the compiler stored the sum and reloaded every pointer once per row.
-        int32_t *const label_of = labels.data();
-        const double *const slack = graph.slack.data();
-        IcmWorkspace *const work = &icm_work;
+        // The arrays in locals: through the captured references the compiler
+        // reloaded every pointer once per row.
+        int32_t *const label_of = labels.data() + first;
+        int32_t *const next_of = free_next.data();
+        double *const own_of = own.data();
+        double *const rows_out = dmat.data();
+        const int64_t *const indptr = cons.indptr.data() + first;
         // Squared Euclidean distortions: the distances finished where they
         // are read (the same values), without writing the finished block
-        // and reading it back; only the rows of the points that can move are
-        // finished into memory.
-        if (!assign_nearest &&
-            dist->point_center_cross_blocks(centers.data(), k, [&, label_of, slack, work](
-                                                                    int64_t begin, int64_t end, const double *cross,
-                                                                    const double *x_sqnorm, const double *c_sqnorm) {
-                double sum = distortion;  // the same additions in the same order
-                double *const finished = finished_row.data();
+        // and reading it back.
+        const bool crossed = !assign_nearest && dist->point_center_cross_blocks(
+            centers.data(), k, [&, label_of, next_of, own_of, rows_out, indptr](
+                                   int64_t begin, int64_t end, const double *cross, const double *x_sqnorm,
+                                   const double *c_sqnorm) {
                 for (int64_t i = begin; i < end; ++i) {
                     const double *row = cross + (i - begin) * k;
                     const int32_t c = label_of[i];
-                    double own;
-                    const bool keeps = icm_keeps_label_cross(row, x_sqnorm[i], c_sqnorm, k, c, slack[i], own);
-                    sum += own;
-                    if (!keeps)
+                    double *const finished = rows_out + i * k;
+                    const bool with = indptr[i + 1] > indptr[i];
+                    double own_d;
+                    const bool keeps = !with && icm_keeps_label_cross(row, x_sqnorm[i], c_sqnorm, k, c, 0.0, own_d);
+                    if (keeps) {
+                        next_of[i] = c;
+                    } else {
                         for (int64_t h = 0; h < k; ++h)
                             finished[h] = divergence::WeightedDistortion::finished_distance(row[h], x_sqnorm[i],
                                                                                              c_sqnorm[h]);
-                    work->set_point(i, c, finished, k, keeps);
+                        own_d = finished[c];
+                        next_of[i] = with ? -1 : icm_choice(finished, k, c);
+                    }
+                    own_of[i] = own_d;
                 }
-                distortion = sum;
-            }))
-            return;
-        dist->point_center_blocks(centers.data(), k, dmat.data(), [&, label_of, slack, work](
-                                                                      int64_t begin, int64_t end, const double *rows) {
-            double sum = distortion;  // the same additions in the same order
-            for (int64_t i = begin; i < end; ++i) {
-                const double *row = rows + (i - begin) * k;
-                if (assign_nearest) {
-                    int32_t best = 0;
-                    for (int64_t h = 1; h < k; ++h)
-                        if (row[h] < row[best]) best = static_cast<int32_t>(h);
-                    label_of[i] = best;
+            });
+        if (!crossed)
+            dist->point_center_blocks(centers.data(), k, dmat.data(), [&, label_of, next_of, own_of, rows_out, indptr](
+                                                                          int64_t begin, int64_t end, const double *rows) {
+                for (int64_t i = begin; i < end; ++i) {
+                    const double *row = rows + (i - begin) * k;
+                    if (assign_nearest) label_of[i] = first_smallest(row, k);
+                    const int32_t c = label_of[i];
+                    own_of[i] = row[c];
+                    const bool with = indptr[i + 1] > indptr[i];
+                    if (with && row != rows_out + i * k) std::copy(row, row + k, rows_out + i * k);
+                    next_of[i] = with ? -1 : icm_choice(row, k, c);
                 }
-                const int32_t c = label_of[i];
-                sum += row[c];
-                work->set_point(i, c, row, k, icm_keeps_label(row, k, c, slack[i]));
-            }
-            distortion = sum;
-        });
+            });
+        distortion = ranks.sum_in_order(own.data(), n);
+        pair_rows.gather(dmat, n);
+        icm_work.prepare_inert(n_total);
+        for (size_t e = 0; e < with_pairs.size(); ++e) {
+            const int64_t p = with_pairs[e];
+            const double *row = pair_rows.row(e);
+            // The nearest centre, as the rank holding the point chose it.
+            if (assign_nearest && (p < first || p >= first + n)) labels[p] = first_smallest(row, k);
+            icm_work.set_point(p, labels[p], row, k, icm_keeps_label(row, k, labels[p], graph.slack[p]));
+        }
     };
     distances(true);
     // With constant potentials whose costs are integers (weight-1 PCKMeans)
@@ -147,13 +159,22 @@ FitResult fit_pointwise(const FitContext &ctx, const Config &cfg, int64_t restar
     const bool carry_penalty = cfg.constant_potential && penalty_sums_exact(cons, pot);
     double penalty = carry_penalty ? constraint_penalty(cons, pot, labels.data()) : 0.0;
     for (it = 1; it <= cfg.max_iter; ++it) {
-        // E-step (3.22) with the centres and A of the previous iteration;
-        // with the carried constraint terms, also their change.
+        // E-step (3.22) with the centres and A of the previous iteration:
+        // the points without constraints here, the others by the ICM; with
+        // the carried constraint terms, also their change.
+        int64_t free_moves = 0;
+        int32_t *const mine = labels.data() + first;
+        for (int64_t i = 0; i < n; ++i)
+            if (free_next[i] >= 0) {
+                free_moves += free_next[i] != mine[i];
+                mine[i] = free_next[i];
+            }
         double penalty_moved = 0.0;
         const int64_t moves = icm_assign_prepared(k, graph, cfg.icm_max_sweeps, icm_rng, labels, icm_work,
-                                                  carry_penalty ? &penalty_moved : nullptr);
+                                                  carry_penalty ? &penalty_moved : nullptr,
+                                                  total_over_ranks(ranks, free_moves));
         // M-step (A): centroids (3.23, 3.24).
-        dist->centroids(labels.data(), k, centers);
+        dist->centroids(mine, k, centers);
         // M-step (B): distortion parameters (3.25 - 3.29), then the potentials under the new A.
         if (cfg.learn_metric && cfg.metric_steps) metric_step(*dist, cfg.metric_from_constraints ? cons : no_pairs, centers, labels, cfg, learning_rate);
         if (!cfg.constant_potential) {
@@ -175,7 +196,7 @@ FitResult fit_pointwise(const FitContext &ctx, const Config &cfg, int64_t restar
                  (cfg.kind == divergence::DistortionKind::IDivergence ? " (raise 'smoothing')" : ""));
         const double prev = trace.empty() ? std::numeric_limits<double>::infinity() : trace.back();
         trace.push_back(j);
-        ctx.progress.report(it, j, cat(cfg.name, ": ICM moved ", moves, " points").c_str());
+        ranks.agree([&] { ctx.progress.report(it, j, cat(cfg.name, ": ICM moved ", moves, " points").c_str()); });
         if (it > 1 && moves == 0 && std::fabs(prev - j) <= cfg.tol * std::max(1.0, std::fabs(prev))) {
             converged = true;
             break;
@@ -190,7 +211,7 @@ FitResult fit_pointwise(const FitContext &ctx, const Config &cfg, int64_t restar
     result.iterations = std::min(it, cfg.max_iter);
     result.converged = converged;
     result.objective = trace.empty() ? 0.0 : trace.back();
-    result.labels = std::move(labels);
+    result.labels.assign(labels.begin() + first, labels.begin() + first + n);
     result.set_array("centers", k, d, centers);
     if (dist->full_matrix())
         result.set_array("metric", d, d, dist->params());
@@ -204,10 +225,12 @@ FitResult fit_pointwise(const FitContext &ctx, const Config &cfg, int64_t restar
 
 FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
     if (cfg.propagate) return fit_hmrf_units(ctx, cfg);
+    const Collective single(ctx.data.n());
+    const Collective &ranks = ctx.collective ? *ctx.collective : single;
     // n_init restarts, the lowest J_obj kept (n_init = 1: the paper's single start).
-    FitResult best = fit_pointwise(ctx, cfg, 0);
+    FitResult best = fit_pointwise(ctx, cfg, 0, ranks);
     for (int64_t r = 1; r < cfg.n_init; ++r) {
-        FitResult next = fit_pointwise(ctx, cfg, r);
+        FitResult next = fit_pointwise(ctx, cfg, r, ranks);
         if (next.objective < best.objective) best = std::move(next);
     }
     return best;

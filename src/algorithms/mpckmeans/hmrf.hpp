@@ -19,7 +19,9 @@
 #endif
 
 #include "algorithms/algorithm.hpp"
+#include "core/collective.hpp"
 #include "core/constraint_propagation.hpp"
+#include "core/rank_totals.hpp"
 #include "core/rng.hpp"
 #include "divergence/weighted_distortion.hpp"
 
@@ -28,6 +30,7 @@ namespace hmrf {
 
 struct Config {
     const char *name = "mpckmeans";
+    const char *weight_option = "constraint_weight";  // the option of constraint_weight, named in messages
     int64_t k = 2;
     divergence::DistortionKind kind = divergence::DistortionKind::EuclideanFull;
     bool use_constraints = true;  // C: constraints in initialisation and assignment
@@ -165,6 +168,26 @@ inline void two_smallest(int64_t k, One one, double &first, double &second) {
 
 }  // namespace detail
 
+// The label an ICM visit gives a point of label cur whose costs over the k
+// clusters are cost (3.22: its distortions plus the constraint terms under
+// its neighbours' labels): the first smallest, unless cur is within 1e-12
+// relative of it (a move must lower J_obj by more than rounding). For a point
+// (or unit) without constraints cost is its row of distortions, and its label
+// after the E-step is this choice: it moves in the first sweep or never.
+// The first smallest of the k values of row (the nearest centre).
+inline int32_t first_smallest(const double *row, int64_t k) {
+    int32_t best = 0;
+    for (int64_t h = 1; h < k; ++h)
+        if (row[h] < row[best]) best = static_cast<int32_t>(h);
+    return best;
+}
+
+inline int32_t icm_choice(const double *cost, int64_t k, int32_t cur) {
+    const int32_t best = first_smallest(cost, k);
+    if (best != cur && cost[best] < cost[cur] - 1e-12 * (1.0 + std::fabs(cost[cur]))) return best;
+    return cur;
+}
+
 // A point with label c and this row of distortions keeps c at every ICM
 // visit whatever its neighbours' labels: c is the row's argmin by a margin
 // above slack (the sum of its constraint weights; the constraints move
@@ -254,12 +277,44 @@ struct IcmWorkspace {
             movable[static_cast<size_t>(i)] = i;
         }
     }
+    // Filling when only some points can move (those with constraints; the
+    // caller places the others itself and counts their moves as
+    // icm_assign_prepared's outside_moves): every point inert, then
+    // set_point for the points that can move, in index order.
+    void prepare_inert(int64_t n) {
+        state.assign(static_cast<size_t>(n), {0, 0, 0u, 1u});
+        movable.clear();
+        rows.clear();
+    }
     void set_point(int64_t i, int32_t label, const double *row, int64_t k, bool inert) {
         state[static_cast<size_t>(i)] = {label, 0, inert ? 0u : 1u, inert ? 1u : 0u};
         if (inert) return;
         movable.push_back(i);
         rows.insert(rows.end(), row, row + k);
     }
+};
+
+// The rows of distortions (k values each) of the points whose placement
+// depends on others' (points with constraints; members of units of two or
+// more points or with a cannot-link), the same on every rank of a sharded
+// fit: the ICM runs on every rank alike from them (as copkmeans places its
+// components). points: their global indices, ascending. gather(local): local
+// holds this rank's rows (n_local x k, its first row ranks.first_row()); in
+// one process the rows are read in place.
+class ConstrainedRows {
+public:
+    ConstrainedRows(const Collective &ranks, std::vector<int64_t> points, int64_t k);
+    const std::vector<int64_t> &points() const { return points_; }
+    void gather(const std::vector<double> &local, int64_t n_local);
+    // The row of points()[e], after gather (valid while local is unchanged).
+    const double *row(size_t e) const;
+
+private:
+    const Collective &ranks_;
+    std::vector<int64_t> points_;
+    int64_t k_;
+    const double *local_ = nullptr;
+    std::vector<double> gathered_;
 };
 
 // E-step: ICM in random order, repeated until no point moves (3.22) or
@@ -276,18 +331,27 @@ int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const Cons
 // set to the change of the constraint terms of J_obj over the E-step (the
 // number penalty_change() of objective.cpp gives for the labels before and
 // after, from the same additions in the same order), taken from the edges of
-// the points that moved.
+// the points that moved. outside_moves: the moves of the points without
+// edges that the caller placed itself (left inert in the workspace, given
+// their icm_choice): they belong to the first sweep, so they are counted in
+// it and, as in the sweep that visits them, a move there draws the next
+// sweep's seed (which then finds nothing to visit).
 int64_t icm_assign_prepared(int64_t k, const IcmGraph &graph, int64_t max_sweeps, Rng &rng,
-                            std::vector<int32_t> &labels, IcmWorkspace &work, double *penalty_change = nullptr);
+                            std::vector<int32_t> &labels, IcmWorkspace &work, double *penalty_change = nullptr,
+                            int64_t outside_moves = 0);
 
 // Initial centres (section 3.3.5). units / unit_count: the groups whose
 // means are the neighbourhoods (nullptr: the must-link components of the
 // side information); with units, a centre sampled by k-means++ is the mean of
 // the sampled point's unit. neighbourhoods = false: k-means++ only (the
-// restarts of the propagated fit).
+// restarts of the propagated fit). ranks: those of a sharded fit (dist holds
+// this rank's rows; units and the side information are about all the
+// points), or a single-process Collective; the centres are the same for any
+// split.
 std::vector<double> initial_centers(const FitContext &ctx, const divergence::WeightedDistortion &dist,
-                                    const Config &cfg, Rng &rng, const std::vector<int64_t> *units = nullptr,
-                                    int64_t unit_count = 0, bool neighbourhoods = true);
+                                    const Config &cfg, Rng &rng, const Collective &ranks,
+                                    const std::vector<int64_t> *units = nullptr, int64_t unit_count = 0,
+                                    bool neighbourhoods = true);
 
 // The options of propagation and of the weight's unit (propagation_options.cpp).
 void append_propagation_options(OptionTable &t);
@@ -301,7 +365,8 @@ FitResult fit_hmrf_tuned(const FitContext &ctx, Config cfg, bool tune_weight, bo
 
 // The mean distortion of a point to the global centroid under the current
 // A: the unit of constraint_weight when cfg.relative_weight (unit_driver.cpp).
-double mean_spread(const divergence::WeightedDistortion &dist);
+// ranks: as for initial_centers.
+double mean_spread(const divergence::WeightedDistortion &dist, const Collective &ranks);
 
 // A_0 for a fit that learns the metric (see driver.cpp).
 void initialise_metric(divergence::WeightedDistortion &dist, const Config &cfg);

@@ -129,7 +129,7 @@ public:
         }
     }
 
-    int64_t run(int64_t max_sweeps, Rng &rng, IcmSchedule schedule, double *penalty_change) {
+    int64_t run(int64_t max_sweeps, Rng &rng, IcmSchedule schedule, double *penalty_change, int64_t outside_moves = 0) {
         int64_t moves = 0;
         for (int64_t sweep = 0; sweep < max_sweeps; ++sweep) {
             seed_ = rng.next_u64();
@@ -146,6 +146,7 @@ public:
                 heap_sweep(passes ? pass_phase(schedule == IcmSchedule::Auto) : dirty_list_);
             }
             dirty_list_.swap(next_dirty_);
+            if (sweep == 0) moved_ += outside_moves;
             moves += moved_;
             if (moved_ == 0) break;
         }
@@ -220,12 +221,7 @@ private:
             }
         }
         for (int64_t h = 0; h < k_; ++h) cost[h] += must;
-        const int32_t cur = state_[i].label;
-        int32_t best = 0;
-        for (int64_t h = 1; h < k_; ++h)
-            if (cost[h] < cost[best]) best = static_cast<int32_t>(h);
-        if (best != cur && cost[best] < cost[cur] - 1e-12 * (1.0 + std::fabs(cost[cur]))) return best;
-        return cur;
+        return icm_choice(cost, k_, state_[i].label);
     }
 
     // All neighbours earlier in the sweep have had their turn.
@@ -416,9 +412,10 @@ int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const IcmG
 }
 
 int64_t icm_assign_prepared(int64_t k, const IcmGraph &graph, int64_t max_sweeps, Rng &rng,
-                            std::vector<int32_t> &labels, IcmWorkspace &work, double *penalty_change) {
+                            std::vector<int32_t> &labels, IcmWorkspace &work, double *penalty_change,
+                            int64_t outside_moves) {
     Icm icm(nullptr, k, graph, labels, true, work);
-    return icm.run(max_sweeps, rng, IcmSchedule::Auto, penalty_change);
+    return icm.run(max_sweeps, rng, IcmSchedule::Auto, penalty_change, outside_moves);
 }
 
 int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const Constraints &cons, const Potentials &pot,

@@ -82,50 +82,107 @@ double unit_penalty(const IcmGraph &graph, const std::vector<int32_t> &unit_labe
     return s;
 }
 
-UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConstraints &units,
-                 divergence::WeightedDistortion &dist, const Constraints &none, double w, bool neighbourhoods,
-                 Rng rng, int64_t restart) {
-    const int64_t n = dist.n(), k = cfg.k, m = units.unit_count();
+// The units whose label depends on others' (two or more points, or a
+// cannot-link) and their members, the same on every rank; every other unit
+// is one point without constraints, which the E-step gives icm_choice of its
+// row where it lies.
+struct UnitPlan {
+    std::vector<int64_t> moving;       // the units, ascending
+    std::vector<int64_t> slot_of_member;  // per member (ConstrainedRows order): its unit's index in `moving`
+    std::vector<uint8_t> free;         // per unit: 1 when it is one point without constraints
+    std::vector<int64_t> members;      // global indices, ascending
+};
+
+UnitPlan unit_plan(const PropagatedConstraints &units, int64_t n_total) {
+    const int64_t m = units.unit_count();
+    UnitPlan plan;
+    plan.free.assign(static_cast<size_t>(m), 1);
+    std::vector<int64_t> slot(static_cast<size_t>(m), -1);
+    for (int64_t u = 0; u < m; ++u)
+        if (units.unit_size[u] > 1 || units.cl_ptr[u + 1] > units.cl_ptr[u]) {
+            plan.free[u] = 0;
+            slot[u] = static_cast<int64_t>(plan.moving.size());
+            plan.moving.push_back(u);
+        }
+    for (int64_t i = 0; i < n_total; ++i)
+        if (!plan.free[units.unit[i]]) {
+            plan.members.push_back(i);
+            plan.slot_of_member.push_back(slot[units.unit[i]]);
+        }
+    return plan;
+}
+
+UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConstraints &units, const UnitPlan &plan,
+                 const Collective &ranks, divergence::WeightedDistortion &dist, const Constraints &none, double w,
+                 bool neighbourhoods, Rng rng, int64_t restart) {
+    const int64_t n = dist.n(), k = cfg.k, m = units.unit_count(), first = ranks.first_row();
+    const int64_t moving = static_cast<int64_t>(plan.moving.size());
     Rng init_rng = rng.derive(1), icm_rng = rng.derive(2);
     UnitFit fit;
-    fit.centers = initial_centers(ctx, dist, cfg, init_rng, &units.unit, m, neighbourhoods);
-    std::vector<double> dmat(static_cast<size_t>(n * k));
+    fit.centers = initial_centers(ctx, dist, cfg, init_rng, ranks, &units.unit, m, neighbourhoods);
+    // dmat: this rank's rows of distortions (n x k); cost: the summed rows
+    // of the units that can move, in the order of plan.moving, the same on
+    // every rank (each a sum over its members in index order, as one
+    // process adds them).
+    std::vector<double> dmat(static_cast<size_t>(n * k)), own(static_cast<size_t>(n)), cost;
+    ConstrainedRows member_rows(ranks, plan.members, k);
+    // unit_label holds every unit's label on every rank; a free unit's
+    // entry is kept only by the rank that holds its point (nothing else reads it).
     std::vector<int32_t> unit_label(static_cast<size_t>(m), 0);
     const IcmGraph graph = unit_graph(units, w);
-    // The units' cost rows live in the E-step's workspace, which reads them
-    // in place (prepare_all_movable).
     IcmWorkspace work;
-    std::vector<double> &cost = work.rows;
-    cost.assign(static_cast<size_t>(m * k), 0.0);
     fit.labels.assign(static_cast<size_t>(n), 0);
     double learning_rate = cfg.learning_rate;
-    // The members' distortions summed per unit, and the distortion term of
-    // J_obj, block by block while the distances are in cache (the n x k
-    // matrix is written only by distortions without blocks).
+    // The distortions of this rank's rows (block by block while in cache),
+    // the moving units' costs from their members' rows (gathered), and the
+    // distortion term of J_obj, summed in index order over the ranks.
     auto distances = [&]() {
-        std::fill(cost.begin(), cost.end(), 0.0);
-        double total = 0.0;
         dist.point_center_blocks(fit.centers.data(), k, dmat.data(), [&](int64_t begin, int64_t end, const double *rows) {
             for (int64_t i = begin; i < end; ++i) {
                 const double *row = rows + (i - begin) * k;
-                double *c = cost.data() + units.unit[i] * k;
-                for (int64_t h = 0; h < k; ++h) c[h] += row[h];
-                total += row[fit.labels[i]];
+                double *keep = dmat.data() + i * k;
+                if (row != keep) std::copy(row, row + k, keep);
+                own[i] = row[fit.labels[i]];
             }
         });
-        return total;
+        member_rows.gather(dmat, n);
+        cost.assign(static_cast<size_t>(moving * k), 0.0);
+        for (size_t e = 0; e < plan.members.size(); ++e) {
+            const double *row = member_rows.row(e);
+            double *c = cost.data() + plan.slot_of_member[e] * k;
+            for (int64_t h = 0; h < k; ++h) c[h] += row[h];
+        }
+        return ranks.sum_in_order(own.data(), n);
     };
     distances();
-    // Start from the nearest centre of each unit, then ICM.
-    for (int64_t u = 0; u < m; ++u) {
-        const double *c = cost.data() + u * k;
+    // Start from the nearest centre of each unit (a free unit's cost is its point's row), then ICM.
+    for (int64_t s = 0; s < moving; ++s) {
+        const double *c = cost.data() + s * k;
+        unit_label[plan.moving[s]] = static_cast<int32_t>(std::min_element(c, c + k) - c);
+    }
+    for (int64_t i = 0; i < n; ++i) {
+        const int64_t u = units.unit[first + i];
+        if (!plan.free[u]) continue;
+        const double *c = dmat.data() + i * k;
         unit_label[u] = static_cast<int32_t>(std::min_element(c, c + k) - c);
     }
     int64_t it = 0;
     for (it = 1; it <= cfg.max_iter; ++it) {
-        work.prepare_all_movable(unit_label);
-        const int64_t moves = icm_assign_prepared(k, graph, cfg.icm_max_sweeps, icm_rng, unit_label, work);
-        for (int64_t i = 0; i < n; ++i) fit.labels[i] = unit_label[units.unit[i]];
+        // E-step: the free units here, then the ICM over the moving ones on every rank alike.
+        int64_t free_moves = 0;
+        for (int64_t i = 0; i < n; ++i) {
+            const int64_t u = units.unit[first + i];
+            if (!plan.free[u]) continue;
+            const int32_t chosen = icm_choice(dmat.data() + i * k, k, unit_label[u]);
+            free_moves += chosen != unit_label[u];
+            unit_label[u] = chosen;
+        }
+        work.prepare_inert(m);
+        for (int64_t s = 0; s < moving; ++s)
+            work.set_point(plan.moving[s], unit_label[plan.moving[s]], cost.data() + s * k, k, false);
+        const int64_t moves = icm_assign_prepared(k, graph, cfg.icm_max_sweeps, icm_rng, unit_label, work, nullptr,
+                                                  total_over_ranks(ranks, free_moves));
+        for (int64_t i = 0; i < n; ++i) fit.labels[i] = unit_label[units.unit[first + i]];
         dist.centroids(fit.labels.data(), k, fit.centers);
         if (cfg.learn_metric && cfg.metric_steps) metric_step(dist, none, fit.centers, fit.labels, cfg, learning_rate);
         double j = distances() + unit_penalty(graph, unit_label);
@@ -135,8 +192,10 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
                  (cfg.kind == divergence::DistortionKind::IDivergence ? " (raise 'smoothing')" : ""));
         const double prev = fit.trace.empty() ? std::numeric_limits<double>::infinity() : fit.trace.back();
         fit.trace.push_back(j);
-        ctx.progress.report(it, j, cat(cfg.name, ": restart ", restart + 1, " of ", cfg.n_init, ", ", moves,
-                                       " units moved").c_str());
+        ranks.agree([&] {
+            ctx.progress.report(it, j, cat(cfg.name, ": restart ", restart + 1, " of ", cfg.n_init, ", ", moves,
+                                           " units moved").c_str());
+        });
         if (it > 1 && moves == 0 && (!cfg.learn_metric || std::fabs(prev - j) <= cfg.tol * std::max(1.0, std::fabs(prev)))) {
             fit.converged = true;
             break;
@@ -151,45 +210,51 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
 }  // namespace
 
 // The mean distortion of a point to the global centroid under the current A.
-double mean_spread(const divergence::WeightedDistortion &dist) {
+double mean_spread(const divergence::WeightedDistortion &dist, const Collective &ranks) {
     const int64_t n = dist.n();
     std::vector<int32_t> one(static_cast<size_t>(n), 0);
     std::vector<double> g(static_cast<size_t>(dist.d()), 0.0), col(static_cast<size_t>(n));
     dist.centroids(one.data(), 1, g);
     dist.point_center_all(g.data(), 1, col.data());
-    double s = 0.0;
-    for (double v : col) s += std::isfinite(v) ? std::max(v, 0.0) : 0.0;
-    return s / static_cast<double>(n);
+    for (double &v : col) v = std::isfinite(v) ? std::max(v, 0.0) : 0.0;
+    return ranks.sum_in_order(col.data(), n) / static_cast<double>(ranks.n_total());
 }
 
 FitResult fit_hmrf_units(const FitContext &ctx, const Config &cfg) {
     const DataView &data = ctx.data;
-    const int64_t n = data.n(), d = data.d(), k = cfg.k;
-    if (k > n) fail(KINDRED_E_DIMENSION, cfg.name, ": k = ", k, " is larger than the number of points n = ", n);
+    const Collective single(data.n());
+    const Collective &ranks = ctx.collective ? *ctx.collective : single;
+    const int64_t n_total = ranks.n_total(), d = data.d(), k = cfg.k;
+    if (k > n_total) fail(KINDRED_E_DIMENSION, cfg.name, ": k = ", k, " is larger than the number of points n = ", n_total);
     const bool constrained = cfg.use_constraints && ctx.side;
     // The robust units are kept by the store; the transitive ones (and the
-    // singletons of a fit without constraints) are derived here.
+    // singletons of a fit without constraints) are derived here. Both are
+    // about all the points, on every rank.
     const bool stored = constrained && cfg.propagation == Propagation::Robust;
     const PropagatedConstraints derived =
         stored ? PropagatedConstraints()
-               : propagate_constraints(n, constrained ? ctx.side->pairs() : std::vector<Pair>(), Propagation::Transitive);
+               : propagate_constraints(n_total, constrained ? ctx.side->pairs() : std::vector<Pair>(),
+                                       Propagation::Transitive);
     const PropagatedConstraints &units = stored ? ctx.side->robust_units() : derived;
     if (constrained)
         ctx.log.info(cat(cfg.name, ": ", ctx.side->pairs().size(), " pairs propagated (",
                          cfg.propagation == Propagation::Robust ? "robust" : "transitive", ") into ", units.unit_count(),
                          " units, the largest of ", units.largest_unit(), " points; ", units.contradicted_pairs,
                          " pairs contradict the units and are outvoted"));
+    const UnitPlan plan = unit_plan(units, n_total);
     std::unique_ptr<divergence::WeightedDistortion> dist =
         divergence::make_distortion(cfg.kind, data, ctx.threads, cfg.phi_max, cfg.smoothing, cfg.name);
-    const Constraints none(nullptr, n, false, 1.0);
+    if (!ranks.single()) dist->set_ranks(&ranks);
+    const Constraints none(nullptr, n_total, false, 1.0);
     const std::vector<double> a_start = dist->params();
     Rng rng(static_cast<uint64_t>(ctx.options.get_int("seed")));
     UnitFit best;
     for (int64_t r = 0; r < cfg.n_init; ++r) {
         dist->set_params(a_start);
         if (cfg.learn_metric && cfg.metric_init_global) initialise_metric(*dist, cfg);
-        const double w = cfg.relative_weight ? cfg.constraint_weight * mean_spread(*dist) : cfg.constraint_weight;
-        UnitFit fit = fit_once(ctx, cfg, units, *dist, none, w, r == 0, rng.derive(static_cast<uint64_t>(10 + r)), r);
+        const double w = cfg.relative_weight ? cfg.constraint_weight * mean_spread(*dist, ranks) : cfg.constraint_weight;
+        UnitFit fit = fit_once(ctx, cfg, units, plan, ranks, *dist, none, w, r == 0,
+                               rng.derive(static_cast<uint64_t>(10 + r)), r);
         if (fit.objective < best.objective) best = std::move(fit);
     }
     FitResult result;
