@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/parallel.hpp"
 #include "linalg/blas.hpp"
+#include "linalg/log_gamma.hpp"
 
 namespace kindred {
 
@@ -72,7 +73,7 @@ double vmf_log_normaliser(double kappa, int64_t p) {
     const double log2pi = std::log(2.0 * M_PI);
     if (kappa <= 0.0) {
         // Uniform density on the sphere: 1 / area = Gamma(p/2) / (2 pi^{p/2}).
-        return std::lgamma(0.5 * p) - std::log(2.0) - 0.5 * p * std::log(M_PI);
+        return log_gamma(0.5 * p) - std::log(2.0) - 0.5 * p * std::log(M_PI);
     }
     double log_i;
     if (nu < 0.5) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "linalg/log_gamma.hpp"
 
 namespace kindred {
 namespace tvclust {
@@ -65,10 +66,10 @@ double DirichletMultinomial::log_predictive_without(int64_t slot, int64_t i) {
 // own = 1: subtract x_i from the counts of s (i is in s); s = null: the prior.
 double DirichletMultinomial::predictive(const Slot *s, double total, int64_t i, double own) const {
     const double dbeta = static_cast<double>(d_) * beta_;
-    double v = std::lgamma(dbeta + total) - std::lgamma(dbeta + total + row_total_[i]);
+    double v = log_gamma(dbeta + total) - log_gamma(dbeta + total + row_total_[i]);
     for (int64_t e = indptr_[i]; e < indptr_[i + 1]; ++e) {
         const double c = s ? s->counts[index_[e]] - own * value_[e] : 0.0;
-        v += std::lgamma(beta_ + c + value_[e]) - std::lgamma(beta_ + c);
+        v += log_gamma(beta_ + c + value_[e]) - log_gamma(beta_ + c);
     }
     return v;
 }
@@ -77,10 +78,10 @@ double DirichletMultinomial::log_marginal(int64_t slot) const {
     const Slot &s = slots_[slot];
     if (s.n == 0) return 0.0;
     const double dbeta = static_cast<double>(d_) * beta_;
-    double v = std::lgamma(dbeta) - std::lgamma(dbeta + s.total);
-    const double lg_beta = std::lgamma(beta_);
+    double v = log_gamma(dbeta) - log_gamma(dbeta + s.total);
+    const double lg_beta = log_gamma(beta_);
     for (double c : s.counts)
-        if (c != 0.0) v += std::lgamma(beta_ + c) - lg_beta;
+        if (c != 0.0) v += log_gamma(beta_ + c) - lg_beta;
     return v;
 }
 

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "linalg/log_gamma.hpp"
 
 namespace kindred {
 namespace tvclust {
@@ -12,11 +13,11 @@ namespace tvclust {
 namespace {
 
 double log_beta_density(double x, double a, double b) {
-    return std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + (a - 1.0) * std::log(x) + (b - 1.0) * std::log1p(-x);
+    return log_gamma(a + b) - log_gamma(a) - log_gamma(b) + (a - 1.0) * std::log(x) + (b - 1.0) * std::log1p(-x);
 }
 
 double log_gamma_density(double x, double shape, double rate) {
-    return shape * std::log(rate) - std::lgamma(shape) + (shape - 1.0) * std::log(x) - rate * x;
+    return shape * std::log(rate) - log_gamma(shape) + (shape - 1.0) * std::log(x) - rate * x;
 }
 
 // Keeps a Beta draw inside the open interval (0, 1), where eq. (8) is defined.
@@ -170,8 +171,8 @@ void GibbsSampler::resample_alpha() {
 double GibbsSampler::log_joint() const {
     const double n = static_cast<double>(n_), k = static_cast<double>(active_.size());
     // Chinese restaurant prior of the partition (eq. 2 multiplied out).
-    double v = k * std::log(alpha_) + std::lgamma(alpha_) - std::lgamma(alpha_ + n);
-    for (int32_t slot : active_) v += std::lgamma(static_cast<double>(size_[slot])) + lik_.log_marginal(slot);
+    double v = k * std::log(alpha_) + log_gamma(alpha_) - log_gamma(alpha_ + n);
+    for (int32_t slot : active_) v += log_gamma(static_cast<double>(size_[slot])) + lik_.log_marginal(slot);
     // Eq. (8) over the pairs with side information.
     const LinkCounts::PairTotals t = links_.pair_totals(z_.data());
     v += t.may_within * std::log(p_) + t.may_not_within * std::log1p(-p_) + t.may_across * std::log1p(-q_) +

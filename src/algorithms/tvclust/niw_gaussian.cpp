@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/parallel.hpp"
 #include "linalg/blas.hpp"
+#include "linalg/log_gamma.hpp"
 
 namespace kindred {
 namespace tvclust {
@@ -33,7 +34,7 @@ int64_t change_capacity(int64_t d) { return std::min<int64_t>(64, std::max<int64
 // log of the multivariate gamma function Gamma_d(a).
 double log_multigamma(double a, int64_t d) {
     double v = 0.25 * static_cast<double>(d * (d - 1)) * std::log(kPi);
-    for (int64_t j = 0; j < d; ++j) v += std::lgamma(a - 0.5 * static_cast<double>(j));
+    for (int64_t j = 0; j < d; ++j) v += log_gamma(a - 0.5 * static_cast<double>(j));
     return v;
 }
 
@@ -219,7 +220,7 @@ double NiwGaussian::student_t(int64_t n, double logdet, double r) {
     double &head = t_const_[n];
     if (std::isnan(head)) {
         const double c = (kappa + 1.0) / (kappa * dof);
-        head = std::lgamma(0.5 * (dof + dd)) - std::lgamma(0.5 * dof) - 0.5 * dd * (std::log(dof) + log_pi_) -
+        head = log_gamma(0.5 * (dof + dd)) - log_gamma(0.5 * dof) - 0.5 * dd * (std::log(dof) + log_pi_) -
                0.5 * dd * std::log(c);
     }
     return head - 0.5 * logdet - 0.5 * (dof + dd) * std::log1p(r * kappa / (kappa + 1.0));
