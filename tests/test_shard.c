@@ -5,13 +5,15 @@
  * iteration count and objective of kmeans, gmm (every covariance model),
  * dpmeans, copkmeans (with must-links and cannot-links across ranks), tcs-gm
  * and tcs-vmf (with partial labels; for these every result array) are bitwise
- * those of kindred_model_fit_dense on all the points, and those of kmeans,
+ * those of kindred_model_fit_dense on all the points (pckmeans too, with
+ * penalty and propagation set or chosen by cross-validation over the pairs),
+ * and those of kmeans,
  * dpmeans and copkmeans on CSR rows bitwise those of kindred_model_fit_csr.
  * tvclust, an approximate sampler on several ranks, is the plain fit on one
  * rank, gives every rank the same model, and keeps the single-process mean
  * NMI within a stated tolerance.
  * Faults (a NaN on one rank, other options or side information on one rank,
- * a cancel on one rank, rows that overlap, infeasible constraints, malformed
+ * a cancel on one rank (also between two fits of a cross-validation), rows that overlap, infeasible constraints, malformed
  * CSR arrays on one rank) give every rank the same status and message, and
  * no rank hangs (the meson timeout would say so). */
 #define _POSIX_C_SOURCE 200809L
@@ -69,7 +71,8 @@ typedef struct shard_run {
     const char *kernel;     /* dcrc's kernel option, or NULL */
     const char *likelihood; /* tvclust's likelihood option, or NULL */
     const double *all;      /* the N rows this rank's are taken from (NULL: points) */
-    int cancel;             /* the progress callback cancels at iteration 2 (2: of dcrc's EM loop) */
+    int cancel;             /* the progress callback cancels at iteration 2 (2: of dcrc's EM loop; 3: of a
+                               cross-validation's fits) */
     /* results */
     int status;
     char message[MESSAGE];
@@ -163,6 +166,12 @@ static int cancel_at_em_two(void *user, int64_t iteration, double objective, con
     return iteration >= 2 && strncmp(message, "dcrc:", 5) == 0;
 }
 
+/* Cancels at the second fit of a cross-validation ("...: tuning ..."), between two fits of the folds. */
+static int cancel_at_tuning_two(void *user, int64_t iteration, double objective, const char *message) {
+    (void)user, (void)objective;
+    return iteration >= 2 && strstr(message, ": tuning ") != NULL;
+}
+
 static void *run_rank(void *arg) {
     shard_run *s = (shard_run *)arg;
     kindred_model *m = NULL;
@@ -172,7 +181,9 @@ static void *run_rank(void *arg) {
         return NULL;
     }
     set_run_options(m, s);
-    if (s->cancel) kindred_model_set_progress(m, s->cancel == 2 ? cancel_at_em_two : cancel_at_two, NULL);
+    if (s->cancel)
+        kindred_model_set_progress(
+            m, s->cancel == 3 ? cancel_at_tuning_two : s->cancel == 2 ? cancel_at_em_two : cancel_at_two, NULL);
     if (s->csr) {
         /* This rank's CSR arrays, indptr counted from its first row. */
         int64_t *indptr = malloc((size_t)(s->n_local + 1) * sizeof(int64_t));
@@ -808,20 +819,28 @@ static void plain_fit_like(const char *algorithm, const shard_run *like, referen
     kindred_model_free(m);
 }
 
-/* Labels, centres, metric, objective trace, objective and iterations bitwise
- * those of one process for the 400 pairs of pairs_side (most of them join
- * rows of two ranks), penalty 1, with propagation (robust units; transitive)
- * and point-wise (off), 2 restarts (the second from k-means++ over units or
- * points). */
-static void pckmeans_bitwise_for_splits(const char *propagation) {
+/* Labels, centres, metric, objective trace, objective, iterations and every
+ * result array bitwise those of one process for the 400 pairs of pairs_side
+ * (most of them join rows of two ranks), 2 restarts (the second from
+ * k-means++ over units or points). propagation: robust, transitive, off, or
+ * NULL for its default auto; penalty: > 0, or 0 for unset. Unset, they are
+ * chosen by cross-validation over the pairs (6 candidates x 3 folds of fits
+ * on the ranks, the held-out pairs' end labels gathered): the chosen values
+ * (result arrays chosen_weight, chosen_propagation) and the fit made with
+ * them are compared too. */
+static void pckmeans_bitwise_for_splits(const char *propagation, double penalty) {
     static reference plain;
     shard_run like;
     memset(&like, 0, sizeof like);
     like.side = pairs_side;
-    like.text = "propagation";
-    like.text_value = propagation;
-    like.real = "penalty";
-    like.real_value = 1.0;
+    if (propagation) {
+        like.text = "propagation";
+        like.text_value = propagation;
+    }
+    if (penalty > 0.0) {
+        like.real = "penalty";
+        like.real_value = penalty;
+    }
     plain_fit_like("pckmeans", &like, &plain);
     assert_int_equal(plain.clusters, K);
     assert_true(plain.trace_rows >= 2);
@@ -832,17 +851,31 @@ static void pckmeans_bitwise_for_splits(const char *propagation) {
 
 static void pckmeans_robust_units_across_ranks(void **state) {
     (void)state;
-    pckmeans_bitwise_for_splits("robust");
+    pckmeans_bitwise_for_splits("robust", 1.0);
 }
 
 static void pckmeans_transitive_units_across_ranks(void **state) {
     (void)state;
-    pckmeans_bitwise_for_splits("transitive");
+    pckmeans_bitwise_for_splits("transitive", 1.0);
 }
 
 static void pckmeans_pointwise_across_ranks(void **state) {
     (void)state;
-    pckmeans_bitwise_for_splits("off");
+    pckmeans_bitwise_for_splits("off", 1.0);
+}
+
+/* pckmeans's defaults: penalty and propagation both chosen by cross-validation. */
+static void pckmeans_defaults_across_ranks(void **state) {
+    (void)state;
+    pckmeans_bitwise_for_splits(NULL, 0.0);
+}
+
+/* One of the two chosen, the other set: the penalty for robust units, the
+ * propagation for penalty 1. */
+static void pckmeans_one_value_chosen_across_ranks(void **state) {
+    (void)state;
+    pckmeans_bitwise_for_splits("robust", 0.0);
+    pckmeans_bitwise_for_splits(NULL, 1.0);
 }
 
 /* ---- without other ranks */
@@ -1044,7 +1077,7 @@ static void copkmeans_infeasible_on_every_rank(void **state) {
 
 /* An algorithm with pairs (400, pairs_side) on two ranks, rank 1 holding rows
  * [40000, N); propagation (pckmeans) and penalty (> 0) set when given, rank 1
- * cancelling at iteration 2 when cancel. */
+ * cancelling at iteration 2 when cancel (as shard_run.cancel says). */
 static void pairs_on_two_ranks(shard_run *runs, const char *algorithm, const char *propagation, double penalty,
                                int cancel) {
     const int64_t cuts[] = {0, 40000, N};
@@ -1065,18 +1098,7 @@ static void pairs_on_two_ranks(shard_run *runs, const char *algorithm, const cha
     run_world(runs, 2, cuts, slice, algorithm);
 }
 
-/* Choosing the penalty (or the propagation) by cross-validation over the
- * pairs is refused on more than one rank, alike on every rank. */
-static void pckmeans_tuning_refused_on_ranks(void **state) {
-    (void)state;
-    shard_run runs[THREAD_COMM_MAX_RANKS];
-    pairs_on_two_ranks(runs, "pckmeans", "robust", 0.0, 0);
-    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "choosing penalty by cross-validation");
-    pairs_on_two_ranks(runs, "pckmeans", NULL, 1.0, 0);
-    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "choosing propagation by cross-validation");
-}
-
-/* copkmeans and pckmeans (propagated and point-wise), with pairs: a cancel on one rank is every rank's. */
+/* copkmeans and pckmeans (propagated, point-wise, tuned), with pairs: a cancel on one rank is every rank's. */
 static void pairwise_cancel_on_one_rank(void **state) {
     (void)state;
     shard_run runs[THREAD_COMM_MAX_RANKS];
@@ -1086,6 +1108,9 @@ static void pairwise_cancel_on_one_rank(void **state) {
     same_failure_everywhere(runs, 2, KINDRED_E_CANCELLED, "rank 1: ");
     pairs_on_two_ranks(runs, "pckmeans", "off", 1.0, 1);
     same_failure_everywhere(runs, 2, KINDRED_E_CANCELLED, "rank 1: ");
+    /* penalty and propagation chosen by cross-validation: cancelled between two fits of the folds */
+    pairs_on_two_ranks(runs, "pckmeans", NULL, 0.0, 3);
+    same_failure_everywhere(runs, 2, KINDRED_E_CANCELLED, "rank 1: cancelled by the progress callback at iteration 2");
 }
 
 static void csr_faults_on_one_rank(void **state) {
@@ -1241,7 +1266,8 @@ int main(void) {
         cmocka_unit_test(pckmeans_robust_units_across_ranks),
         cmocka_unit_test(pckmeans_transitive_units_across_ranks),
         cmocka_unit_test(pckmeans_pointwise_across_ranks),
-        cmocka_unit_test(pckmeans_tuning_refused_on_ranks),
+        cmocka_unit_test(pckmeans_defaults_across_ranks),
+        cmocka_unit_test(pckmeans_one_value_chosen_across_ranks),
         cmocka_unit_test(dcrc_faults),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -3,10 +3,59 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/collective.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
 
 namespace kindred {
+
+namespace {
+
+// The held-out pairs of one fold as the score reads them: their ends (global
+// indices, ascending, each once) and the pairs renumbered to positions in
+// that list, in the fold's order (the order pair_agreement adds in).
+struct HeldOut {
+    std::vector<int64_t> ends;
+    std::vector<Pair> pairs;
+};
+
+HeldOut held_out_by_ends(const std::vector<Pair> &held_out) {
+    HeldOut h;
+    for (const Pair &p : held_out) {
+        h.ends.push_back(p.i);
+        h.ends.push_back(p.j);
+    }
+    std::sort(h.ends.begin(), h.ends.end());
+    h.ends.erase(std::unique(h.ends.begin(), h.ends.end()), h.ends.end());
+    auto position = [&](int64_t i) {
+        return static_cast<int64_t>(std::lower_bound(h.ends.begin(), h.ends.end(), i) - h.ends.begin());
+    };
+    h.pairs = held_out;
+    for (Pair &p : h.pairs) {
+        p.i = position(p.i);
+        p.j = position(p.j);
+    }
+    return h;
+}
+
+// The labels of the ends, in the order of h.ends. On several ranks a fit
+// returns the labels of this rank's rows only, and the ends of held-out
+// pairs lie anywhere: each rank sends the labels of the ends it holds
+// (Collective::rows, a label as one double, exact), so that every rank
+// scores the same labels and chooses the same candidate. In one process,
+// the same lookup, so that one code path serves both.
+std::vector<int32_t> labels_of_ends(const Collective &ranks, const std::vector<int32_t> &local, const HeldOut &h) {
+    std::vector<double> as_double(local.begin(), local.end());
+    DenseView v;
+    v.x = as_double.data();
+    v.n = static_cast<int64_t>(local.size());
+    v.d = 1;
+    v.ld = 1;
+    const std::vector<double> got = ranks.rows(DataView::dense(v), h.ends);
+    return std::vector<int32_t>(got.begin(), got.end());
+}
+
+}  // namespace
 
 double pair_agreement(const std::vector<Pair> &pairs, const std::vector<int32_t> &labels) {
     double agree[2] = {0.0, 0.0}, total[2] = {0.0, 0.0};
@@ -27,7 +76,11 @@ int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
                           bool simplest_within_se, std::vector<double> *scores,
                           std::vector<double> *standard_errors) {
     const std::vector<Pair> &pairs = ctx.side->pairs();
-    const int64_t n = ctx.data.n(), m = static_cast<int64_t>(pairs.size());
+    // On several ranks ctx.data holds this rank's rows; the pairs, and so
+    // the folds, are about all n_total points and the same on every rank.
+    const Collective single(ctx.data.n());
+    const Collective &ranks = ctx.collective ? *ctx.collective : single;
+    const int64_t n = ranks.n_total(), m = static_cast<int64_t>(pairs.size());
     // Folds: the pairs in a random order (from the fit's seed), dealt round-robin.
     std::vector<int64_t> order(static_cast<size_t>(m));
     for (int64_t e = 0; e < m; ++e) order[e] = e;
@@ -52,11 +105,17 @@ int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
         }
         SideInfo train(n);
         train.add_pairs(ti.data(), tj.data(), tv.data(), static_cast<int64_t>(tv.size()));
-        const FitContext fold_ctx{ctx.data, &train, ctx.options, ctx.progress, ctx.log, ctx.threads};
+        const FitContext fold_ctx{ctx.data, &train, ctx.options, ctx.progress, ctx.log, ctx.threads, ctx.collective};
+        const HeldOut scored = held_out_by_ends(held_out);
         for (int64_t c = 0; c < candidates; ++c) {
-            ctx.progress.report(++step, 0.0,
-                                cat(what, ": tuning ", describe(c), " (fit ", step, " of ", steps, ")").c_str());
-            const double a = pair_agreement(held_out, fit(fold_ctx, c));
+            // A cancel on one rank is every rank's: otherwise the others would
+            // wait in the next fit for a rank that has left.
+            ++step;
+            ranks.agree([&] {
+                ctx.progress.report(step, 0.0,
+                                    cat(what, ": tuning ", describe(c), " (fit ", step, " of ", steps, ")").c_str());
+            });
+            const double a = pair_agreement(scored.pairs, labels_of_ends(ranks, fit(fold_ctx, c), scored));
             score[c] += a / kPairFolds;
             square[c] += a * a / kPairFolds;
         }

@@ -33,8 +33,10 @@ double pair_agreement(const std::vector<Pair> &pairs, const std::vector<int32_t>
 // The index of the best of `candidates` values by mean held-out agreement
 // over kPairFolds folds of the pairs (ties: the smaller index). fit(ctx,
 // c) fits candidate c on the context's side information (a fold's
-// training pairs) and returns the labels. Needs ctx.side with at least
-// kMinPairsToTune pairs. what: named in progress and log messages.
+// training pairs) and returns the labels (in a sharded fit, ctx.collective
+// set: this rank's rows' labels; the held-out pairs' ends are gathered from
+// the ranks, and every rank returns the index one process would). Needs
+// ctx.side with at least kMinPairsToTune pairs. what: named in progress and log messages.
 // simplest_within_se: candidates are ordered from the simplest (fewest
 // clusters) up, and the first whose mean is within one standard error (over
 // the folds) of the best mean is chosen (the one-standard-error rule: a

@@ -5,7 +5,9 @@
  *                     pairs: its restarts and chunked sums), tcs-gm and tcs-vmf
  *                     (with partial labels on every rank), dcrc (with 400
  *                     triplets on every rank), pckmeans (with 400 pairs on
- *                     every rank, penalty and propagation set) and several uneven
+ *                     every rank, penalty and propagation set, then its
+ *                     defaults: both chosen by cross-validation over the
+ *                     pairs) and several uneven
  *                     splits of 70000 generated rows (three
  *                     chunks of 32768, the last partial; a shard inside one
  *                     chunk, an empty shard, slices given to ranks out of
@@ -40,6 +42,8 @@ static kindred_side *triplet_side;
 static kindred_side *pair_side;
 /* The algorithm fitted: shard_mpi fit runs every one with sharded fits (kindred_algorithm_uses). */
 static const char *algorithm = "kmeans";
+/* pckmeans: with its defaults (penalty and propagation chosen by cross-validation) rather than both set. */
+static int pckmeans_defaults = 0;
 
 /* What one fit gives: on rank 0 for the plain fit, on every rank for its shard. */
 typedef struct fit_result {
@@ -62,8 +66,8 @@ static kindred_model *new_model(int64_t k) {
                   kindred_model_set_int(m, "standardize", 0) != KINDRED_OK ||
                   kindred_model_set_int(m, "max_iter", 4) != KINDRED_OK ||
                   kindred_model_set_int(m, "lbfgs_max_iter", 15) != KINDRED_OK)) ||
-        /* pckmeans: penalty and propagation set (choosing them by cross-validation is refused on ranks). */
-        (strcmp(algorithm, "pckmeans") == 0 && (kindred_model_set_double(m, "penalty", 1.0) != KINDRED_OK ||
+        /* pckmeans: penalty and propagation set, unless its defaults are fitted. */
+        (strcmp(algorithm, "pckmeans") == 0 && !pckmeans_defaults && (kindred_model_set_double(m, "penalty", 1.0) != KINDRED_OK ||
                                                 kindred_model_set_string(m, "propagation", "robust") != KINDRED_OK)) ||
         kindred_model_set_int(m, "seed", 7) != KINDRED_OK || kindred_model_set_int(m, "threads", 1) != KINDRED_OK) {
         fprintf(stderr, "rank %d: cannot make the model: %s\n", rank, kindred_last_error());
@@ -308,6 +312,10 @@ int main(int argc, char **argv) {
             }
             passed &= run_fit(&comm);
         }
+        algorithm = "pckmeans";
+        pckmeans_defaults = 1;
+        if (rank == 0) printf("pckmeans with its defaults:\n");
+        passed &= run_fit(&comm);
     } else {
         passed = run_faults(&comm);
     }

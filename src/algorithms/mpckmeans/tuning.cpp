@@ -10,7 +10,9 @@
 // the robust units are never propagated, and mpckmeans also tries the
 // point-wise weights with A fixed at A_0. The inner fits use at most 3
 // restarts. Cost: at most 6 (pckmeans) or 9 (mpckmeans) candidates x 3 folds
-// fits, plus the final fit.
+// fits, plus the final fit. On several ranks every fit is the sharded one and
+// choose_by_pair_cv gathers the held-out pairs' labels, so each rank makes the
+// same choice as one process.
 #include <algorithm>
 
 #include "algorithms/mpckmeans/hmrf.hpp"
@@ -27,13 +29,6 @@ FitResult fit_hmrf_tuned(const FitContext &ctx, Config cfg, bool tune_weight, bo
                          "); using constraint weight ", cfg.constraint_weight, " and propagation ",
                          cfg.propagate ? "robust" : "off"));
     if (!(tune_weight || tune_propagation) || pairs < kMinPairsToTune) return fit_hmrf(ctx, cfg);
-    // The folds' fits would be exact, but the held-out agreement reads the
-    // labels of the pairs' ends, which lie on other ranks: not built yet.
-    // Refused alike on every rank (the options and pairs are the same there).
-    if (ctx.collective && !ctx.collective->single())
-        fail(KINDRED_E_INVALID, cfg.name, ": choosing ", tune_weight ? cfg.weight_option : "propagation",
-             " by cross-validation over the pairs is not available in a sharded fit yet: set ", cfg.weight_option,
-             " and propagation (robust, transitive or off)");
     struct Candidate {
         bool propagate;
         double weight;
