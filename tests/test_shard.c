@@ -812,24 +812,32 @@ static void plain_fit_like(const char *algorithm, const shard_run *like, referen
 
 /* Labels, centres, metric, objective trace, objective and iterations bitwise
  * those of one process for the 400 pairs of pairs_side (most of them join
- * rows of two ranks), penalty 1, with propagation (robust units; transitive)
- * and point-wise (off), 2 restarts (the second from k-means++ over units or
- * points). */
-static void pckmeans_bitwise_for_splits(const char *propagation) {
+ * rows of two ranks), the weight option (pckmeans' penalty, mpckmeans'
+ * constraint_weight) 1 and an extra integer option when given, with
+ * propagation (robust units; transitive) and point-wise (off), 2 restarts
+ * (the second from k-means++ over units or points). */
+static void hmrf_bitwise_for_splits(const char *algorithm, const char *propagation, const char *weight,
+                                    const char *extra, int64_t extra_value) {
     static reference plain;
     shard_run like;
     memset(&like, 0, sizeof like);
     like.side = pairs_side;
     like.text = "propagation";
     like.text_value = propagation;
-    like.real = "penalty";
+    like.real = weight;
     like.real_value = 1.0;
-    plain_fit_like("pckmeans", &like, &plain);
+    like.extra = extra;
+    like.extra_value = extra_value;
+    plain_fit_like(algorithm, &like, &plain);
     assert_int_equal(plain.clusters, K);
     assert_true(plain.trace_rows >= 2);
-    bitwise_for_splits("pckmeans", &plain, &like);
+    bitwise_for_splits(algorithm, &plain, &like);
     free(plain.arrays);
     plain.arrays = NULL;
+}
+
+static void pckmeans_bitwise_for_splits(const char *propagation) {
+    hmrf_bitwise_for_splits("pckmeans", propagation, "penalty", NULL, 0);
 }
 
 static void pckmeans_robust_units_across_ranks(void **state) {
@@ -857,22 +865,7 @@ static void pckmeans_pointwise_across_ranks(void **state) {
  * rows enter the metric update and the potentials phi (point-wise fits),
  * read from the pair ends gathered on every rank. */
 static void mpckmeans_bitwise_for_splits(const char *propagation, int metric_constraints) {
-    static reference plain;
-    shard_run like;
-    memset(&like, 0, sizeof like);
-    like.side = pairs_side;
-    like.text = "propagation";
-    like.text_value = propagation;
-    like.real = "constraint_weight";
-    like.real_value = 1.0;
-    like.extra = "metric_constraints";
-    like.extra_value = metric_constraints;
-    plain_fit_like("mpckmeans", &like, &plain);
-    assert_int_equal(plain.clusters, K);
-    assert_true(plain.trace_rows >= 2);
-    bitwise_for_splits("mpckmeans", &plain, &like);
-    free(plain.arrays);
-    plain.arrays = NULL;
+    hmrf_bitwise_for_splits("mpckmeans", propagation, "constraint_weight", "metric_constraints", metric_constraints);
 }
 
 static void mpckmeans_robust_units_across_ranks(void **state) {
