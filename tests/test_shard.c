@@ -138,6 +138,8 @@ static kindred_status set_options(kindred_model *m, const char *algorithm, int64
         return s;
     }
     if (s == KINDRED_OK && strcmp(algorithm, "dpmeans") != 0) s = kindred_model_set_int(m, "n_init", 2);
+    /* mpckmeans: a few metric updates suffice to compare them, at a fraction of the time. */
+    if (s == KINDRED_OK && strcmp(algorithm, "mpckmeans") == 0) s = kindred_model_set_int(m, "max_iter", 6);
     if (s == KINDRED_OK) s = kindred_model_set_int(m, "seed", 7);
     return s;
 }
@@ -822,13 +824,15 @@ static void plain_fit_like(const char *algorithm, const shard_run *like, referen
 /* Labels, centres, metric, objective trace, objective, iterations and every
  * result array bitwise those of one process for the 400 pairs of pairs_side
  * (most of them join rows of two ranks), 2 restarts (the second from
- * k-means++ over units or points). propagation: robust, transitive, off, or
- * NULL for its default auto; penalty: > 0, or 0 for unset. Unset, they are
- * chosen by cross-validation over the pairs (6 candidates x 3 folds of fits
- * on the ranks, the held-out pairs' end labels gathered): the chosen values
- * (result arrays chosen_weight, chosen_propagation) and the fit made with
- * them are compared too. */
-static void pckmeans_bitwise_for_splits(const char *propagation, double penalty) {
+ * k-means++ over units or points), and an extra integer option when given.
+ * propagation: robust, transitive, off, or NULL for its default auto; the
+ * weight option (pckmeans' penalty, mpckmeans' constraint_weight): > 0, or 0
+ * for unset. Unset, they are chosen by cross-validation over the pairs (6
+ * candidates x 3 folds of fits on the ranks, the held-out pairs' end labels
+ * gathered): the chosen values (result arrays chosen_weight,
+ * chosen_propagation) and the fit made with them are compared too. */
+static void hmrf_bitwise_for_splits(const char *algorithm, const char *propagation, const char *weight,
+                                    double weight_value, const char *extra, int64_t extra_value) {
     static reference plain;
     shard_run like;
     memset(&like, 0, sizeof like);
@@ -837,16 +841,22 @@ static void pckmeans_bitwise_for_splits(const char *propagation, double penalty)
         like.text = "propagation";
         like.text_value = propagation;
     }
-    if (penalty > 0.0) {
-        like.real = "penalty";
-        like.real_value = penalty;
+    if (weight_value > 0.0) {
+        like.real = weight;
+        like.real_value = weight_value;
     }
-    plain_fit_like("pckmeans", &like, &plain);
+    like.extra = extra;
+    like.extra_value = extra_value;
+    plain_fit_like(algorithm, &like, &plain);
     assert_int_equal(plain.clusters, K);
     assert_true(plain.trace_rows >= 2);
-    bitwise_for_splits("pckmeans", &plain, &like);
+    bitwise_for_splits(algorithm, &plain, &like);
     free(plain.arrays);
     plain.arrays = NULL;
+}
+
+static void pckmeans_bitwise_for_splits(const char *propagation, double penalty) {
+    hmrf_bitwise_for_splits("pckmeans", propagation, "penalty", penalty, NULL, 0);
 }
 
 static void pckmeans_robust_units_across_ranks(void **state) {
@@ -876,6 +886,42 @@ static void pckmeans_one_value_chosen_across_ranks(void **state) {
     (void)state;
     pckmeans_bitwise_for_splits("robust", 0.0);
     pckmeans_bitwise_for_splits(NULL, 1.0);
+}
+
+/* ---- mpckmeans (euclidean-diag), with the same pairs */
+
+/* Labels, centres, the learned weights (metric), objective trace, objective
+ * and iterations bitwise those of one process, constraint_weight 1 (or
+ * chosen by cross-validation: mpckmeans_defaults_across_ranks), 2 restarts; the diagonal
+ * scatter, the log-determinant's n and the metric's start A_0 = n / S_mm are
+ * taken over all the ranks' rows. metric_constraints: the violated pairs'
+ * rows enter the metric update and the potentials phi (point-wise fits),
+ * read from the pair ends gathered on every rank. */
+static void mpckmeans_bitwise_for_splits(const char *propagation, int metric_constraints) {
+    hmrf_bitwise_for_splits("mpckmeans", propagation, "constraint_weight", propagation ? 1.0 : 0.0,
+                            "metric_constraints", metric_constraints);
+}
+
+static void mpckmeans_robust_units_across_ranks(void **state) {
+    (void)state;
+    mpckmeans_bitwise_for_splits("robust", 0);
+}
+
+static void mpckmeans_pointwise_across_ranks(void **state) {
+    (void)state;
+    mpckmeans_bitwise_for_splits("off", 0);
+}
+
+static void mpckmeans_pairs_in_the_metric_across_ranks(void **state) {
+    (void)state;
+    mpckmeans_bitwise_for_splits("off", 1);
+}
+
+/* mpckmeans's defaults (euclidean-diag): constraint_weight and propagation
+ * chosen by cross-validation over the pairs, on the ranks as for pckmeans. */
+static void mpckmeans_defaults_across_ranks(void **state) {
+    (void)state;
+    mpckmeans_bitwise_for_splits(NULL, 0);
 }
 
 /* ---- without other ranks */
@@ -930,6 +976,8 @@ static void flags_say_which_algorithms_shard(void **state) {
     assert_ok(kindred_algorithm_uses("pckmeans", &flags));
     assert_true(flags & KINDRED_USES_SHARDS);
     assert_ok(kindred_algorithm_uses("mpckmeans", &flags));
+    assert_true(flags & KINDRED_USES_SHARDS);
+    assert_ok(kindred_algorithm_uses("rdpmeans", &flags));
     assert_false(flags & (KINDRED_USES_SHARDS | KINDRED_USES_SHARDS_APPROX));
 }
 
@@ -1018,8 +1066,32 @@ static void an_algorithm_without_sharded_fits(void **state) {
     const int slice[] = {0, 1};
     shard_run runs[THREAD_COMM_MAX_RANKS];
     memset(runs, 0, sizeof runs);
-    run_world(runs, 2, cuts, slice, "mpckmeans");
-    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "mpckmeans has no sharded fit");
+    run_world(runs, 2, cuts, slice, "rdpmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "rdpmeans has no sharded fit");
+}
+
+/* The distortions not yet exact on several ranks are refused on every rank,
+ * before any exchange; on one rank they fit. */
+static void mpckmeans_other_distortions_refused_on_ranks(void **state) {
+    (void)state;
+    const char *const names[] = {"euclidean-full", "cosine", "idiv"};
+    const int64_t cuts[] = {0, 40000, N};
+    const int slice[] = {0, 1};
+    for (size_t c = 0; c < sizeof names / sizeof names[0]; ++c) {
+        shard_run runs[THREAD_COMM_MAX_RANKS];
+        memset(runs, 0, sizeof runs);
+        for (int r = 0; r < 2; ++r) {
+            runs[r].side = pairs_side;
+            runs[r].text = "distortion";
+            runs[r].text_value = names[c];
+            runs[r].real = "constraint_weight";
+            runs[r].real_value = 1.0;
+        }
+        run_world(runs, 2, cuts, slice, "mpckmeans");
+        char message[96];
+        snprintf(message, sizeof message, "distortion %s has no sharded fit yet", names[c]);
+        same_failure_everywhere(runs, 2, KINDRED_E_INVALID, message);
+    }
 }
 
 /* A cannot-link triangle across three ranks with k = 2: every run fails, on
@@ -1268,6 +1340,11 @@ int main(void) {
         cmocka_unit_test(pckmeans_pointwise_across_ranks),
         cmocka_unit_test(pckmeans_defaults_across_ranks),
         cmocka_unit_test(pckmeans_one_value_chosen_across_ranks),
+        cmocka_unit_test(mpckmeans_robust_units_across_ranks),
+        cmocka_unit_test(mpckmeans_pointwise_across_ranks),
+        cmocka_unit_test(mpckmeans_pairs_in_the_metric_across_ranks),
+        cmocka_unit_test(mpckmeans_defaults_across_ranks),
+        cmocka_unit_test(mpckmeans_other_distortions_refused_on_ranks),
         cmocka_unit_test(dcrc_faults),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

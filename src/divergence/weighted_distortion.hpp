@@ -81,10 +81,18 @@ public:
     // Sets A (validated by the caller: PSD / positive) and refreshes caches.
     virtual void set_params(const std::vector<double> &a) = 0;
     // A sharded fit (core/collective.hpp): the distortion holds this rank's
-    // rows and centroids() sums the clusters over every rank's rows (chunk
-    // sums, the bits of one process). Only the Euclidean distortions, the
-    // ones of the sharded pckmeans, read it; null (the default): one process.
+    // rows; centroids() sums the clusters over every rank's rows (chunk
+    // sums), the diagonal scatter is a pass over the ranks in index order
+    // (Collective::in_turn) and the log-determinant term counts all the
+    // points, the bits of one process each. Only the Euclidean distortions
+    // read it (the sharded pckmeans and mpckmeans with euclidean-diag); null
+    // (the default): one process.
     void set_ranks(const Collective *ranks) { ranks_ = ranks; }
+    // Collective on every rank of a sharded fit: the rows of the ends of the
+    // pairs, gathered once, so that phi and the pairs' part of the metric
+    // update read them by global index on every rank alike. In one process
+    // (no ranks) the rows are read where they are; the others do nothing.
+    virtual void gather_pair_ends(const std::vector<PairConstraint> & /*pairs*/) {}
 
     // M-step (A): centres minimising sum_{i in X_h} d_A(x_i, mu_h) (3.23,
     // 3.24). centers is k x d; a cluster without points keeps its centre.
@@ -164,6 +172,8 @@ public:
 
 protected:
     WeightedDistortion(DistortionKind kind, int64_t n, int64_t d) : kind_(kind), n_(n), d_(d) {}
+    // The n of n log Z_Theta (3.16): all the points, over the ranks of a sharded fit.
+    double n_points() const { return static_cast<double>(ranks_ ? ranks_->n_total() : n_); }
     DistortionKind kind_;
     int64_t n_, d_;
     std::vector<double> a_;

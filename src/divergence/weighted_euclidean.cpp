@@ -112,10 +112,24 @@ public:
         return s;
     }
 
+    // A full A is not sharded (mpckmeans refuses it on several ranks); the
+    // transformed rows xt_ are this process's.
+    void gather_pair_ends(const std::vector<PairConstraint> &pairs) override {
+        if (!ranks_ || full_matrix()) return;
+        ends_.clear();
+        for (const PairConstraint &p : pairs) {
+            ends_.push_back(p.i);
+            ends_.push_back(p.j);
+        }
+        std::sort(ends_.begin(), ends_.end());
+        ends_.erase(std::unique(ends_.begin(), ends_.end()), ends_.end());
+        end_rows_ = ranks_->rows(data_, ends_);
+    }
+
     double phi(int64_t i, int64_t j) const override {
         double s = 0.0;
         if (!full_matrix()) {
-            const double *a = x0_ + i * d_, *b = x0_ + j * d_;
+            const double *a = point(i), *b = point(j);
             for (int64_t m = 0; m < d_; ++m) s += a_[m] * (a[m] - b[m]) * (a[m] - b[m]);
             return s;
         }
@@ -136,7 +150,7 @@ public:
 
     // -n log det A (3.16) + Rayleigh prior on the diagonal entries (3.26).
     double regulariser(bool prior, double s) const override {
-        double r = -static_cast<double>(n_) * log_det_;
+        double r = -n_points() * log_det_;
         if (prior)
             for (int64_t m = 0; m < d_; ++m) r += rayleigh_neg_log(diag(m), s);
         return r;
@@ -152,9 +166,9 @@ public:
             for (int64_t c = 0; c < d_; ++c) inv[c] = 1.0 / lambda_[c];
             std::vector<double> ainv(static_cast<size_t>(d_ * d_));
             linalg::rebuild_from_eigen(eig_, inv, ainv.data());
-            for (int64_t v = 0; v < d_ * d_; ++v) g[v] -= static_cast<double>(n_) * ainv[v];
+            for (int64_t v = 0; v < d_ * d_; ++v) g[v] -= n_points() * ainv[v];
         } else {
-            for (int64_t m = 0; m < d_; ++m) g[m] -= static_cast<double>(n_) / a_[m];
+            for (int64_t m = 0; m < d_; ++m) g[m] -= n_points() / a_[m];
         }
         if (in.prior)
             for (int64_t m = 0; m < d_; ++m) g[diag_index(m)] += rayleigh_neg_log_grad(diag(m), in.rayleigh_s);
@@ -179,7 +193,7 @@ public:
     bool closed_form(const GradientInput &in, double rel_floor, std::vector<double> &out) const override {
         std::vector<double> g;
         linear_part(in, g);
-        const double nn = static_cast<double>(n_);
+        const double nn = n_points();
         if (full_matrix()) {
             work_eig_.compute(g.data());
             std::vector<double> vals = work_eig_.values();
@@ -226,13 +240,21 @@ private:
             }
             linalg::syrk_ata(n_, d_, 1.0, r.data(), d_, 0.0, g.data());
         } else {
-            for (int64_t i = 0; i < n_; ++i) {
-                const double *mu = centers + static_cast<int64_t>(labels[i]) * d_;
-                for (int64_t m = 0; m < d_; ++m) {
-                    const double t = x0_[i * d_ + m] - mu[m];
-                    g[m] += t * t;
+            // One running sum per coordinate in index order: over the ranks,
+            // each adds its rows in turn, the additions of one process.
+            const auto add_rows = [&](double *s) {
+                for (int64_t i = 0; i < n_; ++i) {
+                    const double *mu = centers + static_cast<int64_t>(labels[i]) * d_;
+                    for (int64_t m = 0; m < d_; ++m) {
+                        const double t = x0_[i * d_ + m] - mu[m];
+                        s[m] += t * t;
+                    }
                 }
-            }
+            };
+            if (ranks_)
+                ranks_->in_turn(g.data(), g.size(), add_rows);
+            else
+                add_rows(g.data());
         }
     }
 
@@ -315,6 +337,14 @@ private:
             }
         });
     }
+    // Row i of all the points (an end of a pair, on several ranks: gathered by gather_pair_ends).
+    const double *point(int64_t i) const {
+        if (!ranks_) return x0_ + i * d_;
+        const auto at = std::lower_bound(ends_.begin(), ends_.end(), i);
+        if (at == ends_.end() || *at != i)
+            fail(KINDRED_E_INTERNAL, "weighted Euclidean: row ", i, " is not the end of a gathered pair");
+        return end_rows_.data() + (at - ends_.begin()) * d_;
+    }
     int64_t diag_index(int64_t m) const { return full_matrix() ? m * d_ + m : m; }
 
     // rows (k of them, d values each, original space) -> the space of A^{1/2}.
@@ -368,8 +398,9 @@ private:
         } else {
             for (size_t p = 0; p < pairs.size(); ++p) {
                 if (coef[p] == 0.0) continue;
+                const double *a = point(pairs[p].i), *b = point(pairs[p].j);
                 for (int64_t m = 0; m < d_; ++m) {
-                    const double t = x0_[pairs[p].i * d_ + m] - x0_[pairs[p].j * d_ + m];
+                    const double t = a[m] - b[m];
                     g[m] += coef[p] * t * t;
                 }
             }
@@ -383,6 +414,9 @@ private:
     mutable linalg::SymmetricEigen work_eig_;  // scratch for projections and the closed form
     const double *x0_ = nullptr;  // the points, n x d row-major: the caller's or x0_copy_
     std::vector<double> x0_copy_, lambda_, m_, sqrt_a_;
+    // Sharded: the ends of the pairs (sorted global rows) and their rows.
+    std::vector<int64_t> ends_;
+    std::vector<double> end_rows_;
     // The points in the space of A^{1/2} (full A only), the squared norms
     // x^T A x and a view of the points the GEMM reads (xt_ for a full A, x0_
     // for a diagonal one): a cache of set_params' A, rebuilt by

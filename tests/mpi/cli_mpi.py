@@ -190,7 +190,7 @@ def main(argv):
         faults = [
             (["fit", "kmeans", "--k", "2", "--data", "part-%r.csv"], 1,
              "rank %d: cannot open part-%d.csv" % (p - 1, p - 1) if p > 1 else "cannot open part-0.csv"),
-            (["fit", "mpckmeans", "--k", "2", "--data", path], 2, "mpckmeans has no sharded fit"),
+            (["fit", "rdpmeans", "--data", path], 2, "rdpmeans has no sharded fit"),
             (["fit", "kmeans", "--kk", "2", "--data", path], 2, "unknown option 'kk'"),
         ]
         for args, code, needle in faults:

@@ -7,7 +7,8 @@
  *                     triplets on every rank), pckmeans (with 400 pairs on
  *                     every rank, penalty and propagation set, then its
  *                     defaults: both chosen by cross-validation over the
- *                     pairs) and several uneven
+ *                     pairs), mpckmeans (the same pairs, constraint_weight
+ *                     and propagation set) and several uneven
  *                     splits of 70000 generated rows (three
  *                     chunks of 32768, the last partial; a shard inside one
  *                     chunk, an empty shard, slices given to ranks out of
@@ -38,7 +39,7 @@ static int rank, size;
 static kindred_side *partial_side;
 /* dcrc: 400 triplets sampled from the blobs' truth (the same on every rank). */
 static kindred_side *triplet_side;
-/* pckmeans: 400 must-links and cannot-links sampled from the blobs' truth (the same on every rank). */
+/* pckmeans, mpckmeans: 400 must-links and cannot-links sampled from the blobs' truth (the same on every rank). */
 static kindred_side *pair_side;
 /* The algorithm fitted: shard_mpi fit runs every one with sharded fits (kindred_algorithm_uses). */
 static const char *algorithm = "kmeans";
@@ -69,6 +70,12 @@ static kindred_model *new_model(int64_t k) {
         /* pckmeans: penalty and propagation set, unless its defaults are fitted. */
         (strcmp(algorithm, "pckmeans") == 0 && !pckmeans_defaults && (kindred_model_set_double(m, "penalty", 1.0) != KINDRED_OK ||
                                                 kindred_model_set_string(m, "propagation", "robust") != KINDRED_OK)) ||
+        /* mpckmeans: the same, point-wise, with the violated pairs in the metric update (their rows gathered). */
+        (strcmp(algorithm, "mpckmeans") == 0 &&
+         (kindred_model_set_double(m, "constraint_weight", 1.0) != KINDRED_OK ||
+          kindred_model_set_string(m, "propagation", "off") != KINDRED_OK ||
+          kindred_model_set_int(m, "metric_constraints", 1) != KINDRED_OK ||
+          kindred_model_set_int(m, "max_iter", 6) != KINDRED_OK)) ||
         kindred_model_set_int(m, "seed", 7) != KINDRED_OK || kindred_model_set_int(m, "threads", 1) != KINDRED_OK) {
         fprintf(stderr, "rank %d: cannot make the model: %s\n", rank, kindred_last_error());
         MPI_Abort(MPI_COMM_WORLD, 2);
@@ -101,10 +108,10 @@ static int same_results(const fit_result *a, const fit_result *b) {
 }
 
 /* The side information of the algorithm fitted: partial labels for tcs-*, triplets for dcrc, pairs for
- * pckmeans, none for the others. */
+ * pckmeans and mpckmeans, none for the others. */
 static const kindred_side *side_of_algorithm(void) {
     if (strcmp(algorithm, "dcrc") == 0) return triplet_side;
-    if (strcmp(algorithm, "pckmeans") == 0) return pair_side;
+    if (strcmp(algorithm, "pckmeans") == 0 || strcmp(algorithm, "mpckmeans") == 0) return pair_side;
     return strncmp(algorithm, "tcs-", 4) == 0 ? partial_side : NULL;
 }
 
@@ -301,7 +308,8 @@ int main(int argc, char **argv) {
     }
     int passed = 1;
     if (strcmp(mode, "fit") == 0) {
-        const char *const sharded[] = {"kmeans", "gmm", "dpmeans", "copkmeans", "tcs-gm", "tcs-vmf", "dcrc", "pckmeans"};
+        const char *const sharded[] = {"kmeans", "gmm", "dpmeans", "copkmeans", "tcs-gm", "tcs-vmf", "dcrc", "pckmeans",
+                                       "mpckmeans"};
         for (size_t a = 0; a < sizeof sharded / sizeof sharded[0]; ++a) {
             int flags = 0;
             algorithm = sharded[a];

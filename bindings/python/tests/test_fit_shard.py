@@ -49,4 +49,5 @@ def test_comm_must_be_a_communicator(iris):
 def test_shards_flag():
     assert "shards" in kindred.algorithm_uses("kmeans")
     assert "shards" in kindred.algorithm_uses("copkmeans")
-    assert "shards" not in kindred.algorithm_uses("mpckmeans")
+    assert "shards" in kindred.algorithm_uses("mpckmeans")
+    assert "shards" not in kindred.algorithm_uses("rdpmeans")

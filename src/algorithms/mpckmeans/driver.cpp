@@ -60,6 +60,7 @@ FitResult fit_pointwise(const FitContext &ctx, const Config &cfg, int64_t restar
     if (cfg.learn_metric && cfg.metric_init_global) initialise_metric(*dist, cfg);
     const double weight = cfg.relative_weight ? cfg.constraint_weight * mean_spread(*dist, ranks) : cfg.constraint_weight;
     const Constraints cons(ctx.side, n_total, cfg.use_constraints, weight), no_pairs(nullptr, n_total, false, 1.0);
+    if (!ranks.single()) dist->gather_pair_ends(cons.pairs);
     std::vector<double> centers = initial_centers(ctx, *dist, cfg, init_rng, ranks, nullptr, 0, restart == 0);
 
     // The points with constraints are placed by the ICM on every rank alike,
@@ -176,7 +177,8 @@ FitResult fit_pointwise(const FitContext &ctx, const Config &cfg, int64_t restar
         // M-step (A): centroids (3.23, 3.24).
         dist->centroids(mine, k, centers);
         // M-step (B): distortion parameters (3.25 - 3.29), then the potentials under the new A.
-        if (cfg.learn_metric && cfg.metric_steps) metric_step(*dist, cfg.metric_from_constraints ? cons : no_pairs, centers, labels, cfg, learning_rate);
+        if (cfg.learn_metric && cfg.metric_steps) metric_step(*dist, cfg.metric_from_constraints ? cons : no_pairs, centers, labels, first, cfg,
+                                                             learning_rate);
         if (!cfg.constant_potential) {
             pot = potentials(*dist, cons, false);
             graph = icm_graph(cons, pot);

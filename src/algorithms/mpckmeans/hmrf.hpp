@@ -372,9 +372,12 @@ double mean_spread(const divergence::WeightedDistortion &dist, const Collective 
 void initialise_metric(divergence::WeightedDistortion &dist, const Config &cfg);
 
 // M-step (B): a step on A that never increases J (backtracking). Returns
-// true when A changed. learning_rate is updated (bold driver).
+// true when A changed. learning_rate is updated (bold driver). labels: the
+// labels the pairs of cons read (every point's), of which this rank's rows
+// start at `first` (its first row in a sharded fit; 0 in one process, or
+// when labels holds this rank's rows only and cons has no pairs).
 bool metric_step(divergence::WeightedDistortion &dist, const Constraints &cons, const std::vector<double> &centers,
-                 const std::vector<int32_t> &labels, const Config &cfg, double &learning_rate);
+                 const std::vector<int32_t> &labels, int64_t first, const Config &cfg, double &learning_rate);
 
 // The paper's driver: pairs as they are given, point-wise ICM (driver.cpp).
 FitResult fit_hmrf(const FitContext &ctx, const Config &cfg);

@@ -38,7 +38,7 @@ double norm2(const std::vector<double> &v) {
 }  // namespace
 
 bool metric_step(divergence::WeightedDistortion &dist, const Constraints &cons, const std::vector<double> &centers,
-                 const std::vector<int32_t> &labels, const Config &cfg, double &learning_rate) {
+                 const std::vector<int32_t> &labels, int64_t first, const Config &cfg, double &learning_rate) {
     const int64_t n = dist.n(), k = cfg.k;
     // J_obj (3.14) for the current A, with the distortion term summed from
     // each block of distances while it is in cache instead of from a
@@ -48,7 +48,8 @@ bool metric_step(divergence::WeightedDistortion &dist, const Constraints &cons, 
     // A_v S_v: one pass over the points for S, then O(d^2) per candidate A
     // (S is also the points' part of the closed form and of the gradient).
     std::vector<double> scatter;
-    const bool linear = dist.assigned_scatter(centers.data(), k, labels.data(), scatter);
+    const int32_t *own = labels.data() + first;
+    const bool linear = dist.assigned_scatter(centers.data(), k, own, scatter);
     std::unique_ptr<double[]> work(linear ? nullptr : new double[static_cast<size_t>(n * k)]);
     auto objective_now = [&]() {
         double j = 0.0;
@@ -56,7 +57,7 @@ bool metric_step(divergence::WeightedDistortion &dist, const Constraints &cons, 
             const std::vector<double> &a = dist.params();
             for (size_t v = 0; v < a.size(); ++v) j += a[v] * scatter[v];
         } else {
-            j = dist.assigned_distortion(centers.data(), k, labels.data(), work.get());
+            j = dist.assigned_distortion(centers.data(), k, own, work.get());
         }
         j += constraint_penalty(cons, potentials(dist, cons, false), labels.data());
         if (cfg.learn_metric) j += dist.regulariser(cfg.use_prior, cfg.rayleigh_s);
@@ -75,7 +76,7 @@ bool metric_step(divergence::WeightedDistortion &dist, const Constraints &cons, 
             phimax_coef += p.w;
         }
     }
-    divergence::GradientInput in{labels.data(), centers.data(), k, &cons.pairs, &coef, phimax_coef, cfg.use_prior,
+    divergence::GradientInput in{own, centers.data(), k, &cons.pairs, &coef, phimax_coef, cfg.use_prior,
                                  cfg.rayleigh_s, linear ? &scatter : nullptr};
     const std::vector<double> a0 = dist.params();
     const double threshold = j0 - 1e-12 * (1.0 + std::fabs(j0));

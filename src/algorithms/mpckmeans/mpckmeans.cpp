@@ -15,6 +15,14 @@ FitResult fit_mpckmeans(const FitContext &ctx) {
     cfg.name = "mpckmeans";
     cfg.k = o.get_int("k");
     cfg.kind = divergence::distortion_kind(o.get_choice("distortion"));
+    // On several ranks only the diagonal weights are exact so far: the full
+    // A's scatter is one SYRK over all the rows, which per-rank SYRKs cannot
+    // reproduce bit for bit, and the cosine and idiv gradients are sums over
+    // the points not yet taken over the ranks. Refused alike on every rank
+    // (the options are the same there), before any collective call.
+    if (ctx.collective && ctx.collective->size() > 1 && cfg.kind != divergence::DistortionKind::EuclideanDiag)
+        fail(KINDRED_E_INVALID, "mpckmeans: distortion ", o.get_choice("distortion"),
+             " has no sharded fit yet (on several ranks only euclidean-diag, the default)");
     cfg.use_constraints = o.get_bool("constraints");
     cfg.learn_metric = o.get_bool("learn_metric");
     cfg.use_prior = o.get_bool("prior");
@@ -100,7 +108,7 @@ const AlgorithmSpec &mpckmeans_spec() {
         AlgorithmSpec s;
         s.name = "mpckmeans";
         s.summary = "HMRF-KMeans / MPCK-means: soft pairwise constraints with a learned distortion (Basu et al.)";
-        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SPARSE;
+        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_SHARDS;
         s.options = mpckmeans_options();
         s.fit = fit_mpckmeans;
         s.predict = hmrf::predict_hmrf;

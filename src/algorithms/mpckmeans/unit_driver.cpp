@@ -184,7 +184,7 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
                                                   total_over_ranks(ranks, free_moves));
         for (int64_t i = 0; i < n; ++i) fit.labels[i] = unit_label[units.unit[first + i]];
         dist.centroids(fit.labels.data(), k, fit.centers);
-        if (cfg.learn_metric && cfg.metric_steps) metric_step(dist, none, fit.centers, fit.labels, cfg, learning_rate);
+        if (cfg.learn_metric && cfg.metric_steps) metric_step(dist, none, fit.centers, fit.labels, 0, cfg, learning_rate);
         double j = distances() + unit_penalty(graph, unit_label);
         if (cfg.learn_metric) j += dist.regulariser(cfg.use_prior, cfg.rayleigh_s);
         if (!std::isfinite(j))
