@@ -34,9 +34,14 @@ class Terminal:
         self.log = os.path.join(cwd, "pane.log")
         # The shell prints the exit code when the program ends, then waits, so the screen stays readable.
         # It traps Ctrl-C (a trapped signal, unlike an ignored one, is default again in the program).
-        shell = "trap : INT; cd %s && %s; echo EXIT=$?; sleep 600" % (shlex.quote(cwd), command)
+        # The program starts only once the pane's output is logged (the file `go` is made after
+        # pipe-pane): on a loaded machine pipe-pane attached late and lost the program's first lines.
+        go = os.path.join(cwd, "go-" + os.path.basename(socket))
+        shell = "trap : INT; while [ ! -e %s ]; do sleep 0.02; done; cd %s && %s; echo EXIT=$?; sleep 600" % (
+            shlex.quote(go), shlex.quote(cwd), command)
         self.tmux("new-session", "-d", "-s", self.name, "-x", "200", "-y", "50", shell)
         self.tmux("pipe-pane", "-t", self.name, "-o", "cat >> " + shlex.quote(self.log))
+        open(go, "w").close()
 
     def tmux(self, *args):
         return subprocess.run(["tmux", "-L", self.socket] + list(args), check=True, capture_output=True,
