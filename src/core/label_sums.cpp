@@ -116,6 +116,20 @@ private:
     std::vector<int64_t> touched_;
 };
 
+// The points of labels in [0, k) grouped by label with a stable counting
+// sort: label l's points are order[start[l] .. start[l + 1]), in index order.
+void group_by_label(const int32_t *labels, int64_t n, int64_t k, std::vector<int64_t> &start,
+                    std::vector<int64_t> &order) {
+    start.assign(static_cast<size_t>(k + 1), 0);
+    for (int64_t i = 0; i < n; ++i)
+        if (labels[i] >= 0 && labels[i] < k) ++start[labels[i] + 1];
+    for (int64_t l = 0; l < k; ++l) start[l + 1] += start[l];
+    order.resize(static_cast<size_t>(start[k]));
+    std::vector<int64_t> next(start.begin(), start.end() - 1);
+    for (int64_t i = 0; i < n; ++i)
+        if (labels[i] >= 0 && labels[i] < k) order[next[labels[i]]++] = i;
+}
+
 // The points grouped by label with a stable counting sort (n + k + 1 indices),
 // then each label's points added in index order, one chunk sum at a time:
 // the same additions as sums_by_chunk in O(n + k + threads d) extra memory,
@@ -125,16 +139,8 @@ template <bool kWeighted>
 void sums_by_label(const DataView &data, const int32_t *labels, const double *weight, int64_t k, int64_t chunk,
                    int threads, std::vector<double> &sums, std::vector<double> &wsum, std::vector<int64_t> &counts) {
     const int64_t n = data.n(), d = data.d();
-    std::vector<int64_t> start(static_cast<size_t>(k + 1), 0);
-    for (int64_t i = 0; i < n; ++i)
-        if (labels[i] >= 0 && labels[i] < k) ++start[labels[i] + 1];
-    for (int64_t l = 0; l < k; ++l) start[l + 1] += start[l];
-    std::vector<int64_t> order(static_cast<size_t>(start[k]));
-    {
-        std::vector<int64_t> next(start.begin(), start.end() - 1);
-        for (int64_t i = 0; i < n; ++i)
-            if (labels[i] >= 0 && labels[i] < k) order[next[labels[i]]++] = i;
-    }
+    std::vector<int64_t> start, order;
+    group_by_label(labels, n, k, start, order);
     const int workers = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(threads, chunk_count(k, kLabelsPerTask))));
     std::vector<ChunkSum<kWeighted>> scratch(static_cast<size_t>(workers), ChunkSum<kWeighted>(data));
     parallel_chunks_by_worker(workers, k, kLabelsPerTask, [&](int w, int64_t, int64_t lo, int64_t hi) {
@@ -224,16 +230,8 @@ namespace {
 void sparse_cluster_sums(const DataView &data, const Collective &ranks, const int32_t *labels, int64_t k,
                          std::vector<double> &sums, std::vector<int64_t> &counts) {
     const int64_t n = data.n(), d = data.d(), width = d + 3;
-    std::vector<int64_t> start(static_cast<size_t>(k + 1), 0);
-    for (int64_t i = 0; i < n; ++i)
-        if (labels[i] >= 0 && labels[i] < k) ++start[labels[i] + 1];
-    for (int64_t l = 0; l < k; ++l) start[l + 1] += start[l];
-    std::vector<int64_t> order(static_cast<size_t>(start[k]));
-    {
-        std::vector<int64_t> next(start.begin(), start.end() - 1);
-        for (int64_t i = 0; i < n; ++i)
-            if (labels[i] >= 0 && labels[i] < k) order[next[labels[i]]++] = i;
-    }
+    std::vector<int64_t> start, order;
+    group_by_label(labels, n, k, start, order);
     // The message: this rank's first row, then its records, label by label, chunks ascending.
     std::vector<double> message(1, static_cast<double>(ranks.first_row()));  // exact: far below 2^53
     ChunkSum<false> acc(data);
