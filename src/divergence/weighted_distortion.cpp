@@ -107,7 +107,8 @@ void mean_centroids(const DataView &data, const int32_t *labels, int64_t k, int 
 }
 
 std::unique_ptr<WeightedDistortion> make_distortion(DistortionKind kind, const DataView &data, int threads,
-                                                    PhiMaxRule phi_max_rule, double smoothing, const char *algorithm) {
+                                                    PhiMaxRule phi_max_rule, double smoothing, const char *algorithm,
+                                                    int64_t first_row) {
     switch (kind) {
     case DistortionKind::EuclideanFull:
     case DistortionKind::EuclideanDiag:
@@ -115,8 +116,8 @@ std::unique_ptr<WeightedDistortion> make_distortion(DistortionKind kind, const D
             fail(KINDRED_E_INVALID, algorithm, ": distortion '", distortion_name(kind),
                  "' needs dense data; for sparse (CSR) data use distortion 'cosine' or 'idiv'");
         return make_euclidean(kind == DistortionKind::EuclideanFull, data, threads, phi_max_rule);
-    case DistortionKind::Cosine: return make_cosine(data, threads, algorithm);
-    case DistortionKind::IDivergence: return make_idivergence(data, threads, smoothing, algorithm);
+    case DistortionKind::Cosine: return make_cosine(data, threads, algorithm, first_row);
+    case DistortionKind::IDivergence: return make_idivergence(data, threads, smoothing, algorithm, first_row);
     }
     fail(KINDRED_E_INTERNAL, "unknown distortion kind");
 }

@@ -13,11 +13,20 @@ namespace divergence {
 
 // The rows of the data as CSR (a dense input is stored without its zeros),
 // so that cosine and I-divergence have one code path costing O(nnz).
+// One row of SparseRows: its nnz non-zeros, columns ascending.
+struct SparseRow {
+    const int64_t *indices;
+    const double *values;
+    int64_t nnz;
+};
+
 struct SparseRows {
     int64_t n = 0, d = 0;
     std::vector<int64_t> indptr, indices;
     std::vector<double> values;
+    SparseRows() = default;
     explicit SparseRows(const DataView &data);
+    SparseRow row(int64_t i) const { return {indices.data() + indptr[i], values.data() + indptr[i], indptr[i + 1] - indptr[i]}; }
 };
 
 // Rayleigh prior on one parameter (3.10 with the width convention of its
@@ -34,9 +43,11 @@ void mean_centroids(const DataView &data, const int32_t *labels, int64_t k, int 
                     const Collective *ranks = nullptr);
 
 std::unique_ptr<WeightedDistortion> make_euclidean(bool full, const DataView &data, int threads, PhiMaxRule rule);
-std::unique_ptr<WeightedDistortion> make_cosine(const DataView &data, int threads, const char *algorithm);
+// first_row: the global index of data's first row (the rows named in errors).
+std::unique_ptr<WeightedDistortion> make_cosine(const DataView &data, int threads, const char *algorithm,
+                                                int64_t first_row);
 std::unique_ptr<WeightedDistortion> make_idivergence(const DataView &data, int threads, double smoothing,
-                                                     const char *algorithm);
+                                                     const char *algorithm, int64_t first_row);
 
 }  // namespace divergence
 }  // namespace kindred
