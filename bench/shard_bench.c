@@ -4,7 +4,9 @@
  * slice of the rows, one kindred thread each (OPENBLAS_NUM_THREADS=1).
  *
  * For an algorithm (kmeans, gmm, or one with side information: copkmeans with
- * pairs, tcs-gm with partial labels, dcrc with triplets) and p = 1, 2, 4 ranks it prints the wall
+ * pairs, tcs-gm with partial labels, dcrc with triplets, mpckmeans with pairs
+ * and a --distortion, its constraint_weight 1 and point-wise so that the
+ * fit's loop is timed, not the cross-validation of its defaults) and p = 1, 2, 4 ranks it prints the wall
  * time of the whole fit against the single-process fit on one thread (the
  * strong-scaling speed-up; on 2 cores p = 4 is oversubscribed), the bytes one
  * rank receives per iteration against the formula of docs/distributed.md,
@@ -16,8 +18,8 @@
  * (k is then the number of clusters among the other points, as tcs-gm means it).
  * p = 1 is a communicator of size 1, i.e. the single-process fit itself.
  *
- * Usage: shard_bench [--algorithm kmeans|gmm|copkmeans|tcs-gm|dcrc] [--n N] [--d D] [--k K]
- *                    [--iters I] [--repeat R] [--side M]
+ * Usage: shard_bench [--algorithm kmeans|gmm|copkmeans|tcs-gm|dcrc|mpckmeans] [--n N] [--d D] [--k K]
+ *                    [--iters I] [--repeat R] [--side M] [--distortion NAME]
  * Output: one line per (p, repetition), "key=value" fields. Exit status 0
  * only if every fit succeeded and equalled the single-process fit. */
 #define _POSIX_C_SOURCE 200809L
@@ -43,6 +45,7 @@ typedef struct settings {
     const kindred_side *side; /* about all n points, the same for every rank; NULL for kmeans and gmm */
     const char *array;        /* the fitted array compared bitwise: "centers", or dcrc's "weights" */
     int64_t array_size;       /* its entries, from the single-process fit */
+    const char *distortion;   /* mpckmeans' distortion (--distortion), or NULL for its default */
 } settings;
 
 /* The progress reports of one rank, and the bytes it had received at the
@@ -97,13 +100,16 @@ static kindred_model *new_model(const settings *s, reports *reports) {
     kindred_model *m = NULL;
     if (!accepted(kindred_model_new(&m, s->algorithm))) return NULL;
     const int tcs = strcmp(s->algorithm, "tcs-gm") == 0, dcrc = strcmp(s->algorithm, "dcrc") == 0,
-              copk = strcmp(s->algorithm, "copkmeans") == 0;
+              copk = strcmp(s->algorithm, "copkmeans") == 0, mpck = strcmp(s->algorithm, "mpckmeans") == 0;
     const char *tol = tcs ? "em_tol" : copk ? NULL : "tol";
     const int ok = accepted(kindred_model_set_int(m, "k", s->k)) &&
                    accepted(kindred_model_set_int(m, dcrc ? "init_restarts" : "n_init", 1)) &&
                    accepted(kindred_model_set_int(m, tcs ? "em_max_iter" : "max_iter", s->iters)) &&
                    accepted(kindred_model_set_int(m, "threads", 1)) && accepted(kindred_model_set_int(m, "seed", 3)) &&
                    (!dcrc || accepted(kindred_model_set_int(m, "standardize", 0))) &&
+                   (!mpck || (accepted(kindred_model_set_double(m, "constraint_weight", 1.0)) &&
+                              accepted(kindred_model_set_string(m, "propagation", "off")))) &&
+                   (!s->distortion || accepted(kindred_model_set_string(m, "distortion", s->distortion))) &&
                    (!tol || accepted(kindred_model_set_double(m, tol, 0.0)));
     if (!ok) {
         kindred_model_free(m);
@@ -154,12 +160,12 @@ static void generate(double *x, int32_t *class, int64_t n, int64_t d) {
 /* The side information of the algorithm, drawn from the classes; NULL for kmeans and gmm, or on failure
  * (the message printed). */
 static kindred_side *new_side(const settings *s, const int32_t *class) {
-    const int copk = strcmp(s->algorithm, "copkmeans") == 0, tcs = strcmp(s->algorithm, "tcs-gm") == 0,
-              dcrc = strcmp(s->algorithm, "dcrc") == 0;
-    if (!copk && !tcs && !dcrc) return NULL;
+    const int pairs = strcmp(s->algorithm, "copkmeans") == 0 || strcmp(s->algorithm, "mpckmeans") == 0,
+              tcs = strcmp(s->algorithm, "tcs-gm") == 0, dcrc = strcmp(s->algorithm, "dcrc") == 0;
+    if (!pairs && !tcs && !dcrc) return NULL;
     kindred_side *side = NULL;
     kindred_status status = kindred_side_new(&side, s->n);
-    if (status == KINDRED_OK && copk) status = kindred_sample_pairs(side, class, s->n, s->side_count, 0.0, 0.0, 5);
+    if (status == KINDRED_OK && pairs) status = kindred_sample_pairs(side, class, s->n, s->side_count, 0.0, 0.0, 5);
     if (status == KINDRED_OK && dcrc) status = kindred_sample_triplets(side, class, s->n, s->side_count, 0.0, 5);
     if (status == KINDRED_OK && tcs) {
         int32_t *partial = malloc((size_t)s->n * sizeof *partial);
@@ -192,7 +198,7 @@ static double formula_bytes(const settings *s, int p) {
 }
 
 int main(int argc, char **argv) {
-    settings s = {"kmeans", 400000, 16, 10, 20, 2000, NULL, "centers", 0};
+    settings s = {"kmeans", 400000, 16, 10, 20, 2000, NULL, "centers", 0, NULL};
     int64_t repeat = 3;
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--algorithm")) s.algorithm = argv[a + 1];
@@ -202,6 +208,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[a], "--iters")) s.iters = atoll(argv[a + 1]);
         else if (!strcmp(argv[a], "--repeat")) repeat = atoll(argv[a + 1]);
         else if (!strcmp(argv[a], "--side")) s.side_count = atoll(argv[a + 1]);
+        else if (!strcmp(argv[a], "--distortion")) s.distortion = argv[a + 1];
         else {
             fprintf(stderr, "shard_bench: unknown argument %s\n", argv[a]);
             return 2;
