@@ -57,17 +57,7 @@ public:
     // sum x_i / |x_i|_A (Cauchy-Schwarz in the A inner product). Equation
     // (3.24) sums the raw x_i; both agree when the rows have equal A-norms.
     void centroids(const int32_t *labels, int64_t k, std::vector<double> &centers) const override {
-        // The sums (k x d), then the counts (k; integers, exact as doubles).
-        std::vector<double> state(static_cast<size_t>(k * d_ + k), 0.0);
-        pass_over_points(state.data(), state.size(), [&](double *sums) {
-            double *counts = sums + k * d_;
-            for (int64_t i = 0; i < n_; ++i) {
-                const int32_t h = labels[i];
-                if (h < 0 || h >= k) continue;
-                counts[h] += 1.0;
-                for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p) sums[h * d_ + x_.indices[p]] += x_.values[p] / norm_[i];
-            }
-        });
+        const std::vector<double> state = sparse_cluster_sums(x_, labels, k, norm_.data(), ranks_);
         centers.resize(static_cast<size_t>(k * d_));
         for (int64_t h = 0; h < k; ++h)
             if (state[k * d_ + h] > 0.0)

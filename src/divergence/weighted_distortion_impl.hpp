@@ -42,6 +42,14 @@ void floor_weights(std::vector<double> &a, double rel_floor);
 void mean_centroids(const DataView &data, const int32_t *labels, int64_t k, int threads, std::vector<double> &centers,
                     const Collective *ranks = nullptr);
 
+// The sums over the points of each cluster (labels outside [0, k) skipped)
+// of x_i, or of x_i / divisor[i] when divisor is given, then the counts:
+// k x d sums and k counts (integers, exact as doubles), in index order; on
+// several ranks (ranks not null; x: this rank's rows) one pass over them in
+// the order of the rows (Collective::in_turn), the additions of one process.
+std::vector<double> sparse_cluster_sums(const SparseRows &x, const int32_t *labels, int64_t k, const double *divisor,
+                                        const Collective *ranks);
+
 std::unique_ptr<WeightedDistortion> make_euclidean(bool full, const DataView &data, int threads, PhiMaxRule rule);
 // first_row: the global index of data's first row (the rows named in errors).
 std::unique_ptr<WeightedDistortion> make_cosine(const DataView &data, int threads, const char *algorithm,

@@ -58,17 +58,7 @@ public:
     // writes alpha/n; we use alpha/d (d = number of features), the reading
     // under which a centroid of distributions stays a distribution.
     void centroids(const int32_t *labels, int64_t k, std::vector<double> &centers) const override {
-        // The sums (k x d), then the counts (k; integers, exact as doubles).
-        std::vector<double> state(static_cast<size_t>(k * d_ + k), 0.0);
-        pass_over_points(state.data(), state.size(), [&](double *sums) {
-            double *counts = sums + k * d_;
-            for (int64_t i = 0; i < n_; ++i) {
-                const int32_t h = labels[i];
-                if (h < 0 || h >= k) continue;
-                counts[h] += 1.0;
-                for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p) sums[h * d_ + x_.indices[p]] += x_.values[p];
-            }
-        });
+        const std::vector<double> state = sparse_cluster_sums(x_, labels, k, nullptr, ranks_);
         const double *counts = state.data() + k * d_;
         centers.resize(static_cast<size_t>(k * d_));
         const double u = alpha_ / static_cast<double>(d_);
