@@ -546,6 +546,7 @@ static void run_split(size_t c, const char *algorithm, const shard_run *like, sh
         runs[r].real = like->real;
         runs[r].real_value = like->real_value;
         runs[r].distortion = like->distortion;
+        runs[r].csr = like->csr;
     }
     run_world(runs, splits[c].p, splits[c].cuts, splits[c].slice, algorithm);
 }
@@ -804,15 +805,18 @@ static void tvclust_nmi_as_in_one_process(void **state) {
 /* ---- pckmeans, with must-links and cannot-links across ranks */
 
 /* The single-process fit of an algorithm called as `like` says (its
- * options, side information, its rows `all` or points): labels, trace,
- * summary and every result array. */
+ * options, side information, its rows: `all`, points, or with csr the CSR
+ * arrays): labels, trace, summary and every result array. */
 static void plain_fit_like(const char *algorithm, const shard_run *like, reference *out) {
     shard_run s = *like;
     s.algorithm = algorithm;
     kindred_model *m = NULL;
     assert_ok(kindred_model_new(&m, algorithm));
     assert_ok(set_run_options(m, &s));
-    assert_ok(kindred_model_fit_dense(m, like->all ? like->all : points, N, D, KINDRED_ROW_MAJOR, D, like->side));
+    if (like->csr)
+        assert_ok(kindred_model_fit_csr(m, N, D, csr_indptr, csr_indices, csr_values, like->side));
+    else
+        assert_ok(kindred_model_fit_dense(m, like->all ? like->all : points, N, D, KINDRED_ROW_MAJOR, D, like->side));
     free(out->arrays);
     out->arrays = arrays_blob(m, &out->arrays_bytes);
     assert_non_null(out->arrays);
@@ -938,8 +942,9 @@ static void mpckmeans_defaults_across_ranks(void **state) {
  * scatter of each global chunk by SYRK, the chunks' matrices added in chunk
  * order; cosine and idiv: their centroids' and gradients' sums over the
  * points one pass over the ranks in index order (idiv on the counts,
- * non-negative; cosine on the points, which have negative entries). */
-static void mpckmeans_distortion_bitwise_for_splits(const char *distortion, const double *all) {
+ * non-negative; cosine on the CSR rows, which have negative entries and
+ * rows listing their columns in reverse). */
+static void mpckmeans_distortion_bitwise_for_splits(const char *distortion, const double *all, int csr) {
     shard_run like;
     memset(&like, 0, sizeof like);
     like.side = pairs_side;
@@ -951,22 +956,23 @@ static void mpckmeans_distortion_bitwise_for_splits(const char *distortion, cons
     like.extra_value = 1;
     like.distortion = distortion;
     like.all = all;
+    like.csr = csr;
     like_bitwise_for_splits("mpckmeans", &like);
 }
 
 static void mpckmeans_full_metric_across_ranks(void **state) {
     (void)state;
-    mpckmeans_distortion_bitwise_for_splits("euclidean-full", NULL);
+    mpckmeans_distortion_bitwise_for_splits("euclidean-full", NULL, 0);
 }
 
 static void mpckmeans_cosine_across_ranks(void **state) {
     (void)state;
-    mpckmeans_distortion_bitwise_for_splits("cosine", NULL);
+    mpckmeans_distortion_bitwise_for_splits("cosine", NULL, 1);
 }
 
 static void mpckmeans_idiv_across_ranks(void **state) {
     (void)state;
-    mpckmeans_distortion_bitwise_for_splits("idiv", counts);
+    mpckmeans_distortion_bitwise_for_splits("idiv", counts, 0);
 }
 
 /* ---- without other ranks */
