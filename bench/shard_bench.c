@@ -18,7 +18,7 @@
  * p = 1 is a communicator of size 1, i.e. the single-process fit itself.
  *
  * Usage: shard_bench [--algorithm NAME] [--n N] [--d D] [--k K]
- *                    [--iters I] [--repeat R] [--side M]
+ *                    [--iters I] [--repeat R] [--side M] [--distortion NAME] [--propagation NAME]
  * Output: one line per (p, repetition), "key=value" fields. Exit status 0
  * only if every fit succeeded and equalled the single-process fit. */
 #define _POSIX_C_SOURCE 200809L
@@ -45,6 +45,8 @@ typedef struct settings {
     const char *array;        /* the fitted array compared bitwise: "centers", or dcrc's "weights" */
     int64_t array_size;       /* its entries, from the single-process fit */
     int approximate;          /* KINDRED_USES_SHARDS_APPROX (tvclust): timed, not compared */
+    const char *distortion;   /* --distortion: mpckmeans's distortion (its default when NULL) */
+    const char *propagation;  /* --propagation: pckmeans's and mpckmeans's (robust unless given) */
 } settings;
 
 /* The progress reports of one rank, and the bytes it had received at the
@@ -102,8 +104,9 @@ static int set_if_known(kindred_model *m, const char *name, const char *value) {
  * The names differ: tcs-gm's EM loop is em_max_iter (its max_iter is the FISTA of the transformation);
  * tvclust's are Gibbs sweeps (a quarter of them burn-in); copkmeans has no tol (it stops when no label
  * changes); dcrc restarts only its k-means start; the weights of pckmeans / mpckmeans are fixed (1 in
- * the spread unit, robust propagation) so that the benchmark times iterations, not the cross-validation
- * that chooses them. NULL on a refused option, with the library's message printed. */
+ * the spread unit; propagation robust unless --propagation says otherwise) so that the benchmark times
+ * iterations, not the cross-validation that chooses them. NULL on a refused option, with the library's
+ * message printed. */
 static kindred_model *new_model(const settings *s, reports *reports) {
     kindred_model *m = NULL;
     if (!accepted(kindred_model_new(&m, s->algorithm))) return NULL;
@@ -115,7 +118,8 @@ static kindred_model *new_model(const settings *s, reports *reports) {
     const char *settings_of_all[][2] = {
         {"k", k}, {"n_init", "1"}, {"init_restarts", "1"}, {tcs ? "em_max_iter" : tvclust ? "iterations" : "max_iter", iters},
         {"burn_in", burn_in}, {"threads", "1"}, {"seed", "3"}, {"standardize", "0"}, {tcs ? "em_tol" : "tol", "0"},
-        {"penalty", "1"}, {"constraint_weight", "1"}, {"propagation", "robust"},
+        {"penalty", "1"}, {"constraint_weight", "1"}, {"propagation", s->propagation},
+        {"distortion", s->distortion ? s->distortion : "euclidean-diag"},
     };
     for (size_t i = 0; i < sizeof settings_of_all / sizeof settings_of_all[0]; ++i)
         if (!set_if_known(m, settings_of_all[i][0], settings_of_all[i][1])) {
@@ -211,7 +215,7 @@ static double formula_bytes(const settings *s, int p) {
 }
 
 int main(int argc, char **argv) {
-    settings s = {"kmeans", 400000, 16, 10, 20, 2000, NULL, "centers", 0, 0};
+    settings s = {"kmeans", 400000, 16, 10, 20, 2000, NULL, "centers", 0, 0, NULL, "robust"};
     int64_t repeat = 3;
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--algorithm")) s.algorithm = argv[a + 1];
@@ -221,6 +225,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[a], "--iters")) s.iters = atoll(argv[a + 1]);
         else if (!strcmp(argv[a], "--repeat")) repeat = atoll(argv[a + 1]);
         else if (!strcmp(argv[a], "--side")) s.side_count = atoll(argv[a + 1]);
+        else if (!strcmp(argv[a], "--distortion")) s.distortion = argv[a + 1];
+        else if (!strcmp(argv[a], "--propagation")) s.propagation = argv[a + 1];
         else {
             fprintf(stderr, "shard_bench: unknown argument %s\n", argv[a]);
             return 2;
