@@ -128,6 +128,8 @@ static kindred_status set_options(kindred_model *m, const char *algorithm, int64
         if (s == KINDRED_OK) s = kindred_model_set_int(m, "seed", 7);
         return s;
     }
+    if (strcmp(algorithm, "rdpmeans") == 0) /* k: the hint for lambda (k < 0: none; lambda set, or refused) */
+        return k > 0 ? kindred_model_set_int(m, "k", k) : KINDRED_OK;
     kindred_status s = kindred_model_set_int(m, "k", k);
     if (strcmp(algorithm, "dcrc") == 0) {
         if (s == KINDRED_OK) s = kindred_model_set_int(m, "init_restarts", 2);
@@ -978,7 +980,17 @@ static void flags_say_which_algorithms_shard(void **state) {
     assert_ok(kindred_algorithm_uses("mpckmeans", &flags));
     assert_true(flags & KINDRED_USES_SHARDS);
     assert_ok(kindred_algorithm_uses("rdpmeans", &flags));
-    assert_false(flags & (KINDRED_USES_SHARDS | KINDRED_USES_SHARDS_APPROX));
+    assert_true(flags & KINDRED_USES_SHARDS);
+    /* Every registered algorithm has a sharded fit, exact or approximate:
+     * kindred_model_fit_dense_shard's refusal of an algorithm without one
+     * stays as a guard for the next algorithm added, which must set one of
+     * the flags or be refused there. */
+    for (int64_t a = 0; a < kindred_algorithm_count(); ++a) {
+        const char *name = kindred_algorithm_name(a);
+        assert_ok(kindred_algorithm_uses(name, &flags));
+        if (!(flags & (KINDRED_USES_SHARDS | KINDRED_USES_SHARDS_APPROX))) print_error("%s has no sharded fit\n", name);
+        assert_true(flags & (KINDRED_USES_SHARDS | KINDRED_USES_SHARDS_APPROX));
+    }
 }
 
 /* ---- faults: every rank returns the same status and message */
@@ -991,6 +1003,93 @@ static void same_failure_everywhere(shard_run *runs, int p, int code, const char
     if (!strstr(runs[0].message, needle)) print_error("message: %s\n", runs[0].message);
     assert_non_null(strstr(runs[0].message, needle));
     free_runs(runs, p);
+}
+
+/* ---- rdpmeans: its pass runs rank after rank, the labels of linked rows sent after each turn */
+
+/* Pairs for rdpmeans: 20000 of them (10% flipped), so that most points that
+ * read their link terms read some on other ranks, and the flipped ones make
+ * links decide against the nearest centre. */
+static kindred_side *rdpmeans_pairs(void) {
+    kindred_side *side = NULL;
+    assert_ok(kindred_side_new(&side, N));
+    assert_ok(kindred_sample_pairs(side, truth, N, 20000, 0.0, 0.1, 17));
+    return side;
+}
+
+/* Labels, centres, objective trace and every result array (xi, clusters and
+ * lambda traces), objective and iterations bitwise those of one process for
+ * the splits (1-4 ranks, uneven and permuted, an empty one, one inside a
+ * chunk), called as `like` says. The plain fit must have opened clusters and
+ * iterated, or the comparison proves little. */
+static void rdpmeans_bitwise_for_splits(const shard_run *like) {
+    static reference plain;
+    plain_fit_like("rdpmeans", like, &plain);
+    assert_true(plain.clusters > 1);
+    assert_true(plain.iterations > 2);
+    bitwise_for_splits("rdpmeans", &plain, like);
+    free(plain.arrays);
+    plain.arrays = NULL;
+}
+
+static void rdpmeans_with_lambda_and_pairs_across_ranks(void **state) {
+    (void)state;
+    kindred_side *side = rdpmeans_pairs();
+    shard_run like;
+    memset(&like, 0, sizeof like);
+    like.side = side;
+    like.k = -1;
+    like.real = "lambda";
+    like.real_value = 20.0;
+    rdpmeans_bitwise_for_splits(&like);
+    kindred_side_free(side);
+}
+
+/* lambda from the hint k (farthest-first over all ranks' rows), the 400 pairs of pairs_side. */
+static void rdpmeans_with_a_k_hint_across_ranks(void **state) {
+    (void)state;
+    shard_run like;
+    memset(&like, 0, sizeof like);
+    like.side = pairs_side;
+    rdpmeans_bitwise_for_splits(&like);
+}
+
+/* CSR rows on 4 uneven ranks in a permuted order, the 20000 pairs. */
+static void rdpmeans_csr_rows(void **state) {
+    (void)state;
+    kindred_side *side = rdpmeans_pairs();
+    const int64_t cuts[] = {0, 5000, 40000, 40000, N};
+    const int slice[] = {3, 0, 2, 1};
+    csr_bitwise_equal("rdpmeans", side, 4, cuts, slice);
+    kindred_side_free(side);
+}
+
+/* A cancel on one rank stops all; lambda chosen by cross-validation (neither
+ * lambda nor k) and the spectral start are refused on every rank. */
+static void rdpmeans_faults(void **state) {
+    (void)state;
+    const int64_t cuts[] = {0, 40000, N};
+    const int slice[] = {0, 1};
+    shard_run runs[THREAD_COMM_MAX_RANKS];
+    memset(runs, 0, sizeof runs);
+    for (int r = 0; r < 2; ++r) runs[r].side = pairs_side;
+    runs[1].cancel = 1;
+    run_world(runs, 2, cuts, slice, "rdpmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_CANCELLED, "rank 1: cancelled by the progress callback at iteration 2");
+    memset(runs, 0, sizeof runs);
+    for (int r = 0; r < 2; ++r) {
+        runs[r].side = pairs_side;
+        runs[r].k = -1;
+    }
+    run_world(runs, 2, cuts, slice, "rdpmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "rdpmeans: a sharded fit needs lambda or k");
+    memset(runs, 0, sizeof runs);
+    for (int r = 0; r < 2; ++r) {
+        runs[r].text = "init";
+        runs[r].text_value = "spectral";
+    }
+    run_world(runs, 2, cuts, slice, "rdpmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "init 'spectral' is not available in a sharded fit");
 }
 
 static void a_nan_on_one_rank(void **state) {
@@ -1060,15 +1159,6 @@ static void rows_that_overlap_or_leave_a_gap(void **state) {
     same_failure_everywhere(runs, 2, KINDRED_E_DIMENSION, "the ranks hold 30000 rows together");
 }
 
-static void an_algorithm_without_sharded_fits(void **state) {
-    (void)state;
-    const int64_t cuts[] = {0, 40000, N};
-    const int slice[] = {0, 1};
-    shard_run runs[THREAD_COMM_MAX_RANKS];
-    memset(runs, 0, sizeof runs);
-    run_world(runs, 2, cuts, slice, "rdpmeans");
-    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "rdpmeans has no sharded fit");
-}
 
 /* The distortions not yet exact on several ranks are refused on every rank,
  * before any exchange; on one rank they fit. */
@@ -1328,7 +1418,6 @@ int main(void) {
         cmocka_unit_test(other_side_information_on_one_rank),
         cmocka_unit_test(a_cancel_on_one_rank),
         cmocka_unit_test(rows_that_overlap_or_leave_a_gap),
-        cmocka_unit_test(an_algorithm_without_sharded_fits),
         cmocka_unit_test(copkmeans_infeasible_on_every_rank),
         cmocka_unit_test(pairwise_cancel_on_one_rank),
         cmocka_unit_test(csr_faults_on_one_rank),
@@ -1346,6 +1435,12 @@ int main(void) {
         cmocka_unit_test(mpckmeans_defaults_across_ranks),
         cmocka_unit_test(mpckmeans_other_distortions_refused_on_ranks),
         cmocka_unit_test(dcrc_faults),
+        cmocka_unit_test(rdpmeans_with_lambda_and_pairs_across_ranks),
+        cmocka_unit_test(rdpmeans_with_a_k_hint_across_ranks),
+        cmocka_unit_test(rdpmeans_csr_rows),
+        cmocka_unit_test(rdpmeans_faults),
     };
+    /* KINDRED_TEST_FILTER: run only the tests whose names match (cmocka's pattern), to time a few. */
+    if (getenv("KINDRED_TEST_FILTER")) cmocka_set_test_filter(getenv("KINDRED_TEST_FILTER"));
     return cmocka_run_group_tests(tests, setup, teardown);
 }
