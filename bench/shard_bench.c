@@ -3,8 +3,8 @@
  * tests/thread_comm.h, each calling kindred_model_fit_dense_shard on its
  * slice of the rows, one kindred thread each (OPENBLAS_NUM_THREADS=1).
  *
- * For an algorithm (kmeans, gmm, or one with side information: copkmeans with
- * pairs, tcs-gm with partial labels, dcrc with triplets) and p = 1, 2, 4 ranks it prints the wall
+ * For an algorithm (kmeans, gmm, or one with side information: copkmeans and
+ * rdpmeans with pairs, tcs-gm with partial labels, dcrc with triplets) and p = 1, 2, 4 ranks it prints the wall
  * time of the whole fit against the single-process fit on one thread (the
  * strong-scaling speed-up; on 2 cores p = 4 is oversubscribed), the bytes one
  * rank receives per iteration against the formula of docs/distributed.md,
@@ -16,7 +16,7 @@
  * (k is then the number of clusters among the other points, as tcs-gm means it).
  * p = 1 is a communicator of size 1, i.e. the single-process fit itself.
  *
- * Usage: shard_bench [--algorithm kmeans|gmm|copkmeans|tcs-gm|dcrc] [--n N] [--d D] [--k K]
+ * Usage: shard_bench [--algorithm kmeans|gmm|copkmeans|rdpmeans|tcs-gm|dcrc] [--n N] [--d D] [--k K]
  *                    [--iters I] [--repeat R] [--side M]
  * Output: one line per (p, repetition), "key=value" fields. Exit status 0
  * only if every fit succeeded and equalled the single-process fit. */
@@ -92,15 +92,17 @@ static int accepted(kindred_status status) {
 /* One restart, `iters` iterations of the loop the algorithm repeats (tol 0: no early stop), one thread.
  * The names differ: tcs-gm's EM loop is em_max_iter (its max_iter is the FISTA of the transformation);
  * copkmeans has no tol (it stops when no label changes); dcrc restarts only its k-means start, and its
- * sharded fit needs standardize = 0. NULL on a refused option, with the library's message printed. */
+ * sharded fit needs standardize = 0; rdpmeans has neither restarts nor tol (k is its hint for lambda; it
+ * runs its `iters` passes when stable_iterations is above them). NULL on a refused option, with the library's message printed. */
 static kindred_model *new_model(const settings *s, reports *reports) {
     kindred_model *m = NULL;
     if (!accepted(kindred_model_new(&m, s->algorithm))) return NULL;
     const int tcs = strcmp(s->algorithm, "tcs-gm") == 0, dcrc = strcmp(s->algorithm, "dcrc") == 0,
-              copk = strcmp(s->algorithm, "copkmeans") == 0;
-    const char *tol = tcs ? "em_tol" : copk ? NULL : "tol";
+              copk = strcmp(s->algorithm, "copkmeans") == 0, rdp = strcmp(s->algorithm, "rdpmeans") == 0;
+    const char *tol = tcs ? "em_tol" : copk || rdp ? NULL : "tol";
     const int ok = accepted(kindred_model_set_int(m, "k", s->k)) &&
-                   accepted(kindred_model_set_int(m, dcrc ? "init_restarts" : "n_init", 1)) &&
+                   (rdp ? accepted(kindred_model_set_int(m, "stable_iterations", s->iters + 1))
+                        : accepted(kindred_model_set_int(m, dcrc ? "init_restarts" : "n_init", 1))) &&
                    accepted(kindred_model_set_int(m, tcs ? "em_max_iter" : "max_iter", s->iters)) &&
                    accepted(kindred_model_set_int(m, "threads", 1)) && accepted(kindred_model_set_int(m, "seed", 3)) &&
                    (!dcrc || accepted(kindred_model_set_int(m, "standardize", 0))) &&
@@ -154,12 +156,12 @@ static void generate(double *x, int32_t *class, int64_t n, int64_t d) {
 /* The side information of the algorithm, drawn from the classes; NULL for kmeans and gmm, or on failure
  * (the message printed). */
 static kindred_side *new_side(const settings *s, const int32_t *class) {
-    const int copk = strcmp(s->algorithm, "copkmeans") == 0, tcs = strcmp(s->algorithm, "tcs-gm") == 0,
-              dcrc = strcmp(s->algorithm, "dcrc") == 0;
-    if (!copk && !tcs && !dcrc) return NULL;
+    const int pairs = strcmp(s->algorithm, "copkmeans") == 0 || strcmp(s->algorithm, "rdpmeans") == 0,
+              tcs = strcmp(s->algorithm, "tcs-gm") == 0, dcrc = strcmp(s->algorithm, "dcrc") == 0;
+    if (!pairs && !tcs && !dcrc) return NULL;
     kindred_side *side = NULL;
     kindred_status status = kindred_side_new(&side, s->n);
-    if (status == KINDRED_OK && copk) status = kindred_sample_pairs(side, class, s->n, s->side_count, 0.0, 0.0, 5);
+    if (status == KINDRED_OK && pairs) status = kindred_sample_pairs(side, class, s->n, s->side_count, 0.0, 0.0, 5);
     if (status == KINDRED_OK && dcrc) status = kindred_sample_triplets(side, class, s->n, s->side_count, 0.0, 5);
     if (status == KINDRED_OK && tcs) {
         int32_t *partial = malloc((size_t)s->n * sizeof *partial);
