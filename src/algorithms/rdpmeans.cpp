@@ -714,9 +714,10 @@ void take_turn(const std::vector<double> &m, int64_t d, const RankAdjacency &gra
 // ranks take turns in the order of their rows, each running assignment_pass
 // on its rows from the state the turn before left, then sending that state
 // (turn_message) to all: the additions and choices of one process, for any
-// split; p ranks do not speed the pass up. Per turn that is (3 + 2d) k + 6
-// doubles ((2 + d) k + 6 without kept sums) and 16 bytes per moved point
-// with pairs. Afterwards the counts of the pass are summed over the ranks.
+// split; p ranks do not speed the pass up. Per turn that is (2d + 2) k + 6
+// doubles ((d + 1) k + 6 without kept sums; k the clusters at its end) and
+// 16 bytes per moved point with pairs, from the rank to every other one.
+// Afterwards the counts of the pass are summed over the ranks.
 int64_t pass_all_ranks(const Collective &ranks, const std::vector<int> &order, const RankAdjacency *graph,
                        divergence::Bregman &div, double lambda, double xi, double move_rate, bool link_bounds,
                        LinkCountCache &links, PassState &st, double *limit) {
