@@ -1025,6 +1025,8 @@ static kindred_side *rdpmeans_pairs(void) {
 static void rdpmeans_bitwise_for_splits(const shard_run *like) {
     static reference plain;
     plain_fit_like("rdpmeans", like, &plain);
+    print_message("rdpmeans plain fit: %lld clusters, %lld iterations\n", (long long)plain.clusters,
+                  (long long)plain.iterations);
     assert_true(plain.clusters > 1);
     assert_true(plain.iterations > 2);
     bitwise_for_splits("rdpmeans", &plain, like);
@@ -1040,7 +1042,11 @@ static void rdpmeans_with_lambda_and_pairs_across_ranks(void **state) {
     like.side = side;
     like.k = -1;
     like.real = "lambda";
-    like.real_value = 20.0;
+    like.real_value = 60.0;
+    like.text = "xi_0"; /* the links weigh from the first pass (a string option's setter parses it) */
+    like.text_value = "2";
+    like.extra = "stable_iterations"; /* 8 repeats of an unchanged pass (certified by every rank at once) */
+    like.extra_value = 8;
     rdpmeans_bitwise_for_splits(&like);
     kindred_side_free(side);
 }
