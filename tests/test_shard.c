@@ -1088,7 +1088,7 @@ static void rdpmeans_faults(void **state) {
         runs[r].k = -1;
     }
     run_world(runs, 2, cuts, slice, "rdpmeans");
-    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "rdpmeans: a sharded fit needs lambda or k");
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "a sharded fit cannot choose lambda by cross-validation");
     memset(runs, 0, sizeof runs);
     for (int r = 0; r < 2; ++r) {
         runs[r].text = "init";

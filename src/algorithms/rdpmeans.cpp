@@ -1078,8 +1078,8 @@ void predict_rdpmeans(const PredictContext &ctx, int32_t *labels) {
 FitResult fit_rdpmeans(const FitContext &ctx) {
     if (ctx.options.is_set("lambda") || ctx.options.is_set("k")) return fit_rdpmeans_lambda(ctx);
     if (ctx.collective && !ctx.collective->single())
-        fail(KINDRED_E_INVALID, "rdpmeans: a sharded fit needs lambda or k (choosing lambda by cross-validation over "
-             "the pairs is not distributed yet)");
+        fail(KINDRED_E_INVALID, "rdpmeans: set lambda, or k (a sharded fit cannot choose lambda by cross-validation "
+             "over the pairs yet)");
     std::unique_ptr<divergence::Bregman> div =
         divergence::make_bregman(ctx.options.get_choice("divergence"), ctx.data, ctx.options.get_double("smoothing"));
     // The reach: the largest divergence of a point from the mean of all points.
