@@ -545,6 +545,7 @@ static void run_split(size_t c, const char *algorithm, const shard_run *like, sh
         runs[r].text_value = like->text_value;
         runs[r].real = like->real;
         runs[r].real_value = like->real_value;
+        runs[r].k = like->k;
     }
     run_world(runs, splits[c].p, splits[c].cuts, splits[c].slice, algorithm);
 }
@@ -1060,6 +1061,30 @@ static void rdpmeans_with_a_k_hint_across_ranks(void **state) {
     rdpmeans_bitwise_for_splits(&like);
 }
 
+/* Neither lambda nor k: lambda chosen by cross-validation over the 400 pairs
+ * (12 candidates x 3 folds of sharded fits, the reach a maximum over every
+ * rank's rows); the choice (chosen_lambda, among every result array) and the
+ * fit made with it. 37 fits each time: only on the 4 ranks of the last split
+ * (uneven, permuted, an empty one), and of 4 passes each (CI runs this file
+ * under ThreadSanitizer). */
+static void rdpmeans_lambda_chosen_across_ranks(void **state) {
+    (void)state;
+    shard_run like, runs[THREAD_COMM_MAX_RANKS];
+    memset(&like, 0, sizeof like);
+    like.side = pairs_side;
+    like.k = -1;
+    like.extra = "max_iter";
+    like.extra_value = 4;
+    static reference plain;
+    plain_fit_like("rdpmeans", &like, &plain);
+    assert_true(plain.clusters > 1);
+    run_split(SPLITS - 1, "rdpmeans", &like, runs);
+    check_equal_to(&plain, runs, splits[SPLITS - 1].p);
+    free_runs(runs, splits[SPLITS - 1].p);
+    free(plain.arrays);
+    plain.arrays = NULL;
+}
+
 /* CSR rows on 4 uneven ranks in a permuted order, the 20000 pairs. */
 static void rdpmeans_csr_rows(void **state) {
     (void)state;
@@ -1070,8 +1095,9 @@ static void rdpmeans_csr_rows(void **state) {
     kindred_side_free(side);
 }
 
-/* A cancel on one rank stops all; lambda chosen by cross-validation (neither
- * lambda nor k) and the spectral start are refused on every rank. */
+/* A cancel on one rank stops all (in a fit, and between two fits of the
+ * cross-validation); neither lambda nor k without pairs, and the spectral
+ * start, are refused on every rank. */
 static void rdpmeans_faults(void **state) {
     (void)state;
     const int64_t cuts[] = {0, 40000, N};
@@ -1087,8 +1113,13 @@ static void rdpmeans_faults(void **state) {
         runs[r].side = pairs_side;
         runs[r].k = -1;
     }
+    runs[1].cancel = 3;
     run_world(runs, 2, cuts, slice, "rdpmeans");
-    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "a sharded fit cannot choose lambda by cross-validation");
+    same_failure_everywhere(runs, 2, KINDRED_E_CANCELLED, "rank 1: cancelled by the progress callback at iteration 2");
+    memset(runs, 0, sizeof runs);
+    for (int r = 0; r < 2; ++r) runs[r].k = -1;
+    run_world(runs, 2, cuts, slice, "rdpmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "rdpmeans: set lambda, or k");
     memset(runs, 0, sizeof runs);
     for (int r = 0; r < 2; ++r) {
         runs[r].text = "init";
@@ -1443,6 +1474,7 @@ int main(void) {
         cmocka_unit_test(dcrc_faults),
         cmocka_unit_test(rdpmeans_with_lambda_and_pairs_across_ranks),
         cmocka_unit_test(rdpmeans_with_a_k_hint_across_ranks),
+        cmocka_unit_test(rdpmeans_lambda_chosen_across_ranks),
         cmocka_unit_test(rdpmeans_csr_rows),
         cmocka_unit_test(rdpmeans_faults),
     };

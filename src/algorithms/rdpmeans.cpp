@@ -1075,11 +1075,13 @@ void predict_rdpmeans(const PredictContext &ctx, int32_t *labels) {
 
 // Neither lambda nor k: lambda chosen by cross-validation over the pairs
 // (the paper tunes it by hand per data set).
+// On several ranks the fits of the folds are sharded fits, the held-out
+// pairs' end labels gathered (pair_cross_validation.hpp), and the reach is
+// the largest over every rank's rows (a maximum: the same in any order).
 FitResult fit_rdpmeans(const FitContext &ctx) {
     if (ctx.options.is_set("lambda") || ctx.options.is_set("k")) return fit_rdpmeans_lambda(ctx);
-    if (ctx.collective && !ctx.collective->single())
-        fail(KINDRED_E_INVALID, "rdpmeans: set lambda, or k (a sharded fit cannot choose lambda by cross-validation "
-             "over the pairs yet)");
+    const Collective single(ctx.data.n());
+    const Collective &ranks = ctx.collective ? *ctx.collective : single;
     std::unique_ptr<divergence::Bregman> div =
         divergence::make_bregman(ctx.options.get_choice("divergence"), ctx.data, ctx.options.get_double("smoothing"));
     // The reach: the largest divergence of a point from the mean of all points.
@@ -1087,9 +1089,11 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     std::vector<int32_t> one(static_cast<size_t>(n), 0);
     std::vector<double> mean;
     std::vector<int64_t> count;
-    div->cluster_means(one.data(), 1, ctx.threads, mean, count);
+    div->cluster_means(one.data(), 1, ctx.threads, mean, count, &ranks);
     double reach = 0.0;
     for (int64_t i = 0; i < n; ++i) reach = std::max(reach, div->distance(i, mean.data()));
+    for (const std::vector<char> &part : ranks.gather(&reach, sizeof reach))
+        for (double r : values_of<double>(part)) reach = std::max(reach, r);
     return fit_choosing_lambda(ctx, fit_rdpmeans_lambda, reach, "rdpmeans");
 }
 
