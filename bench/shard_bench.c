@@ -103,7 +103,7 @@ static int set_if_known(kindred_model *m, const char *name, const char *value) {
 /* One restart, `iters` iterations of the loop the algorithm repeats (tol 0: no early stop), one thread.
  * The names differ: tcs-gm's EM loop is em_max_iter (its max_iter is the FISTA of the transformation);
  * tvclust's are Gibbs sweeps (a quarter of them burn-in); copkmeans has no tol (it stops when no label
- * changes); dcrc restarts only its k-means start; the weights of pckmeans / mpckmeans are fixed (1 in
+ * changes), nor has rdpmeans (it runs its `iters` passes: stable_iterations above them); dcrc restarts only its k-means start; the weights of pckmeans / mpckmeans are fixed (1 in
  * the spread unit; propagation robust unless --propagation says otherwise) so that the benchmark times
  * iterations, not the cross-validation that chooses them. NULL on a refused option, with the library's
  * message printed. */
@@ -111,15 +111,16 @@ static kindred_model *new_model(const settings *s, reports *reports) {
     kindred_model *m = NULL;
     if (!accepted(kindred_model_new(&m, s->algorithm))) return NULL;
     const int tcs = strcmp(s->algorithm, "tcs-gm") == 0, tvclust = strcmp(s->algorithm, "tvclust") == 0;
-    char k[32], iters[32], burn_in[32];
+    char k[32], iters[32], burn_in[32], stable[32];
     snprintf(k, sizeof k, "%lld", (long long)s->k);
     snprintf(iters, sizeof iters, "%lld", (long long)s->iters);
     snprintf(burn_in, sizeof burn_in, "%lld", (long long)(s->iters / 4));
+    snprintf(stable, sizeof stable, "%lld", (long long)(s->iters + 1));
     const char *settings_of_all[][2] = {
         {"k", k}, {"n_init", "1"}, {"init_restarts", "1"}, {tcs ? "em_max_iter" : tvclust ? "iterations" : "max_iter", iters},
         {"burn_in", burn_in}, {"threads", "1"}, {"seed", "3"}, {"standardize", "0"}, {tcs ? "em_tol" : "tol", "0"},
         {"penalty", "1"}, {"constraint_weight", "1"}, {"propagation", s->propagation},
-        {"distortion", s->distortion ? s->distortion : "euclidean-diag"},
+        {"distortion", s->distortion ? s->distortion : "euclidean-diag"}, {"stable_iterations", stable},
     };
     for (size_t i = 0; i < sizeof settings_of_all / sizeof settings_of_all[0]; ++i)
         if (!set_if_known(m, settings_of_all[i][0], settings_of_all[i][1])) {

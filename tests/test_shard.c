@@ -129,6 +129,8 @@ static kindred_status set_options(kindred_model *m, const char *algorithm, int64
         if (s == KINDRED_OK) s = kindred_model_set_int(m, "seed", 7);
         return s;
     }
+    if (strcmp(algorithm, "rdpmeans") == 0) /* k: the hint for lambda (k < 0: none; lambda set, or refused) */
+        return k > 0 ? kindred_model_set_int(m, "k", k) : KINDRED_OK;
     kindred_status s = kindred_model_set_int(m, "k", k);
     if (strcmp(algorithm, "dcrc") == 0) {
         if (s == KINDRED_OK) s = kindred_model_set_int(m, "init_restarts", 2);
@@ -547,6 +549,7 @@ static void run_split(size_t c, const char *algorithm, const shard_run *like, sh
         runs[r].real_value = like->real_value;
         runs[r].distortion = like->distortion;
         runs[r].csr = like->csr;
+        runs[r].k = like->k;
     }
     run_world(runs, splits[c].p, splits[c].cuts, splits[c].slice, algorithm);
 }
@@ -1029,7 +1032,17 @@ static void flags_say_which_algorithms_shard(void **state) {
     assert_ok(kindred_algorithm_uses("mpckmeans", &flags));
     assert_true(flags & KINDRED_USES_SHARDS);
     assert_ok(kindred_algorithm_uses("rdpmeans", &flags));
-    assert_false(flags & (KINDRED_USES_SHARDS | KINDRED_USES_SHARDS_APPROX));
+    assert_true(flags & KINDRED_USES_SHARDS);
+    /* Every registered algorithm has a sharded fit, exact or approximate:
+     * kindred_model_fit_dense_shard's refusal of an algorithm without one
+     * stays as a guard for the next algorithm added, which must set one of
+     * the flags or be refused there. */
+    for (int64_t a = 0; a < kindred_algorithm_count(); ++a) {
+        const char *name = kindred_algorithm_name(a);
+        assert_ok(kindred_algorithm_uses(name, &flags));
+        if (!(flags & (KINDRED_USES_SHARDS | KINDRED_USES_SHARDS_APPROX))) print_error("%s has no sharded fit\n", name);
+        assert_true(flags & (KINDRED_USES_SHARDS | KINDRED_USES_SHARDS_APPROX));
+    }
 }
 
 /* ---- faults: every rank returns the same status and message */
@@ -1042,6 +1055,129 @@ static void same_failure_everywhere(shard_run *runs, int p, int code, const char
     if (!strstr(runs[0].message, needle)) print_error("message: %s\n", runs[0].message);
     assert_non_null(strstr(runs[0].message, needle));
     free_runs(runs, p);
+}
+
+/* ---- rdpmeans: its pass runs rank after rank, the labels of linked rows sent after each turn */
+
+/* Pairs for rdpmeans: 20000 of them (10% flipped), so that most points that
+ * read their link terms read some on other ranks, and the flipped ones make
+ * links decide against the nearest centre. */
+static kindred_side *rdpmeans_pairs(void) {
+    kindred_side *side = NULL;
+    assert_ok(kindred_side_new(&side, N));
+    assert_ok(kindred_sample_pairs(side, truth, N, 20000, 0.0, 0.1, 17));
+    return side;
+}
+
+/* Labels, centres, objective trace and every result array (xi, clusters and
+ * lambda traces), objective and iterations bitwise those of one process for
+ * the splits (1-4 ranks, uneven and permuted, an empty one, one inside a
+ * chunk), called as `like` says. The plain fit must have opened clusters and
+ * iterated, or the comparison proves little. */
+static void rdpmeans_bitwise_for_splits(const shard_run *like) {
+    static reference plain;
+    plain_fit_like("rdpmeans", like, &plain);
+    print_message("rdpmeans plain fit: %lld clusters, %lld iterations\n", (long long)plain.clusters,
+                  (long long)plain.iterations);
+    assert_true(plain.clusters > 1);
+    assert_true(plain.iterations > 2);
+    bitwise_for_splits("rdpmeans", &plain, like);
+    free(plain.arrays);
+    plain.arrays = NULL;
+}
+
+static void rdpmeans_with_lambda_and_pairs_across_ranks(void **state) {
+    (void)state;
+    kindred_side *side = rdpmeans_pairs();
+    shard_run like;
+    memset(&like, 0, sizeof like);
+    like.side = side;
+    like.k = -1;
+    like.real = "lambda";
+    like.real_value = 60.0;
+    like.text = "xi_0"; /* the links weigh from the first pass (a string option's setter parses it) */
+    like.text_value = "2";
+    like.extra = "stable_iterations"; /* 8 repeats of an unchanged pass (certified by every rank at once) */
+    like.extra_value = 8;
+    rdpmeans_bitwise_for_splits(&like);
+    kindred_side_free(side);
+}
+
+/* lambda from the hint k (farthest-first over all ranks' rows), the 400 pairs of pairs_side. */
+static void rdpmeans_with_a_k_hint_across_ranks(void **state) {
+    (void)state;
+    shard_run like;
+    memset(&like, 0, sizeof like);
+    like.side = pairs_side;
+    rdpmeans_bitwise_for_splits(&like);
+}
+
+/* Neither lambda nor k: lambda chosen by cross-validation over the 400 pairs
+ * (12 candidates x 3 folds of sharded fits, the reach a maximum over every
+ * rank's rows); the choice (chosen_lambda, among every result array) and the
+ * fit made with it. 37 fits each time: only on the 4 ranks of the last split
+ * (uneven, permuted, an empty one), and of 4 passes each (CI runs this file
+ * under ThreadSanitizer). */
+static void rdpmeans_lambda_chosen_across_ranks(void **state) {
+    (void)state;
+    shard_run like, runs[THREAD_COMM_MAX_RANKS];
+    memset(&like, 0, sizeof like);
+    like.side = pairs_side;
+    like.k = -1;
+    like.extra = "max_iter";
+    like.extra_value = 4;
+    static reference plain;
+    plain_fit_like("rdpmeans", &like, &plain);
+    assert_true(plain.clusters > 1);
+    run_split(SPLITS - 1, "rdpmeans", &like, runs);
+    check_equal_to(&plain, runs, splits[SPLITS - 1].p);
+    free_runs(runs, splits[SPLITS - 1].p);
+    free(plain.arrays);
+    plain.arrays = NULL;
+}
+
+/* CSR rows on 4 uneven ranks in a permuted order, the 20000 pairs. */
+static void rdpmeans_csr_rows(void **state) {
+    (void)state;
+    kindred_side *side = rdpmeans_pairs();
+    const int64_t cuts[] = {0, 5000, 40000, 40000, N};
+    const int slice[] = {3, 0, 2, 1};
+    csr_bitwise_equal("rdpmeans", side, 4, cuts, slice);
+    kindred_side_free(side);
+}
+
+/* A cancel on one rank stops all (in a fit, and between two fits of the
+ * cross-validation); neither lambda nor k without pairs, and the spectral
+ * start, are refused on every rank. */
+static void rdpmeans_faults(void **state) {
+    (void)state;
+    const int64_t cuts[] = {0, 40000, N};
+    const int slice[] = {0, 1};
+    shard_run runs[THREAD_COMM_MAX_RANKS];
+    memset(runs, 0, sizeof runs);
+    for (int r = 0; r < 2; ++r) runs[r].side = pairs_side;
+    runs[1].cancel = 1;
+    run_world(runs, 2, cuts, slice, "rdpmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_CANCELLED, "rank 1: cancelled by the progress callback at iteration 2");
+    memset(runs, 0, sizeof runs);
+    for (int r = 0; r < 2; ++r) {
+        runs[r].side = pairs_side;
+        runs[r].k = -1;
+    }
+    runs[1].cancel = 3;
+    run_world(runs, 2, cuts, slice, "rdpmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_CANCELLED, "rank 1: cancelled by the progress callback at iteration 2");
+    memset(runs, 0, sizeof runs);
+    for (int r = 0; r < 2; ++r) runs[r].k = -1;
+    run_world(runs, 2, cuts, slice, "rdpmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "rdpmeans: set lambda, or k");
+    memset(runs, 0, sizeof runs);
+    for (int r = 0; r < 2; ++r) {
+        runs[r].text = "init";
+        runs[r].text_value = "spectral";
+    }
+    run_world(runs, 2, cuts, slice, "rdpmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "init 'spectral' is not available in a sharded fit");
 }
 
 static void a_nan_on_one_rank(void **state) {
@@ -1111,15 +1247,6 @@ static void rows_that_overlap_or_leave_a_gap(void **state) {
     same_failure_everywhere(runs, 2, KINDRED_E_DIMENSION, "the ranks hold 30000 rows together");
 }
 
-static void an_algorithm_without_sharded_fits(void **state) {
-    (void)state;
-    const int64_t cuts[] = {0, 40000, N};
-    const int slice[] = {0, 1};
-    shard_run runs[THREAD_COMM_MAX_RANKS];
-    memset(runs, 0, sizeof runs);
-    run_world(runs, 2, cuts, slice, "rdpmeans");
-    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "rdpmeans has no sharded fit");
-}
 
 /* Rows a distortion refuses on one rank only (cosine: a zero row; idiv: a
  * negative entry): every rank fails with that rank's message, none waits. */
@@ -1384,7 +1511,6 @@ int main(void) {
         cmocka_unit_test(other_side_information_on_one_rank),
         cmocka_unit_test(a_cancel_on_one_rank),
         cmocka_unit_test(rows_that_overlap_or_leave_a_gap),
-        cmocka_unit_test(an_algorithm_without_sharded_fits),
         cmocka_unit_test(copkmeans_infeasible_on_every_rank),
         cmocka_unit_test(pairwise_cancel_on_one_rank),
         cmocka_unit_test(csr_faults_on_one_rank),
@@ -1405,6 +1531,13 @@ int main(void) {
         cmocka_unit_test(mpckmeans_idiv_across_ranks),
         cmocka_unit_test(mpckmeans_distortion_refuses_rows_on_one_rank),
         cmocka_unit_test(dcrc_faults),
+        cmocka_unit_test(rdpmeans_with_lambda_and_pairs_across_ranks),
+        cmocka_unit_test(rdpmeans_with_a_k_hint_across_ranks),
+        cmocka_unit_test(rdpmeans_lambda_chosen_across_ranks),
+        cmocka_unit_test(rdpmeans_csr_rows),
+        cmocka_unit_test(rdpmeans_faults),
     };
+    /* KINDRED_TEST_FILTER: run only the tests whose names match (cmocka's pattern), to time a few. */
+    if (getenv("KINDRED_TEST_FILTER")) cmocka_set_test_filter(getenv("KINDRED_TEST_FILTER"));
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -32,7 +32,9 @@
 #include "algorithms/rdpmeans_rows.hpp"
 #include "algorithms/rdpmeans_spectral.hpp"
 #include "algorithms/rdpmeans_stable.hpp"
+#include "algorithms/rank_adjacency.hpp"
 #include "core/error.hpp"
+#include "core/rank_totals.hpp"
 #include "divergence/bregman.hpp"
 #include "linalg/distances.hpp"
 
@@ -113,15 +115,19 @@ bool few_moves_for_bounds(int64_t changed, int64_t n) {
 constexpr double kTrackSumsRatio = 8.0;
 constexpr int64_t kFreshSumsEvery = 16;
 
-double resolve_lambda(const FitContext &ctx, divergence::Bregman &div) {
+double resolve_lambda(const FitContext &ctx, const Collective &ranks, divergence::Bregman &div) {
     if (ctx.options.is_set("lambda")) return ctx.options.get_double("lambda");
     if (!ctx.options.is_set("k"))
         fail(KINDRED_E_INVALID, "rdpmeans: set lambda, or k (a hint from which lambda is derived)");
     const int64_t k = ctx.options.get_int("k");
-    if (k > ctx.data.n()) fail(KINDRED_E_DIMENSION, "rdpmeans: k = ", k, " is larger than the number of points n = ", ctx.data.n());
+    if (k > ranks.n_total())
+        fail(KINDRED_E_DIMENSION, "rdpmeans: k = ", k, " is larger than the number of points n = ", ranks.n_total());
     // The Euclidean case uses the core heuristic, so that dpmeans and rdpmeans
     // given the same k get the same lambda.
-    if (ctx.options.get_choice("divergence") == "euclidean") return farthest_first_lambda(ctx.data, k);
+    if (ctx.options.get_choice("divergence") == "euclidean") return farthest_first_lambda(ctx.data, k, &ranks);
+    if (!ranks.single())
+        fail(KINDRED_E_INVALID, "rdpmeans: a sharded fit with divergence '", ctx.options.get_choice("divergence"),
+             "' needs lambda (its farthest-first heuristic for k is not distributed yet)");
     return divergence::farthest_first_lambda(div, k);
 }
 
@@ -171,6 +177,15 @@ struct PassState {
     // Per cluster, a point's link terms g_ik in the dense form
     // (LinkCountCache::add_integer_terms); all 0 between points.
     std::vector<int32_t> acc;
+    // A pass made of the ranks' turns (pass_all_ranks; one turn in one
+    // process): the centres at its start, the moves of the turns before this
+    // one, whether the center bounds are still being set from its rows, and
+    // the number of points of all ranks; first_row: this rank's first row.
+    // With record_moves, a turn lists (global row, new label) of its moved
+    // points that have pairs, for the other ranks.
+    int64_t k_start = 0, changed_before = 0, n_total = 0, first_row = 0;
+    bool setting = false, record_moves = false;
+    std::vector<int64_t> moves;
 };
 
 
@@ -389,10 +404,9 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
     st.rows = 0;
     st.row.resize(static_cast<size_t>(d));
     int64_t k_now = static_cast<int64_t>(st.centers.size()) / d;  // clusters so far in this pass
-    st.divergence_sum.assign(static_cast<size_t>(k_now), 0.0);
     st.pick.resize(static_cast<size_t>(kBlockRows));
     st.pick_value.resize(static_cast<size_t>(kBlockRows));
-    const int64_t k_start = k_now;
+    const int64_t k_start = st.k_start;
     // Untracked passes with integer terms read a point's link terms in the
     // dense form (dense_argmin) when it has few clusters for its pairs: a
     // term per neighbour into acc, then one pass over the row, instead of a
@@ -408,7 +422,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
     // (a certifying pass needs every point's row).
     const bool keep_bounds = st.bounds && st.use_bounds;
     const bool skipping = keep_bounds && st.bounds->valid() && !limit;
-    bool setting = keep_bounds;  // the bounds set from this pass's rows (below)
+    bool &setting = st.setting;  // the bounds set from this pass's rows (below)
     st.tried_bounds = skipping;
     if (keep_bounds) st.c_sq = linalg::center_sqnorms(st.centers.data(), k_now, d);
     const bool wide = rows::avx2_available();  // the AVX2 forms of the row kernels (rdpmeans_rows.hpp)
@@ -578,6 +592,10 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                 ++changed;
                 const int32_t from = st.labels[i], to = static_cast<int32_t>(best);
                 st.labels[i] = to;
+                if (st.record_moves && links.degree(i) > 0) {
+                    st.moves.push_back(st.first_row + i);
+                    st.moves.push_back(to);
+                }
                 if (st.track_sums) {
                     div.point(i, st.row.data());
                     double *out = st.sums.data() + from * d, *in = st.sums.data() + to * d;
@@ -632,19 +650,110 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
         // 1e6 points without cluster structure, the second pass moves a
         // third of the points, and setting every bound cost half as much as
         // its distances.
-        setting = setting && k_now == k_start && few_moves_for_bounds(changed, n);
+        setting = setting && k_now == k_start && few_moves_for_bounds(st.changed_before + changed, st.n_total);
         if (setting)
             for (int64_t i = begin; i < end; ++i)
                 if (st.row_of[i - begin] >= 0)
                     st.bounds->set_from_row(i, st.block.data() + st.row_of[i - begin] * k0, k0, st.labels[i]);
         st.rows += computed;
     }
-    st.opened = k_now - k_start;
+    return changed;
+}
+
+// What a rank's turn of a pass leaves for the next: the pass totals, the
+// centres and (kept through the moves) the cluster sums, then the moves of
+// its points with pairs. As doubles (integers below 2^53, exact): k, the
+// link part, the moves so far, setting, whether the sums follow, the number
+// of moves, then k x d centres, k divergence sums, [k x d sums, k counts],
+// 2 per move.
+std::vector<double> turn_message(const PassState &st, int64_t d) {
+    const int64_t k = static_cast<int64_t>(st.centers.size()) / d;
+    std::vector<double> m{static_cast<double>(k), st.link_within, static_cast<double>(st.changed_before),
+                          st.setting ? 1.0 : 0.0, st.track_sums ? 1.0 : 0.0, static_cast<double>(st.moves.size() / 2)};
+    m.insert(m.end(), st.centers.begin(), st.centers.end());
+    m.insert(m.end(), st.divergence_sum.begin(), st.divergence_sum.end());
+    if (st.track_sums) {
+        m.insert(m.end(), st.sums.begin(), st.sums.begin() + k * d);
+        for (int64_t c = 0; c < k; ++c) m.push_back(static_cast<double>(st.counts[c]));
+    }
+    for (int64_t v : st.moves) m.push_back(static_cast<double>(v));
+    return m;
+}
+
+// Another rank's turn, on this one: its totals and centres, and the moves of
+// this rank's ghosts, which the link terms of its own rows follow.
+void take_turn(const std::vector<double> &m, int64_t d, const RankAdjacency &graph, LinkCountCache &links,
+               PassState &st) {
+    const int64_t k = static_cast<int64_t>(m[0]), moves = static_cast<int64_t>(m[5]);
+    st.link_within = m[1];
+    st.changed_before = static_cast<int64_t>(m[2]);
+    st.setting = m[3] != 0.0;
+    const double *at = m.data() + 6;
+    st.centers.assign(at, at + k * d);
+    at += k * d;
+    st.divergence_sum.assign(at, at + k);
+    at += k;
+    if (m[4] != 0.0) {
+        st.sums.assign(at, at + k * d);
+        at += k * d;
+        st.counts.resize(static_cast<size_t>(k));
+        for (int64_t c = 0; c < k; ++c) st.counts[c] = static_cast<int64_t>(at[c]);
+        at += k;
+    }
+    for (int64_t q = 0; q < moves; ++q) {
+        const int64_t i = graph.index_of(static_cast<int64_t>(at[2 * q]));
+        if (i < 0) continue;
+        const int32_t from = st.labels[i], to = static_cast<int32_t>(at[2 * q + 1]);
+        st.labels[i] = to;
+        links.moved(i, st.labels.data(), from, to);
+    }
+}
+
+// One pass of Algorithm 1 over the points of every rank. It is sequential
+// (each point sees the moves and centres of the points before it), so the
+// ranks take turns in the order of their rows, each running assignment_pass
+// on its rows from the state the turn before left, then sending that state
+// (turn_message) to all: the additions and choices of one process, for any
+// split; p ranks do not speed the pass up. Per turn that is (2d + 2) k + 6
+// doubles ((d + 1) k + 6 without kept sums; k the clusters at its end) and
+// 16 bytes per moved point with pairs, from the rank to every other one.
+// Afterwards the counts of the pass are summed over the ranks.
+int64_t pass_all_ranks(const Collective &ranks, const std::vector<int> &order, const RankAdjacency *graph,
+                       divergence::Bregman &div, double lambda, double xi, double move_rate, bool link_bounds,
+                       LinkCountCache &links, PassState &st, double *limit) {
+    const int64_t d = div.d();
+    st.k_start = static_cast<int64_t>(st.centers.size()) / d;
+    st.divergence_sum.assign(static_cast<size_t>(st.k_start), 0.0);
+    st.changed_before = 0;
+    st.setting = st.bounds && st.use_bounds;
+    int64_t changed = 0;
+    if (ranks.single()) {
+        changed = assignment_pass(div, lambda, xi, move_rate, link_bounds, links, st, limit);
+    } else {
+        for (int root : order) {
+            std::vector<double> message;
+            if (root == ranks.rank()) {
+                st.moves.clear();
+                st.changed_before += assignment_pass(div, lambda, xi, move_rate, link_bounds, links, st, limit);
+                message = turn_message(st, d);
+            }
+            uint64_t values = message.size();
+            ranks.broadcast(&values, sizeof values, root);
+            message.resize(static_cast<size_t>(values));
+            ranks.broadcast(message.data(), message.size() * sizeof(double), root);
+            if (root != ranks.rank()) take_turn(message, d, *graph, links, st);
+        }
+        changed = st.changed_before;
+        st.linked = total_over_ranks(ranks, st.linked);
+        st.decided = total_over_ranks(ranks, st.decided);
+        st.rows = total_over_ranks(ranks, st.rows);
+    }
+    st.opened = static_cast<int64_t>(st.centers.size()) / d - st.k_start;
     // The bounds hold for the centres of this pass (update_centers widens
-    // them by the centres' shifts) if every block set them: not once a centre
-    // was opened (it is not in the rows of the points before it) or the pass
-    // stopped setting them.
-    if (setting) st.bounds->validate();
+    // them by the centres' shifts) if every block of every rank set them: not
+    // once a centre was opened (it is not in the rows of the points before
+    // it) or the pass stopped setting them.
+    if (st.setting) st.bounds->validate();
     else if (st.bounds) st.bounds->invalidate();
     return changed;
 }
@@ -658,11 +767,11 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
 // The means come from the cluster sums of st: summed afresh from the labels
 // (fresh: a pass over the data), or as the pass kept them through its moves
 // (st.track_sums). The two differ by rounding only.
-int64_t update_centers(divergence::Bregman &div, int threads, PassState &st, LinkCountCache *links,
-                       double *divergence_total, bool fresh) {
+int64_t update_centers(divergence::Bregman &div, const Collective &ranks, int threads, PassState &st,
+                       LinkCountCache *links, double *divergence_total, bool fresh) {
     const int64_t d = div.d();
     const int64_t k = static_cast<int64_t>(st.centers.size()) / d;
-    if (fresh) div.cluster_sums(st.labels.data(), k, threads, st.sums, st.counts);
+    if (fresh) div.cluster_sums(st.labels.data(), k, threads, st.sums, st.counts, &ranks);
     std::vector<double> means;
     divergence::means_from_sums(st.sums, st.counts, d, means);
     const std::vector<int64_t> counts = st.counts;  // st.counts is compacted below
@@ -711,12 +820,29 @@ int64_t update_centers(divergence::Bregman &div, int threads, PassState &st, Lin
     return kept;
 }
 
+// The sum of all |link terms| over the pairs (each once), of all the points.
+double link_total_of(const LinkCountCache &links, int64_t n) {
+    double total = 0.0;
+    for (int64_t i = 0; i < n; ++i) total += 0.5 * links.link_bound(i);
+    return total;
+}
+
 FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
     const DataView &data = ctx.data;
-    const int64_t n = data.n(), d = data.d();
+    // A sharded fit (ctx.collective): data holds this rank's rows, whole
+    // chunks from ranks.first_row(); the pass runs rank after rank
+    // (pass_all_ranks) and every decision between passes reads counts over
+    // all the ranks, so that every rank makes the single-process fit's.
+    const Collective single(data.n());
+    const Collective &ranks = ctx.collective ? *ctx.collective : single;
+    const bool sharded = !ranks.single();
+    const int64_t n = data.n(), d = data.d(), n_total = ranks.n_total();
+    if (sharded && ctx.options.get_choice("init") == "spectral")
+        fail(KINDRED_E_INVALID, "rdpmeans: init 'spectral' is not available in a sharded fit (its relaxation needs "
+                                "the Gram matrix of all the points)");
     std::unique_ptr<divergence::Bregman> div =
         divergence::make_bregman(ctx.options.get_choice("divergence"), data, ctx.options.get_double("smoothing"));
-    const double lambda = resolve_lambda(ctx, *div);
+    const double lambda = resolve_lambda(ctx, ranks, *div);
     if (!(lambda > 0.0))
         ctx.log.info(cat("rdpmeans: lambda = ", lambda,
                          " (the farthest-first heuristic found fewer than k distinct points); every distinct point "
@@ -729,14 +855,25 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
     const double xi_max = ctx.options.get_double("xi_max");
 
     const Adjacency *adjacency = ctx.side ? &ctx.side->adjacency() : nullptr;
-    LinkCountCache links(adjacency, n, w_may, w_may_not);
+    // On a rank, the link terms of its rows read the labels of its rows and
+    // of the rows linked to them (rank_adjacency.hpp): the label array holds
+    // both, the rank's rows first.
+    std::unique_ptr<RankAdjacency> graph;
+    if (sharded) {
+        graph = std::make_unique<RankAdjacency>(
+            adjacency ? rank_adjacency(*adjacency, ranks.first_row(), n) : RankAdjacency{});
+        if (!adjacency) graph->n_local = n;
+    }
+    const Adjacency *local_adjacency = graph && adjacency ? &graph->adjacency : adjacency;
+    const int64_t n_labels = n + (graph ? static_cast<int64_t>(graph->ghost_row.size()) : 0);
+    LinkCountCache links(local_adjacency, n_labels, w_may, w_may_not);
     // xi times the link terms must stay finite, in the augmented distances
     // and in the objective: xi stops growing where xi times the sum of all
     // |link terms| (each pair once) reaches kLinkCeiling (never within the
     // default iterations from xi_0 = 0.001 and ordinary pair weights).
     constexpr double kLinkCeiling = 1e290;
-    double link_total = 0.0;
-    for (int64_t i = 0; i < n; ++i) link_total += 0.5 * links.link_bound(i);
+    const double link_total = sharded && adjacency ? link_total_of(LinkCountCache(adjacency, n_total, w_may, w_may_not), n_total)
+                                                   : link_total_of(links, n);
     if (!(link_total <= kLinkCeiling))
         fail(KINDRED_E_INVALID, "rdpmeans: the pair values times xi_1 / xi_2 add up to ", link_total,
              ", more than the objective can hold (1e290)");
@@ -748,7 +885,10 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
         st.bounds = std::make_unique<CenterBounds>(n);
         st.x_sq = linalg::row_sqnorms(data);
     }
-    st.labels.assign(static_cast<size_t>(n), 0);  // Algorithm 1: all points in one cluster
+    st.n_total = n_total;
+    st.first_row = ranks.first_row();
+    st.record_moves = sharded;
+    st.labels.assign(static_cast<size_t>(n_labels), 0);  // Algorithm 1: all points in one cluster
     st.centers.assign(static_cast<size_t>(d), 0.0);
     if (ctx.options.get_choice("init") == "spectral") {
         // Section 4.7's relaxation with the starting xi, rounded by k-means
@@ -761,10 +901,13 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
         const int32_t top = *std::max_element(st.labels.begin(), st.labels.end());
         st.centers.assign(static_cast<size_t>((top + 1) * d), 0.0);
     }
-    const int64_t k_initial = update_centers(*div, ctx.threads, st, nullptr, nullptr, true);
+    const int64_t k_initial = update_centers(*div, ranks, ctx.threads, st, nullptr, nullptr, true);
     links.labels_changed(st.labels.data(), k_initial);
     LinkTermBytes term_bytes(links, kBlockRows);
-    const LinkCounts::PairTotals start = LinkCounts(adjacency).pair_totals(st.labels.data());  // pairs inside the starting clusters
+    // The pairs inside the starting clusters (on ranks: one cluster, every pair).
+    const LinkCounts::PairTotals start =
+        sharded ? LinkCounts(adjacency).pair_totals(std::vector<int32_t>(static_cast<size_t>(n_total), 0).data())
+                : LinkCounts(adjacency).pair_totals(st.labels.data());
     st.link_within = w_may_not * start.may_not_within - w_may * start.may_within;
 
     std::vector<double> trace, xi_trace, k_trace;
@@ -799,6 +942,7 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
     int64_t bounds_rest = 0;  // passes left without the center bounds
     int64_t last_linked = 0;
     int64_t sums_age = 0;  // centre updates from sums kept through moves, since the last fresh one
+    const std::vector<int> order = ranks.row_order();
     for (int64_t it = 1; it <= max_iter; ++it) {
         const bool repeat = it > 1 && changed == 0;
         const bool try_bounds = link_bounds && (bound_share >= 0.3 || it % 8 == 0);
@@ -806,22 +950,32 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
         // test is that of decided_without_links on bounds of the divergences):
         // where the link bound decides few points, so do they.
         st.use_bounds = bounds_rest == 0 && (!link_bounds || bound_share >= kBoundsShare) &&
-                        it > 1 && few_moves_for_bounds(changed, n);
+                        it > 1 && few_moves_for_bounds(changed, n_total);
         double computed = -1.0;
         bool bytes_pass = false;
-        if (skip_certified && repeat && limits_valid)
+        if (skip_certified && repeat && limits_valid) {
+            // Nothing moves in a certified pass, so the ranks certify their
+            // rows at once; if one of them cannot, all compute the pass.
             computed = certified_pass(*div, lambda, xi, try_bounds, links, st, limit.data());
+            if (sharded) {
+                if (total_over_ranks(ranks, computed < 0.0 ? 1 : 0) > 0) computed = -1.0;
+                st.linked = total_over_ranks(ranks, st.linked);
+                st.decided = total_over_ranks(ranks, st.decided);
+                st.rows = total_over_ranks(ranks, st.rows);
+            }
+        }
         if (computed >= 0.0) {
             changed = 0;  // labels, centres and totals as after the last pass
         } else {
-            const double move_rate = it == 1 ? 1.0 : static_cast<double>(changed) / static_cast<double>(n);
+            const double move_rate = it == 1 ? 1.0 : static_cast<double>(changed) / static_cast<double>(n_total);
             const bool certify = skip_certified && repeat;
             // The link terms untracked while many points move for each that
             // reads its links (kUntrackedRatio).
-            const double last_moves = it == 1 ? static_cast<double>(n) : static_cast<double>(changed);
+            const double last_moves = it == 1 ? static_cast<double>(n_total) : static_cast<double>(changed);
             // The link terms as bytes (link_term_bytes.hpp) where few points
-            // move for those that read their links.
-            const bool use_bytes = link_bytes && !certify && term_bytes.possible() && k <= LinkTermBytes::kClusters &&
+            // move for those that read their links; not on ranks, whose
+            // ghosts' moves would have to update them (the same result).
+            const bool use_bytes = link_bytes && !sharded && !certify && term_bytes.possible() && k <= LinkTermBytes::kClusters &&
                                    links.label_copy() && it > 1 && few_moves_for_bytes(changed, last_linked) &&
                                    4 * last_linked >= n;
             // Untracked also after a pass that opened centres, while the label
@@ -841,21 +995,21 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
             bytes_pass = use_bytes;
             // The cluster sums kept through the moves when few points are
             // expected to move.
-            st.track_sums = kTrackSumsRatio * last_moves < static_cast<double>(n);
+            st.track_sums = kTrackSumsRatio * last_moves < static_cast<double>(n_total);
             if (certify) limit.resize(static_cast<size_t>(n));
-            changed = assignment_pass(*div, lambda, xi, move_rate, try_bounds, links, st,
-                                      certify ? limit.data() : nullptr);
+            changed = pass_all_ranks(ranks, order, graph.get(), *div, lambda, xi, move_rate, try_bounds, links, st,
+                                     certify ? limit.data() : nullptr);
             // Summed afresh when the pass did not keep them, and at least
             // every kFreshSumsEvery passes with moves (bounding the drift of
             // their rounding); a pass without moves leaves them as they are
             // (as a certified pass does, which computes nothing).
             const bool fresh = changed > 0 && (!st.track_sums || sums_age >= kFreshSumsEvery);
-            k = update_centers(*div, ctx.threads, st, &links, &divergence_total, fresh);
+            k = update_centers(*div, ranks, ctx.threads, st, &links, &divergence_total, fresh);
             sums_age = fresh ? 0 : sums_age + (changed > 0 ? 1 : 0);
             limits_valid = certify && changed == 0;
             computed = 1.0;
             if (bounds_rest > 0) --bounds_rest;
-            else if (st.tried_bounds && 4 * st.rows > 3 * n) bounds_rest = 3;
+            else if (st.tried_bounds && 4 * st.rows > 3 * n_total) bounds_rest = 3;
         }
         last_linked = st.linked;
         if (try_bounds && st.decided > 0)
@@ -868,8 +1022,8 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
         // result: these figures describe the implementation, which may change.
         ctx.log.iteration_record("rdpmeans", it,
                                  {{"pass_computed", computed},
-                                  {"pass_linked", static_cast<double>(st.linked) / static_cast<double>(n)},
-                                  {"pass_rows", static_cast<double>(st.rows) / static_cast<double>(n)},
+                                  {"pass_linked", static_cast<double>(st.linked) / static_cast<double>(n_total)},
+                                  {"pass_rows", static_cast<double>(st.rows) / static_cast<double>(n_total)},
                                   {"pass_bytes", bytes_pass ? 1.0 : 0.0}});
         computed_total += computed;
         // Eq. (20), each pair counted once (see the file comment).
@@ -878,7 +1032,7 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
         xi_trace.push_back(xi);
         k_trace.push_back(static_cast<double>(k));
         result.iterations = it;
-        ctx.progress.report(it, obj, "rdpmeans: assignment pass");
+        ranks.agree([&] { ctx.progress.report(it, obj, "rdpmeans: assignment pass"); });  // a cancel stops all ranks
         stable = changed == 0 ? stable + 1 : 0;
         if (stable >= stable_needed) {
             result.converged = true;
@@ -888,6 +1042,7 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
     }
     result.clusters = k;
     result.objective = trace.back();
+    st.labels.resize(static_cast<size_t>(n));  // this rank's rows (the ghosts' labels after them)
     result.labels = std::move(st.labels);
     result.set_array("centers", k, d, st.centers);
     result.set_array("objective_trace", static_cast<int64_t>(trace.size()), 1, trace);
@@ -920,8 +1075,13 @@ void predict_rdpmeans(const PredictContext &ctx, int32_t *labels) {
 
 // Neither lambda nor k: lambda chosen by cross-validation over the pairs
 // (the paper tunes it by hand per data set).
+// On several ranks the fits of the folds are sharded fits, the held-out
+// pairs' end labels gathered (pair_cross_validation.hpp), and the reach is
+// the largest over every rank's rows (a maximum: the same in any order).
 FitResult fit_rdpmeans(const FitContext &ctx) {
     if (ctx.options.is_set("lambda") || ctx.options.is_set("k")) return fit_rdpmeans_lambda(ctx);
+    const Collective single(ctx.data.n());
+    const Collective &ranks = ctx.collective ? *ctx.collective : single;
     std::unique_ptr<divergence::Bregman> div =
         divergence::make_bregman(ctx.options.get_choice("divergence"), ctx.data, ctx.options.get_double("smoothing"));
     // The reach: the largest divergence of a point from the mean of all points.
@@ -929,9 +1089,11 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     std::vector<int32_t> one(static_cast<size_t>(n), 0);
     std::vector<double> mean;
     std::vector<int64_t> count;
-    div->cluster_means(one.data(), 1, ctx.threads, mean, count);
+    div->cluster_means(one.data(), 1, ctx.threads, mean, count, &ranks);
     double reach = 0.0;
     for (int64_t i = 0; i < n; ++i) reach = std::max(reach, div->distance(i, mean.data()));
+    for (const std::vector<char> &part : ranks.gather(&reach, sizeof reach))
+        for (double r : values_of<double>(part)) reach = std::max(reach, r);
     return fit_choosing_lambda(ctx, fit_rdpmeans_lambda, reach, "rdpmeans");
 }
 
@@ -984,7 +1146,8 @@ const AlgorithmSpec &rdpmeans_spec() {
         AlgorithmSpec s;
         s.name = "rdpmeans";
         s.summary = "RDP-means (Khashabi et al.): DP-means with noisy may-link / may-not-link pairs, Bregman divergences";
-        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_NO_K;
+        // shards: with lambda or k set (rank after rank in each pass, exact)
+        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_NO_K | KINDRED_USES_SHARDS;
         s.options = rdpmeans_options();
         s.fit = fit_rdpmeans;
         s.predict = predict_rdpmeans;

@@ -18,14 +18,41 @@ const char *const kBregmanChoices = "euclidean|kl|idiv";
 
 namespace {
 
-constexpr int64_t kSumChunk = 8192;
+// The chunk of the sums is the ranks' (Collective::kChunk), so that a
+// sharded rdpmeans adds its clusters up as one process does. (It was 8192
+// rows before rdpmeans was sharded: results moved in the last bits for fits
+// of more than 8192 points, recorded in docs/algorithms/rdpmeans-tvclust.md.)
+constexpr int64_t kSumChunk = Collective::kChunk;
 
 // Deterministic sums of w_i * x_i (k x d) and of w_i (k) per label, in the
 // order fixed by kSumChunk (label_sums); the caller turns them into means.
+// ranks: those of a sharded fit (data, labels, weight: this rank's rows,
+// whole chunks), or null: each chunk's sums from the rank holding it, added
+// in chunk order, which are label_sums's additions in one process.
 void weighted_label_sums(const DataView &data, const int32_t *labels, const std::vector<double> *weight, int64_t k,
-                         int threads, std::vector<double> &sums, std::vector<double> &wsum,
+                         int threads, const Collective *ranks, std::vector<double> &sums, std::vector<double> &wsum,
                          std::vector<int64_t> &counts) {
-    label_sums(data, labels, weight ? weight->data() : nullptr, k, kSumChunk, threads, sums, &wsum, counts);
+    if (!ranks || ranks->single()) {
+        label_sums(data, labels, weight ? weight->data() : nullptr, k, kSumChunk, threads, sums, &wsum, counts);
+        return;
+    }
+    const int64_t n = data.n(), d = data.d(), chunks = chunk_count(n, kSumChunk), width = k * d + 2 * k;
+    std::vector<double> partial(static_cast<size_t>(chunks * width), 0.0), chunk_sums, chunk_w;
+    std::vector<int64_t> chunk_counts;
+    for (int64_t c = 0; c < chunks; ++c) {
+        const int64_t lo = c * kSumChunk, hi = std::min(n, lo + kSumChunk);
+        label_sums(row_range(data, lo, hi), labels + lo, weight ? weight->data() + lo : nullptr, k, kSumChunk, threads,
+                   chunk_sums, &chunk_w, chunk_counts);
+        double *at = partial.data() + c * width;
+        std::copy(chunk_sums.begin(), chunk_sums.end(), at);
+        std::copy(chunk_w.begin(), chunk_w.end(), at + k * d);
+        for (int64_t l = 0; l < k; ++l) at[k * d + k + l] = static_cast<double>(chunk_counts[l]);
+    }
+    const std::vector<double> total = ranks->sum_chunks(partial, width);
+    sums.assign(total.begin(), total.begin() + k * d);
+    wsum.assign(total.begin() + k * d, total.begin() + k * d + k);
+    counts.resize(static_cast<size_t>(k));
+    for (int64_t l = 0; l < k; ++l) counts[l] = static_cast<int64_t>(total[k * d + k + l]);  // exact below 2^53
 }
 
 // out[(i - begin) * k + c] = <x_i, m_c> for k rows m of d values: one GEMM
@@ -85,9 +112,9 @@ public:
     }
     void point(int64_t i, double *out) const override { data_.copy_row(i, out); }
     void cluster_sums(const int32_t *labels, int64_t k, int threads, std::vector<double> &sums,
-                      std::vector<int64_t> &counts) const override {
+                      std::vector<int64_t> &counts, const Collective *ranks) const override {
         std::vector<double> wsum;
-        weighted_label_sums(data_, labels, nullptr, k, threads, sums, wsum, counts);
+        weighted_label_sums(data_, labels, nullptr, k, threads, ranks, sums, wsum, counts);
     }
 
 private:
@@ -197,10 +224,10 @@ public:
     }
     // sum of x~_i = sum_i x_i / z_i + s sum_i 1 / z_i
     void cluster_sums(const int32_t *labels, int64_t k, int threads, std::vector<double> &sums,
-                      std::vector<int64_t> &counts) const override {
+                      std::vector<int64_t> &counts, const Collective *ranks) const override {
         std::vector<double> inv_z(z_.size()), wsum;
         for (size_t i = 0; i < z_.size(); ++i) inv_z[i] = 1.0 / z_[i];
-        weighted_label_sums(data_, labels, &inv_z, k, threads, sums, wsum, counts);
+        weighted_label_sums(data_, labels, &inv_z, k, threads, ranks, sums, wsum, counts);
         for (int64_t c = 0; c < k; ++c)
             for (int64_t j = 0; j < d(); ++j) sums[c * d() + j] += s_ * wsum[c];
     }
@@ -227,9 +254,9 @@ void means_from_sums(const std::vector<double> &sums, const std::vector<int64_t>
 }
 
 void Bregman::cluster_means(const int32_t *labels, int64_t k, int threads, std::vector<double> &centers,
-                            std::vector<int64_t> &counts) const {
+                            std::vector<int64_t> &counts, const Collective *ranks) const {
     std::vector<double> sums;
-    cluster_sums(labels, k, threads, sums, counts);
+    cluster_sums(labels, k, threads, sums, counts, ranks);
     means_from_sums(sums, counts, d(), centers);
 }
 

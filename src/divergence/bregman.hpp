@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "core/collective.hpp"
 #include "core/data_view.hpp"
 
 namespace kindred {
@@ -74,14 +75,16 @@ public:
     virtual void point(int64_t i, double *out) const = 0;
     // centres (k x d) = mean of the mapped points of each label in [0, k);
     // counts[c] = their number (a centre of an empty cluster is left 0).
-    // Chunked with fixed boundaries: identical for any number of threads.
+    // Chunked with fixed boundaries (Collective::kChunk rows): identical for
+    // any number of threads, and with ranks (those of a sharded fit, whose
+    // rows data holds; null: one process) for any split. Collective.
     void cluster_means(const int32_t *labels, int64_t k, int threads, std::vector<double> &centers,
-                       std::vector<int64_t> &counts) const;
+                       std::vector<int64_t> &counts, const Collective *ranks = nullptr) const;
     // sums (k x d) = sum of the mapped points of each label (point()), so
     // that sums[c] / counts[c] is cluster_means' centre, bit for bit. Chunked
     // as cluster_means.
     virtual void cluster_sums(const int32_t *labels, int64_t k, int threads, std::vector<double> &sums,
-                              std::vector<int64_t> &counts) const = 0;
+                              std::vector<int64_t> &counts, const Collective *ranks = nullptr) const = 0;
 
 protected:
     explicit Bregman(const DataView &data) : data_(data) {}

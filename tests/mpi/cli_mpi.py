@@ -9,7 +9,7 @@ per rank (--out labels-%r.csv) and gathered (--out labels.csv); the labels, the 
 predictions and the --json summary (iterations, objective) must be those of `kindred fit`. With side
 information (copkmeans --pairs, tcs-gm --partial-labels, dcrc --triplets with standardize 0, files
 drawn here from the label column, global row numbers) the same, one file per rank and one file split.
-Faults: a file missing on the last rank, an algorithm without sharded fits and an unknown option end
+Faults: a file missing on the last rank, rdpmeans without lambda or k and an unknown option end
 every rank with the same exit code, and the one message names the rank when one rank alone failed;
 side information for other data (more points than n_total: the message names both counts, or a row
 out of range) and a missing side file end every rank (each rank's exit code is checked) with one
@@ -190,7 +190,7 @@ def main(argv):
         faults = [
             (["fit", "kmeans", "--k", "2", "--data", "part-%r.csv"], 1,
              "rank %d: cannot open part-%d.csv" % (p - 1, p - 1) if p > 1 else "cannot open part-0.csv"),
-            (["fit", "rdpmeans", "--data", path], 2, "rdpmeans has no sharded fit"),
+            (["fit", "rdpmeans", "--data", path], 1, "rdpmeans: set lambda, or k"),
             (["fit", "kmeans", "--kk", "2", "--data", path], 2, "unknown option 'kk'"),
         ]
         for args, code, needle in faults:

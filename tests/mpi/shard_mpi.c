@@ -9,7 +9,8 @@
  *                     defaults: both chosen by cross-validation over the
  *                     pairs), mpckmeans (the same pairs, constraint_weight
  *                     and propagation set; euclidean-diag, then
- *                     euclidean-full) and several uneven
+ *                     euclidean-full), rdpmeans (the same pairs, k
+ *                     set: lambda from it; its pass rank after rank) and several uneven
  *                     splits of 70000 generated rows (three
  *                     chunks of 32768, the last partial; a shard inside one
  *                     chunk, an empty shard, slices given to ranks out of
@@ -63,7 +64,7 @@ static kindred_model *new_model(int64_t k) {
     /* dcrc: a short fit (as in tests/test_shard.c) on the features as given (its default standardize = 1 is
      * refused in a sharded fit). */
     const int dcrc = strcmp(algorithm, "dcrc") == 0;
-    const int restarts = strcmp(algorithm, "dpmeans") != 0 && !dcrc;
+    const int restarts = strcmp(algorithm, "dpmeans") != 0 && strcmp(algorithm, "rdpmeans") != 0 && !dcrc;
     if (kindred_model_new(&m, algorithm) != KINDRED_OK || kindred_model_set_int(m, "k", k) != KINDRED_OK ||
         (restarts && kindred_model_set_int(m, "n_init", 2) != KINDRED_OK) ||
         (dcrc && (kindred_model_set_int(m, "init_restarts", 2) != KINDRED_OK ||
@@ -115,7 +116,8 @@ static int same_results(const fit_result *a, const fit_result *b) {
  * pckmeans and mpckmeans, none for the others. */
 static const kindred_side *side_of_algorithm(void) {
     if (strcmp(algorithm, "dcrc") == 0) return triplet_side;
-    if (strcmp(algorithm, "pckmeans") == 0 || strcmp(algorithm, "mpckmeans") == 0) return pair_side;
+    if (strcmp(algorithm, "pckmeans") == 0 || strcmp(algorithm, "mpckmeans") == 0 || strcmp(algorithm, "rdpmeans") == 0)
+        return pair_side;
     return strncmp(algorithm, "tcs-", 4) == 0 ? partial_side : NULL;
 }
 
@@ -313,7 +315,7 @@ int main(int argc, char **argv) {
     int passed = 1;
     if (strcmp(mode, "fit") == 0) {
         const char *const sharded[] = {"kmeans", "gmm", "dpmeans", "copkmeans", "tcs-gm", "tcs-vmf", "dcrc", "pckmeans",
-                                       "mpckmeans"};
+                                       "mpckmeans", "rdpmeans"};
         for (size_t a = 0; a < sizeof sharded / sizeof sharded[0]; ++a) {
             int flags = 0;
             algorithm = sharded[a];

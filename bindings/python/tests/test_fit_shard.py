@@ -50,4 +50,4 @@ def test_shards_flag():
     assert "shards" in kindred.algorithm_uses("kmeans")
     assert "shards" in kindred.algorithm_uses("copkmeans")
     assert "shards" in kindred.algorithm_uses("mpckmeans")
-    assert "shards" not in kindred.algorithm_uses("rdpmeans")
+    assert "shards" in kindred.algorithm_uses("rdpmeans")
