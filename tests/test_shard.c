@@ -128,7 +128,8 @@ static kindred_status set_options(kindred_model *m, const char *algorithm, int64
         if (s == KINDRED_OK) s = kindred_model_set_int(m, "seed", 7);
         return s;
     }
-    kindred_status s = kindred_model_set_int(m, "k", k);
+    /* k < 0: left unset (dpmeans then chooses lambda from the pairs). */
+    kindred_status s = k > 0 ? kindred_model_set_int(m, "k", k) : KINDRED_OK;
     if (strcmp(algorithm, "dcrc") == 0) {
         if (s == KINDRED_OK) s = kindred_model_set_int(m, "init_restarts", 2);
         if (s == KINDRED_OK) s = kindred_model_set_int(m, "standardize", 0);
@@ -533,6 +534,7 @@ enum { SPLITS = sizeof splits / sizeof splits[0] };
 static void run_split(size_t c, const char *algorithm, const shard_run *like, shard_run *runs) {
     memset(runs, 0, THREAD_COMM_MAX_RANKS * sizeof *runs);
     for (int r = 0; r < splits[c].p; ++r) {
+        runs[r].k = like->k;
         runs[r].side = like->side;
         runs[r].kernel = like->kernel;
         runs[r].likelihood = like->likelihood;
@@ -555,6 +557,29 @@ static void bitwise_for_splits(const char *algorithm, const reference *plain, co
         check_equal_to(plain, runs, splits[c].p);
         free_runs(runs, splits[c].p);
     }
+}
+
+/* The single-process fit of an algorithm called as `like` says (its
+ * options, side information, rows): labels, trace, summary and every result array. */
+static void plain_fit_like(const char *algorithm, const shard_run *like, reference *out) {
+    shard_run s = *like;
+    s.algorithm = algorithm;
+    kindred_model *m = NULL;
+    assert_ok(kindred_model_new(&m, algorithm));
+    assert_ok(set_run_options(m, &s));
+    assert_ok(kindred_model_fit_dense(m, like->all ? like->all : points, N, D, KINDRED_ROW_MAJOR, D, like->side));
+    free(out->arrays);
+    out->arrays = arrays_blob(m, &out->arrays_bytes);
+    assert_non_null(out->arrays);
+    assert_ok(kindred_model_labels(m, out->labels, N));
+    assert_ok(kindred_model_summary(m, NULL, NULL, &out->clusters, &out->iterations, NULL, &out->objective));
+    int64_t rows = 0, cols = 0;
+    memset(out->centers, 0, sizeof out->centers); /* dcrc has none: the ranks' copies stay 0 too */
+    if (kindred_model_array_shape(m, "centers", &rows, &cols) == KINDRED_OK)
+        assert_ok(kindred_model_array(m, "centers", out->centers, MAX_CLUSTERS * D));
+    assert_ok(kindred_model_array_shape(m, "objective_trace", &out->trace_rows, &cols));
+    assert_ok(kindred_model_array(m, "objective_trace", out->trace, 1000));
+    kindred_model_free(m);
 }
 
 /* ---- tcs-gm and tcs-vmf, with partial labels on every rank */
@@ -615,26 +640,6 @@ static kindred_side *sampled_triplets(void) {
     return side;
 }
 
-/* The single-process dcrc fit: labels, trace, summary and every result array. */
-static void dcrc_plain_fit(const kindred_side *side, const char *kernel, reference *out) {
-    kindred_model *m = NULL;
-    assert_ok(kindred_model_new(&m, "dcrc"));
-    assert_ok(set_options(m, "dcrc", K));
-    if (kernel) assert_ok(kindred_model_set_string(m, "kernel", kernel));
-    if (kernel) assert_ok(kindred_model_set_int(m, "kernel_basis", 25));
-    assert_ok(kindred_model_fit_dense(m, points, N, D, KINDRED_ROW_MAJOR, D, side));
-    free(out->arrays);
-    out->arrays = arrays_blob(m, &out->arrays_bytes);
-    assert_non_null(out->arrays);
-    assert_ok(kindred_model_labels(m, out->labels, N));
-    assert_ok(kindred_model_summary(m, NULL, NULL, &out->clusters, &out->iterations, NULL, &out->objective));
-    memset(out->centers, 0, sizeof out->centers); /* dcrc has none: the ranks' copies stay 0 too */
-    int64_t cols = 0;
-    assert_ok(kindred_model_array_shape(m, "objective_trace", &out->trace_rows, &cols));
-    assert_ok(kindred_model_array(m, "objective_trace", out->trace, 1000));
-    kindred_model_free(m);
-}
-
 /* Labels, weights (and the rbf basis, feature scaling and gamma), objective
  * trace, objective and iterations bitwise those of one process, for 1-4
  * ranks, uneven and permuted slices and an empty one. The 400 triplets join
@@ -642,9 +647,6 @@ static void dcrc_plain_fit(const kindred_side *side, const char *kernel, referen
 static void dcrc_bitwise_for_splits(const char *kernel) {
     kindred_side *side = sampled_triplets();
     static reference plain;
-    dcrc_plain_fit(side, kernel, &plain);
-    assert_int_equal(plain.clusters, K);
-    assert_true(plain.trace_rows >= 2);
     shard_run like;
     memset(&like, 0, sizeof like);
     like.side = side;
@@ -653,6 +655,9 @@ static void dcrc_bitwise_for_splits(const char *kernel) {
         like.extra = "kernel_basis";
         like.extra_value = 25;
     }
+    plain_fit_like("dcrc", &like, &plain);
+    assert_int_equal(plain.clusters, K);
+    assert_true(plain.trace_rows >= 2);
     bitwise_for_splits("dcrc", &plain, &like);
     free(plain.arrays);
     plain.arrays = NULL;
@@ -800,27 +805,6 @@ static void tvclust_nmi_as_in_one_process(void **state) {
 
 /* ---- pckmeans, with must-links and cannot-links across ranks */
 
-/* The single-process fit of an algorithm called as `like` says (its
- * options, side information): labels, trace, summary and every result array. */
-static void plain_fit_like(const char *algorithm, const shard_run *like, reference *out) {
-    shard_run s = *like;
-    s.algorithm = algorithm;
-    kindred_model *m = NULL;
-    assert_ok(kindred_model_new(&m, algorithm));
-    assert_ok(set_run_options(m, &s));
-    assert_ok(kindred_model_fit_dense(m, points, N, D, KINDRED_ROW_MAJOR, D, like->side));
-    free(out->arrays);
-    out->arrays = arrays_blob(m, &out->arrays_bytes);
-    assert_non_null(out->arrays);
-    assert_ok(kindred_model_labels(m, out->labels, N));
-    assert_ok(kindred_model_summary(m, NULL, NULL, &out->clusters, &out->iterations, NULL, &out->objective));
-    assert_ok(kindred_model_array(m, "centers", out->centers, MAX_CLUSTERS * D));
-    int64_t cols = 0;
-    assert_ok(kindred_model_array_shape(m, "objective_trace", &out->trace_rows, &cols));
-    assert_ok(kindred_model_array(m, "objective_trace", out->trace, 1000));
-    kindred_model_free(m);
-}
-
 /* Labels, centres, metric, objective trace, objective, iterations and every
  * result array bitwise those of one process for the 400 pairs of pairs_side
  * (most of them join rows of two ranks), 2 restarts (the second from
@@ -886,6 +870,29 @@ static void pckmeans_one_value_chosen_across_ranks(void **state) {
     (void)state;
     pckmeans_bitwise_for_splits("robust", 0.0);
     pckmeans_bitwise_for_splits(NULL, 1.0);
+}
+
+/* ---- dpmeans, with the same pairs */
+
+/* dpmeans with neither lambda nor k, the pairs on every rank: lambda chosen
+ * by cross-validation over the pairs (12 candidates x 3 folds of fits on the
+ * ranks) from the reach, the largest distance from the mean over all the
+ * ranks' points; the chosen lambda and the fit made with it bitwise one
+ * process over the splits. */
+static void dpmeans_lambda_chosen_across_ranks(void **state) {
+    (void)state;
+    static reference plain;
+    shard_run like;
+    memset(&like, 0, sizeof like);
+    like.side = pairs_side;
+    like.k = -1;
+    like.extra = "max_iter"; /* 37 fits a split: 2 passes each (the small lambdas open many clusters) */
+    like.extra_value = 2;
+    plain_fit_like("dpmeans", &like, &plain);
+    assert_true(plain.clusters > 1);
+    bitwise_for_splits("dpmeans", &plain, &like);
+    free(plain.arrays);
+    plain.arrays = NULL;
 }
 
 /* ---- mpckmeans (euclidean-diag), with the same pairs */
@@ -1307,6 +1314,7 @@ int main(void) {
         cmocka_unit_test(four_ranks),
         cmocka_unit_test(gmm_any_covariance),
         cmocka_unit_test(dpmeans_with_a_k_hint),
+        cmocka_unit_test(dpmeans_lambda_chosen_across_ranks),
         cmocka_unit_test(tcs_gm_with_partial_labels),
         cmocka_unit_test(tcs_gm_gamma_chosen_on_a_grid),
         cmocka_unit_test(tcs_vmf_with_partial_labels),

@@ -164,7 +164,7 @@ FitResult fit_choosing_lambda(const FitContext &ctx, FitResult (*fit)(const FitC
     auto with_lambda = [&](const FitContext &base, double lambda, OptionValues &options) {
         options = base.options;
         options.set_number("lambda", lambda);
-        return FitContext{base.data, base.side, options, base.progress, base.log, base.threads};
+        return FitContext{base.data, base.side, options, base.progress, base.log, base.threads, base.collective};
     };
     const int64_t best = choose_by_pair_cv(
         ctx, static_cast<int64_t>(lambdas.size()),
