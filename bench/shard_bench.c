@@ -91,8 +91,9 @@ static int accepted(kindred_status status) {
 
 /* One restart, `iters` iterations of the loop the algorithm repeats (tol 0: no early stop), one thread.
  * The names differ: tcs-gm's EM loop is em_max_iter (its max_iter is the FISTA of the transformation);
- * copkmeans has no tol (it stops when no label changes); dcrc restarts only its k-means start, and its
- * sharded fit needs standardize = 0. NULL on a refused option, with the library's message printed. */
+ * copkmeans has no tol (it stops when no label changes); dcrc restarts only its k-means start, and runs
+ * on the features as given (standardize = 0, as its figures so far were measured). NULL on a refused
+ * option, with the library's message printed. */
 static kindred_model *new_model(const settings *s, reports *reports) {
     kindred_model *m = NULL;
     if (!accepted(kindred_model_new(&m, s->algorithm))) return NULL;

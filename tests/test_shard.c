@@ -47,6 +47,7 @@ static int32_t truth[N];
 static int64_t csr_indptr[N + 1], csr_indices[N * D];
 static double csr_values[N * D];
 static int32_t partial[N]; /* tcs: the labels of classes 0-3 on one point in 8 of theirs, -1 elsewhere */
+static double one_flat[N * D]; /* points with feature 2 constant, which standardize leaves at 0 */
 
 /* ---- one rank's call and what it got */
 
@@ -120,7 +121,7 @@ static unsigned char *arrays_blob(const kindred_model *m, size_t *bytes) {
 /* The options of every fit here: k (dpmeans: the hint from which lambda is
  * derived), 2 restarts where the algorithm restarts, seed 7. dcrc: a short
  * fit (4 EM iterations of at most 15 L-BFGS iterations) on the features as
- * given (its own default, standardize = 1, is refused in a sharded fit). */
+ * given (its own default, standardize = 1: dcrc_standardized_across_ranks). */
 static kindred_status set_options(kindred_model *m, const char *algorithm, int64_t k) {
     if (strcmp(algorithm, "tvclust") == 0) { /* no k: 12 Gibbs sweeps, the MAP one among the last 8 */
         kindred_status s = kindred_model_set_int(m, "iterations", 12);
@@ -299,6 +300,7 @@ static int setup(void **state) {
     (void)state;
     make_blobs(points, truth, N, D, K, 3.0, 2.0, 11);
     for (int64_t e = 0; e < N * D; ++e) counts[e] = floor(fabs(points[e]));
+    for (int64_t e = 0; e < N * D; ++e) one_flat[e] = e % D == 2 ? 1.25 : points[e];
     /* About 5600 labelled points; the unlabelled ones (about 64400) are two
      * chunks of their own sequence, whose boundary falls inside a shard. */
     for (int64_t i = 0; i < N; ++i) partial[i] = (truth[i] == K - 1 || (i / K) % 8 != 0) ? -1 : truth[i];
@@ -895,6 +897,43 @@ static void dpmeans_lambda_chosen_across_ranks(void **state) {
     plain.arrays = NULL;
 }
 
+/* ---- standardize: the scaling of all the ranks' points */
+
+/* standardize = 1 on one_flat: the per-feature mean and deviation are chunk
+ * sums over the ranks' rows, so the stored scaling (standardize_mean,
+ * standardize_scale; the constant feature's scale 0), labels, trace and
+ * every result array are bitwise those of one process over the splits. */
+static void standardized_bitwise_for_splits(const char *algorithm, const kindred_side *side, reference *plain) {
+    shard_run like;
+    memset(&like, 0, sizeof like);
+    like.side = side;
+    like.all = one_flat;
+    like.extra = "standardize";
+    like.extra_value = 1;
+    plain_fit_like(algorithm, &like, plain);
+    bitwise_for_splits(algorithm, plain, &like);
+    free(plain->arrays);
+    plain->arrays = NULL;
+}
+
+static void kmeans_standardized_across_ranks(void **state) {
+    (void)state;
+    static reference plain;
+    standardized_bitwise_for_splits("kmeans", NULL, &plain);
+    assert_int_equal(plain.clusters, K);
+    for (int c = 0; c < K; ++c) assert_true(plain.centers[c * D + 2] == 0.0); /* the constant feature */
+}
+
+/* dcrc's default standardize = 1 (its own design scaled once more, as in one process). */
+static void dcrc_standardized_across_ranks(void **state) {
+    (void)state;
+    static reference plain;
+    kindred_side *side = sampled_triplets();
+    standardized_bitwise_for_splits("dcrc", side, &plain);
+    assert_int_equal(plain.clusters, K);
+    kindred_side_free(side);
+}
+
 /* ---- mpckmeans (euclidean-diag), with the same pairs */
 
 /* Labels, centres, the learned weights (metric), objective trace, objective
@@ -1221,6 +1260,15 @@ static void csr_faults_on_one_rank(void **state) {
     same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "rank 1: CSR indptr decreases at row 11");
     indptr[11] = saved;
 
+    memset(runs, 0, sizeof runs); /* standardize of CSR rows: refused on every rank, not by one rank's scaling */
+    for (int r = 0; r < 2; ++r) {
+        runs[r].csr = 1;
+        runs[r].extra = "standardize";
+        runs[r].extra_value = 1;
+    }
+    run_world(runs, 2, cuts, slice, "kmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "kmeans: standardize needs dense data");
+
     indices[indptr[7]] = D + 3; /* a column out of range */
     memset(runs, 0, sizeof runs);
     runs[0].csr = runs[1].csr = 1;
@@ -1276,22 +1324,13 @@ static void tcs_faults(void **state) {
     kindred_side_free(side);
 }
 
-/* dcrc: its default standardize = 1 is refused on every rank, by name; a
- * cancel on one rank (in the k-means start, and in the EM loop) stops all. */
+/* dcrc: a cancel on one rank (in the k-means start, and in the EM loop) stops all. */
 static void dcrc_faults(void **state) {
     (void)state;
     kindred_side *side = sampled_triplets();
     const int64_t cuts[] = {0, 40000, N};
     const int slice[] = {0, 1};
     shard_run runs[THREAD_COMM_MAX_RANKS];
-    memset(runs, 0, sizeof runs);
-    for (int r = 0; r < 2; ++r) {
-        runs[r].side = side;
-        runs[r].extra = "standardize";
-        runs[r].extra_value = 1;
-    }
-    run_world(runs, 2, cuts, slice, "dcrc");
-    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "standardize is not yet available in a sharded fit");
     memset(runs, 0, sizeof runs);
     for (int r = 0; r < 2; ++r) runs[r].side = side;
     runs[1].cancel = 1;
@@ -1343,6 +1382,8 @@ int main(void) {
         cmocka_unit_test(tcs_faults),
         cmocka_unit_test(dcrc_linear_with_triplets),
         cmocka_unit_test(dcrc_rbf_with_triplets),
+        cmocka_unit_test(kmeans_standardized_across_ranks),
+        cmocka_unit_test(dcrc_standardized_across_ranks),
         cmocka_unit_test(pckmeans_robust_units_across_ranks),
         cmocka_unit_test(pckmeans_transitive_units_across_ranks),
         cmocka_unit_test(pckmeans_pointwise_across_ranks),
