@@ -6,8 +6,9 @@
  * dpmeans, copkmeans (with must-links and cannot-links across ranks), tcs-gm
  * and tcs-vmf (with partial labels; for these every result array) are bitwise
  * those of kindred_model_fit_dense on all the points (pckmeans too, with
- * penalty and propagation set or chosen by cross-validation over the pairs),
- * and those of kmeans,
+ * penalty and propagation set or chosen by cross-validation over the pairs;
+ * dpmeans with lambda chosen so; kmeans and dcrc with standardize = 1 and a
+ * constant feature), and those of kmeans,
  * dpmeans and copkmeans on CSR rows bitwise those of kindred_model_fit_csr.
  * tvclust, an approximate sampler on several ranks, is the plain fit on one
  * rank, gives every rank the same model, and keeps the single-process mean
