@@ -3,21 +3,22 @@
  * tests/thread_comm.h, each calling kindred_model_fit_dense_shard on its
  * slice of the rows, one kindred thread each (OPENBLAS_NUM_THREADS=1).
  *
- * For an algorithm (kmeans, gmm, or one with side information: copkmeans with
- * pairs, tcs-gm with partial labels, dcrc with triplets) and p = 1, 2, 4 ranks it prints the wall
+ * For an algorithm (any with a sharded fit; the side information it uses -- pairs,
+ * triplets or partial labels -- is drawn from the classes) and p = 1, 2, 4 ranks it prints the wall
  * time of the whole fit against the single-process fit on one thread (the
  * strong-scaling speed-up; on 2 cores p = 4 is oversubscribed), the bytes one
  * rank receives per iteration against the formula of docs/distributed.md,
  * and whether the labels and the fitted array (centres; dcrc's weights) equal
- * the single-process fit bitwise. The side information is drawn from the
+ * the single-process fit bitwise (equal=-1: an approximate sharded fit, tvclust).
+ * The side information is drawn from the
  * blobs' classes and given in full to every rank, as the library asks:
  * --side M pairs or triplets (sampled with kindred_sample_pairs / _triplets),
  * or for tcs-gm the class of every M-th point of the first half of the classes
  * (k is then the number of clusters among the other points, as tcs-gm means it).
  * p = 1 is a communicator of size 1, i.e. the single-process fit itself.
  *
- * Usage: shard_bench [--algorithm kmeans|gmm|copkmeans|tcs-gm|dcrc] [--n N] [--d D] [--k K]
- *                    [--iters I] [--repeat R] [--side M]
+ * Usage: shard_bench [--algorithm NAME] [--n N] [--d D] [--k K]
+ *                    [--iters I] [--repeat R] [--side M] [--distortion NAME] [--propagation NAME]
  * Output: one line per (p, repetition), "key=value" fields. Exit status 0
  * only if every fit succeeded and equalled the single-process fit. */
 #define _POSIX_C_SOURCE 200809L
@@ -43,6 +44,9 @@ typedef struct settings {
     const kindred_side *side; /* about all n points, the same for every rank; NULL for kmeans and gmm */
     const char *array;        /* the fitted array compared bitwise: "centers", or dcrc's "weights" */
     int64_t array_size;       /* its entries, from the single-process fit */
+    int approximate;          /* KINDRED_USES_SHARDS_APPROX (tvclust): timed, not compared */
+    const char *distortion;   /* --distortion: mpckmeans's distortion (its default when NULL) */
+    const char *propagation;  /* --propagation: pckmeans's and mpckmeans's (robust unless given) */
 } settings;
 
 /* The progress reports of one rank, and the bytes it had received at the
@@ -89,27 +93,39 @@ static int accepted(kindred_status status) {
     return 0;
 }
 
+/* 1 when `name` is set to `value` (its text form), or when the algorithm has no option of that name (the
+ * settings below are the union of what the algorithms call them); else prints the library's message. */
+static int set_if_known(kindred_model *m, const char *name, const char *value) {
+    const kindred_status status = kindred_model_set_string(m, name, value);
+    return status == KINDRED_E_NOT_FOUND || accepted(status);
+}
+
 /* One restart, `iters` iterations of the loop the algorithm repeats (tol 0: no early stop), one thread.
  * The names differ: tcs-gm's EM loop is em_max_iter (its max_iter is the FISTA of the transformation);
- * copkmeans has no tol (it stops when no label changes); dcrc restarts only its k-means start, and runs
- * on the features as given (standardize = 0, as its figures so far were measured). NULL on a refused
- * option, with the library's message printed. */
+ * tvclust's are Gibbs sweeps (a quarter of them burn-in); copkmeans has no tol (it stops when no label
+ * changes); dcrc restarts only its k-means start; the weights of pckmeans / mpckmeans are fixed (1 in
+ * the spread unit; propagation robust unless --propagation says otherwise) so that the benchmark times
+ * iterations, not the cross-validation that chooses them. NULL on a refused option, with the library's
+ * message printed. */
 static kindred_model *new_model(const settings *s, reports *reports) {
     kindred_model *m = NULL;
     if (!accepted(kindred_model_new(&m, s->algorithm))) return NULL;
-    const int tcs = strcmp(s->algorithm, "tcs-gm") == 0, dcrc = strcmp(s->algorithm, "dcrc") == 0,
-              copk = strcmp(s->algorithm, "copkmeans") == 0;
-    const char *tol = tcs ? "em_tol" : copk ? NULL : "tol";
-    const int ok = accepted(kindred_model_set_int(m, "k", s->k)) &&
-                   accepted(kindred_model_set_int(m, dcrc ? "init_restarts" : "n_init", 1)) &&
-                   accepted(kindred_model_set_int(m, tcs ? "em_max_iter" : "max_iter", s->iters)) &&
-                   accepted(kindred_model_set_int(m, "threads", 1)) && accepted(kindred_model_set_int(m, "seed", 3)) &&
-                   (!dcrc || accepted(kindred_model_set_int(m, "standardize", 0))) &&
-                   (!tol || accepted(kindred_model_set_double(m, tol, 0.0)));
-    if (!ok) {
-        kindred_model_free(m);
-        return NULL;
-    }
+    const int tcs = strcmp(s->algorithm, "tcs-gm") == 0, tvclust = strcmp(s->algorithm, "tvclust") == 0;
+    char k[32], iters[32], burn_in[32];
+    snprintf(k, sizeof k, "%lld", (long long)s->k);
+    snprintf(iters, sizeof iters, "%lld", (long long)s->iters);
+    snprintf(burn_in, sizeof burn_in, "%lld", (long long)(s->iters / 4));
+    const char *settings_of_all[][2] = {
+        {"k", k}, {"n_init", "1"}, {"init_restarts", "1"}, {tcs ? "em_max_iter" : tvclust ? "iterations" : "max_iter", iters},
+        {"burn_in", burn_in}, {"threads", "1"}, {"seed", "3"}, {"standardize", "0"}, {tcs ? "em_tol" : "tol", "0"},
+        {"penalty", "1"}, {"constraint_weight", "1"}, {"propagation", s->propagation},
+        {"distortion", s->distortion ? s->distortion : "euclidean-diag"},
+    };
+    for (size_t i = 0; i < sizeof settings_of_all / sizeof settings_of_all[0]; ++i)
+        if (!set_if_known(m, settings_of_all[i][0], settings_of_all[i][1])) {
+            kindred_model_free(m);
+            return NULL;
+        }
     kindred_model_set_progress(m, count_report, reports);
     return m;
 }
@@ -124,7 +140,7 @@ static void *run_rank(void *arg) {
     j->cpu_s = thread_cpu_seconds() - c0;
     if (j->status == KINDRED_OK) {
         kindred_model_labels(m, j->labels + j->row_offset, j->n_local);
-        if (kindred_model_array(m, j->s->array, j->array, j->s->array_size) != KINDRED_OK) j->status = KINDRED_E_STATE;
+        if (!j->s->approximate && kindred_model_array(m, j->s->array, j->array, j->s->array_size) != KINDRED_OK) j->status = KINDRED_E_STATE;
     }
     if (j->status != KINDRED_OK) {
         fprintf(stderr, "shard_bench: rank %d: %s\n", j->comm.rank, kindred_last_error());
@@ -152,17 +168,22 @@ static void generate(double *x, int32_t *class, int64_t n, int64_t d) {
     }
 }
 
-/* The side information of the algorithm, drawn from the classes; NULL for kmeans and gmm, or on failure
- * (the message printed). */
-static kindred_side *new_side(const settings *s, const int32_t *class) {
-    const int copk = strcmp(s->algorithm, "copkmeans") == 0, tcs = strcmp(s->algorithm, "tcs-gm") == 0,
-              dcrc = strcmp(s->algorithm, "dcrc") == 0;
-    if (!copk && !tcs && !dcrc) return NULL;
+/* The side information the algorithm uses (kindred_algorithm_uses), drawn from the classes: pairs,
+ * triplets or partial labels; NULL for an algorithm without side information (kmeans, gmm), or on
+ * failure (the message printed, *failed set). */
+static kindred_side *new_side(const settings *s, const int32_t *class, int *failed) {
+    int uses = 0;
+    *failed = 1;
+    if (!accepted(kindred_algorithm_uses(s->algorithm, &uses))) return NULL;
+    *failed = 0;
+    if (!(uses & (KINDRED_USES_PAIRS | KINDRED_USES_TRIPLETS | KINDRED_USES_PARTIAL_LABELS))) return NULL;
     kindred_side *side = NULL;
     kindred_status status = kindred_side_new(&side, s->n);
-    if (status == KINDRED_OK && copk) status = kindred_sample_pairs(side, class, s->n, s->side_count, 0.0, 0.0, 5);
-    if (status == KINDRED_OK && dcrc) status = kindred_sample_triplets(side, class, s->n, s->side_count, 0.0, 5);
-    if (status == KINDRED_OK && tcs) {
+    if (status == KINDRED_OK && (uses & KINDRED_USES_PAIRS))
+        status = kindred_sample_pairs(side, class, s->n, s->side_count, 0.0, 0.0, 5);
+    if (status == KINDRED_OK && (uses & KINDRED_USES_TRIPLETS))
+        status = kindred_sample_triplets(side, class, s->n, s->side_count, 0.0, 5);
+    if (status == KINDRED_OK && (uses & KINDRED_USES_PARTIAL_LABELS)) {
         int32_t *partial = malloc((size_t)s->n * sizeof *partial);
         if (!partial) status = KINDRED_E_NOMEM;
         for (int64_t i = 0; partial && i < s->n; ++i)
@@ -173,6 +194,7 @@ static kindred_side *new_side(const settings *s, const int32_t *class) {
     if (status != KINDRED_OK) {
         fprintf(stderr, "shard_bench: side information for %s: %s\n", s->algorithm, kindred_last_error());
         kindred_side_free(side);
+        *failed = 1;
         return NULL;
     }
     return side;
@@ -193,7 +215,7 @@ static double formula_bytes(const settings *s, int p) {
 }
 
 int main(int argc, char **argv) {
-    settings s = {"kmeans", 400000, 16, 10, 20, 2000, NULL, "centers", 0};
+    settings s = {"kmeans", 400000, 16, 10, 20, 2000, NULL, "centers", 0, 0, NULL, "robust"};
     int64_t repeat = 3;
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--algorithm")) s.algorithm = argv[a + 1];
@@ -203,6 +225,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[a], "--iters")) s.iters = atoll(argv[a + 1]);
         else if (!strcmp(argv[a], "--repeat")) repeat = atoll(argv[a + 1]);
         else if (!strcmp(argv[a], "--side")) s.side_count = atoll(argv[a + 1]);
+        else if (!strcmp(argv[a], "--distortion")) s.distortion = argv[a + 1];
+        else if (!strcmp(argv[a], "--propagation")) s.propagation = argv[a + 1];
         else {
             fprintf(stderr, "shard_bench: unknown argument %s\n", argv[a]);
             return 2;
@@ -213,13 +237,17 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (!strcmp(s.algorithm, "dcrc")) s.array = "weights";
+    int uses = 0;
+    if (!accepted(kindred_algorithm_uses(s.algorithm, &uses))) return 2;
+    s.approximate = (uses & KINDRED_USES_SHARDS_APPROX) != 0;
     double *x = malloc((size_t)(s.n * s.d) * sizeof *x);
     int32_t *class = malloc((size_t)s.n * sizeof *class);
     int32_t *plain_labels = malloc((size_t)s.n * sizeof *plain_labels), *labels = malloc((size_t)s.n * sizeof *labels);
     if (!x || !class || !plain_labels || !labels) return 1;
     generate(x, class, s.n, s.d);
-    kindred_side *side = new_side(&s, class);
-    if (!side && (strcmp(s.algorithm, "kmeans") && strcmp(s.algorithm, "gmm"))) return 1;
+    int side_failed = 0;
+    kindred_side *side = new_side(&s, class, &side_failed);
+    if (side_failed) return 1;
     s.side = side;
     double *plain_array = NULL, *arrays = NULL;
     int ok = 1;
@@ -280,10 +308,11 @@ int main(int argc, char **argv) {
                 max_cpu = jobs[r].cpu_s > max_cpu ? jobs[r].cpu_s : max_cpu;
                 sum_cpu += jobs[r].cpu_s;
                 if (jobs[r].status != KINDRED_OK) ok = equal = 0;
-                if (memcmp(jobs[r].array, plain_array, (size_t)s.array_size * sizeof(double))) equal = 0;
+                if (!s.approximate && memcmp(jobs[r].array, plain_array, (size_t)s.array_size * sizeof(double))) equal = 0;
             }
             if (memcmp(labels, plain_labels, (size_t)s.n * sizeof(int32_t))) equal = 0;
-            ok = ok && equal;
+            if (s.approximate) equal = -1; /* an approximate sharded fit: not the single-process result */
+            ok = ok && equal != 0;
             const reports *r0 = &jobs[0].reports;
             const double per_iter =
                 r0->count > 1 ? (double)(r0->last_bytes - r0->first_bytes) / (double)(r0->count - 1) : 0.0;

@@ -7,10 +7,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "algorithms/bounded_nearest.hpp"
 #include "algorithms/centroid_steps.hpp"
+#include "core/collective.hpp"
 #include "core/error.hpp"
 #include "core/label_sums.hpp"
 #include "core/options.hpp"
@@ -27,6 +29,7 @@
 extern "C" {
 #include <cmocka.h>
 }
+#include "thread_comm.h"
 
 using kindred::Error;
 using kindred::OptionSpec;
@@ -554,6 +557,54 @@ void bounded_nearest_gives_the_plain_labels(void **) {
     assert_true(skipped > 0);  // the bounds did skip points (the test is not of the plain step twice)
 }
 
+
+// The sharded cluster_sums over ranks that are threads (tests/thread_comm.h):
+// the bits of cluster_sums in one process, both with few labels (a k x d
+// block per global chunk, gathered) and with more labels than n / chunks (the
+// records of the labels each chunk holds: the must-link units of PCKMeans and
+// MPCK-means, whose blocks grew as n^2). Three chunks and a partial one,
+// labels -1 (skipped) included, split over 2 and 3 ranks at chunk boundaries.
+void sharded_cluster_sums_are_the_single_process_sums(void **) {
+    const int64_t chunk = kindred::Collective::kChunk, n = 3 * chunk + 1234, d = 3;
+    std::vector<double> x(static_cast<size_t>(n * d));
+    kindred::Rng rng(11);
+    for (double &v : x) v = rng.normal() * 1e3 + 0.1;
+    const kindred::DataView data = kindred::DataView::dense(kindred::DenseView{x.data(), n, d, d, true});
+    for (const int64_t k : {int64_t(7), int64_t(40000)}) {
+        assert_true((k > n / 3) == (k == 40000));  // the second k takes the records' way
+        std::vector<int32_t> labels(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i) labels[i] = i % 17 == 0 ? -1 : static_cast<int32_t>(rng.below(k));
+        std::vector<double> expected;
+        std::vector<int64_t> expected_counts;
+        kindred::cluster_sums(data, labels.data(), k, 1, expected, expected_counts);
+        for (const int p : {2, 3}) {
+            thread_world w;
+            thread_world_init(&w, p);
+            std::vector<std::vector<double>> sums(static_cast<size_t>(p));
+            std::vector<std::vector<int64_t>> counts(static_cast<size_t>(p));
+            std::vector<std::thread> ranks;
+            std::vector<thread_rank> links(static_cast<size_t>(p));
+            std::vector<kindred_comm> comms(static_cast<size_t>(p));
+            for (int r = 0; r < p; ++r) {
+                thread_comm(&w, r, &links[r], &comms[r]);
+                // Rank r holds chunks [r, r + 1), the last rank the rest (with 3 ranks: 1, 1, 2 chunks).
+                const int64_t first = r * chunk, last = r == p - 1 ? n : (r + 1) * chunk;
+                ranks.emplace_back([&, r, first, last] {
+                    const kindred::Collective collective(comms[r], first, last - first, n);
+                    kindred::cluster_sums(kindred::DataView::dense(kindred::DenseView{x.data() + first * d, last - first, d, d, true}),
+                                          collective, labels.data() + first, k, 1, sums[r], counts[r]);
+                });
+            }
+            for (std::thread &t : ranks) t.join();
+            thread_world_destroy(&w);
+            for (int r = 0; r < p; ++r) {
+                assert_memory_equal(sums[r].data(), expected.data(), expected.size() * sizeof(double));
+                assert_memory_equal(counts[r].data(), expected_counts.data(), expected_counts.size() * sizeof(int64_t));
+            }
+        }
+    }
+}
+
 }  // namespace
 
 int main() {
@@ -571,6 +622,7 @@ int main() {
         cmocka_unit_test(format_number_round_trips),
         cmocka_unit_test(row_min_follows_its_lanes),
         cmocka_unit_test(label_sums_same_bits_both_ways),
+        cmocka_unit_test(sharded_cluster_sums_are_the_single_process_sums),
     };
     return cmocka_run_group_tests(tests, nullptr, nullptr);
 }

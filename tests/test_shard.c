@@ -63,6 +63,7 @@ typedef struct shard_run {
     const char *text_value;
     const char *real;       /* a real option set to real_value, or NULL */
     double real_value;
+    const char *distortion; /* mpckmeans' distortion option, or NULL */
     int64_t k, row_offset, n_local;
     const double *x;        /* this rank's rows */
     int csr;                /* 1: the rows of the CSR arrays above, by kindred_model_fit_csr_shard */
@@ -156,6 +157,7 @@ static kindred_status set_run_options(kindred_model *m, const shard_run *s) {
     if (status == KINDRED_OK && s->extra) status = kindred_model_set_int(m, s->extra, s->extra_value);
     if (status == KINDRED_OK && s->text) status = kindred_model_set_string(m, s->text, s->text_value);
     if (status == KINDRED_OK && s->real) status = kindred_model_set_double(m, s->real, s->real_value);
+    if (status == KINDRED_OK && s->distortion) status = kindred_model_set_string(m, "distortion", s->distortion);
     return status;
 }
 
@@ -548,6 +550,8 @@ static void run_split(size_t c, const char *algorithm, const shard_run *like, sh
         runs[r].text_value = like->text_value;
         runs[r].real = like->real;
         runs[r].real_value = like->real_value;
+        runs[r].distortion = like->distortion;
+        runs[r].csr = like->csr;
     }
     run_world(runs, splits[c].p, splits[c].cuts, splits[c].slice, algorithm);
 }
@@ -563,14 +567,18 @@ static void bitwise_for_splits(const char *algorithm, const reference *plain, co
 }
 
 /* The single-process fit of an algorithm called as `like` says (its
- * options, side information, rows): labels, trace, summary and every result array. */
+ * options, side information, its rows: `all`, points, or with csr the CSR
+ * arrays): labels, trace, summary and every result array. */
 static void plain_fit_like(const char *algorithm, const shard_run *like, reference *out) {
     shard_run s = *like;
     s.algorithm = algorithm;
     kindred_model *m = NULL;
     assert_ok(kindred_model_new(&m, algorithm));
     assert_ok(set_run_options(m, &s));
-    assert_ok(kindred_model_fit_dense(m, like->all ? like->all : points, N, D, KINDRED_ROW_MAJOR, D, like->side));
+    if (like->csr)
+        assert_ok(kindred_model_fit_csr(m, N, D, csr_indptr, csr_indices, csr_values, like->side));
+    else
+        assert_ok(kindred_model_fit_dense(m, like->all ? like->all : points, N, D, KINDRED_ROW_MAJOR, D, like->side));
     free(out->arrays);
     out->arrays = arrays_blob(m, &out->arrays_bytes);
     assert_non_null(out->arrays);
@@ -818,9 +826,18 @@ static void tvclust_nmi_as_in_one_process(void **state) {
  * candidates x 3 folds of fits on the ranks, the held-out pairs' end labels
  * gathered): the chosen values (result arrays chosen_weight,
  * chosen_propagation) and the fit made with them are compared too. */
+static void like_bitwise_for_splits(const char *algorithm, const shard_run *like) {
+    static reference plain;
+    plain_fit_like(algorithm, like, &plain);
+    assert_int_equal(plain.clusters, K);
+    assert_true(plain.trace_rows >= 2);
+    bitwise_for_splits(algorithm, &plain, like);
+    free(plain.arrays);
+    plain.arrays = NULL;
+}
+
 static void hmrf_bitwise_for_splits(const char *algorithm, const char *propagation, const char *weight,
                                     double weight_value, const char *extra, int64_t extra_value) {
-    static reference plain;
     shard_run like;
     memset(&like, 0, sizeof like);
     like.side = pairs_side;
@@ -834,12 +851,7 @@ static void hmrf_bitwise_for_splits(const char *algorithm, const char *propagati
     }
     like.extra = extra;
     like.extra_value = extra_value;
-    plain_fit_like(algorithm, &like, &plain);
-    assert_int_equal(plain.clusters, K);
-    assert_true(plain.trace_rows >= 2);
-    bitwise_for_splits(algorithm, &plain, &like);
-    free(plain.arrays);
-    plain.arrays = NULL;
+    like_bitwise_for_splits(algorithm, &like);
 }
 
 static void pckmeans_bitwise_for_splits(const char *propagation, double penalty) {
@@ -969,6 +981,45 @@ static void mpckmeans_pairs_in_the_metric_across_ranks(void **state) {
 static void mpckmeans_defaults_across_ranks(void **state) {
     (void)state;
     mpckmeans_bitwise_for_splits(NULL, 0);
+}
+
+/* ---- mpckmeans with the other distortions: point-wise, constraint_weight 1,
+ * the violated pairs in the metric update (metric_constraints), so that the
+ * gathered pair ends enter phi and the gradient. euclidean-full: the d x d
+ * scatter of each global chunk by SYRK, the chunks' matrices added in chunk
+ * order; cosine and idiv: their centroids' and gradients' sums over the
+ * points one pass over the ranks in index order (idiv on the counts,
+ * non-negative; cosine on the CSR rows, which have negative entries and
+ * rows listing their columns in reverse). */
+static void mpckmeans_distortion_bitwise_for_splits(const char *distortion, const double *all, int csr) {
+    shard_run like;
+    memset(&like, 0, sizeof like);
+    like.side = pairs_side;
+    like.text = "propagation";
+    like.text_value = "off";
+    like.real = "constraint_weight";
+    like.real_value = 1.0;
+    like.extra = "metric_constraints";
+    like.extra_value = 1;
+    like.distortion = distortion;
+    like.all = all;
+    like.csr = csr;
+    like_bitwise_for_splits("mpckmeans", &like);
+}
+
+static void mpckmeans_full_metric_across_ranks(void **state) {
+    (void)state;
+    mpckmeans_distortion_bitwise_for_splits("euclidean-full", NULL, 0);
+}
+
+static void mpckmeans_cosine_across_ranks(void **state) {
+    (void)state;
+    mpckmeans_distortion_bitwise_for_splits("cosine", NULL, 1);
+}
+
+static void mpckmeans_idiv_across_ranks(void **state) {
+    (void)state;
+    mpckmeans_distortion_bitwise_for_splits("idiv", counts, 0);
 }
 
 /* ---- without other ranks */
@@ -1117,27 +1168,32 @@ static void an_algorithm_without_sharded_fits(void **state) {
     same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "rdpmeans has no sharded fit");
 }
 
-/* The distortions not yet exact on several ranks are refused on every rank,
- * before any exchange; on one rank they fit. */
-static void mpckmeans_other_distortions_refused_on_ranks(void **state) {
+/* Rows a distortion refuses on one rank only (cosine: a zero row; idiv: a
+ * negative entry): every rank fails with that rank's message, none waits. */
+static void mpckmeans_distortion_refuses_rows_on_one_rank(void **state) {
     (void)state;
-    const char *const names[] = {"euclidean-full", "cosine", "idiv"};
+    static double spoiled[N * D];
+    const char *const names[] = {"cosine", "idiv"};
+    const char *const needles[] = {"is a zero vector", "needs non-negative data"};
     const int64_t cuts[] = {0, 40000, N};
     const int slice[] = {0, 1};
     for (size_t c = 0; c < sizeof names / sizeof names[0]; ++c) {
+        memcpy(spoiled, c == 0 ? points : counts, sizeof spoiled);
+        /* Rank 1 holds the rows from 65536 (its slice starts inside rank 0's last chunk). */
+        for (int64_t m = 0; m < D; ++m) spoiled[(66000 + 3) * D + m] = c == 0 ? 0.0 : -1.0;
         shard_run runs[THREAD_COMM_MAX_RANKS];
         memset(runs, 0, sizeof runs);
         for (int r = 0; r < 2; ++r) {
             runs[r].side = pairs_side;
-            runs[r].text = "distortion";
-            runs[r].text_value = names[c];
+            runs[r].distortion = names[c];
             runs[r].real = "constraint_weight";
             runs[r].real_value = 1.0;
+            runs[r].all = spoiled;
         }
         run_world(runs, 2, cuts, slice, "mpckmeans");
-        char message[96];
-        snprintf(message, sizeof message, "distortion %s has no sharded fit yet", names[c]);
-        same_failure_everywhere(runs, 2, KINDRED_E_INVALID, message);
+        same_failure_everywhere(runs, 2, KINDRED_E_INVALID, needles[c]);
+        assert_non_null(strstr(runs[0].message, "rank 1: "));
+        assert_non_null(strstr(runs[0].message, "row 66003"));
     }
 }
 
@@ -1394,7 +1450,10 @@ int main(void) {
         cmocka_unit_test(mpckmeans_pointwise_across_ranks),
         cmocka_unit_test(mpckmeans_pairs_in_the_metric_across_ranks),
         cmocka_unit_test(mpckmeans_defaults_across_ranks),
-        cmocka_unit_test(mpckmeans_other_distortions_refused_on_ranks),
+        cmocka_unit_test(mpckmeans_full_metric_across_ranks),
+        cmocka_unit_test(mpckmeans_cosine_across_ranks),
+        cmocka_unit_test(mpckmeans_idiv_across_ranks),
+        cmocka_unit_test(mpckmeans_distortion_refuses_rows_on_one_rank),
         cmocka_unit_test(dcrc_faults),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/error.hpp"
 #include "core/parallel.hpp"
 
 namespace kindred {
@@ -115,6 +116,20 @@ private:
     std::vector<int64_t> touched_;
 };
 
+// The points of labels in [0, k) grouped by label with a stable counting
+// sort: label l's points are order[start[l] .. start[l + 1]), in index order.
+void group_by_label(const int32_t *labels, int64_t n, int64_t k, std::vector<int64_t> &start,
+                    std::vector<int64_t> &order) {
+    start.assign(static_cast<size_t>(k + 1), 0);
+    for (int64_t i = 0; i < n; ++i)
+        if (labels[i] >= 0 && labels[i] < k) ++start[labels[i] + 1];
+    for (int64_t l = 0; l < k; ++l) start[l + 1] += start[l];
+    order.resize(static_cast<size_t>(start[k]));
+    std::vector<int64_t> next(start.begin(), start.end() - 1);
+    for (int64_t i = 0; i < n; ++i)
+        if (labels[i] >= 0 && labels[i] < k) order[next[labels[i]]++] = i;
+}
+
 // The points grouped by label with a stable counting sort (n + k + 1 indices),
 // then each label's points added in index order, one chunk sum at a time:
 // the same additions as sums_by_chunk in O(n + k + threads d) extra memory,
@@ -124,16 +139,8 @@ template <bool kWeighted>
 void sums_by_label(const DataView &data, const int32_t *labels, const double *weight, int64_t k, int64_t chunk,
                    int threads, std::vector<double> &sums, std::vector<double> &wsum, std::vector<int64_t> &counts) {
     const int64_t n = data.n(), d = data.d();
-    std::vector<int64_t> start(static_cast<size_t>(k + 1), 0);
-    for (int64_t i = 0; i < n; ++i)
-        if (labels[i] >= 0 && labels[i] < k) ++start[labels[i] + 1];
-    for (int64_t l = 0; l < k; ++l) start[l + 1] += start[l];
-    std::vector<int64_t> order(static_cast<size_t>(start[k]));
-    {
-        std::vector<int64_t> next(start.begin(), start.end() - 1);
-        for (int64_t i = 0; i < n; ++i)
-            if (labels[i] >= 0 && labels[i] < k) order[next[labels[i]]++] = i;
-    }
+    std::vector<int64_t> start, order;
+    group_by_label(labels, n, k, start, order);
     const int workers = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(threads, chunk_count(k, kLabelsPerTask))));
     std::vector<ChunkSum<kWeighted>> scratch(static_cast<size_t>(workers), ChunkSum<kWeighted>(data));
     parallel_chunks_by_worker(workers, k, kLabelsPerTask, [&](int w, int64_t, int64_t lo, int64_t hi) {
@@ -207,11 +214,71 @@ void cluster_sums(const DataView &data, const int32_t *labels, int64_t k, int th
     label_sums(data, labels, nullptr, k, kClusterSumChunk, threads, sums, nullptr, counts);
 }
 
+namespace {
+
+// The sharded cluster_sums when a k x d block per global chunk would outgrow
+// the points (chunks x k > n_total; the must-link units that start PCKMeans
+// and MPCK-means are about 0.08 n labels, and those blocks, gathered on every
+// rank, grew as n^2: 2.5 GB per rank at n = 2e6). Each rank sends, for each
+// label and each of its chunks that holds points of the label, one record
+// (chunk, label, count, d sums), the chunk sum started from 0 and taken in
+// index order; every rank adds the records of each label in chunk order.
+// A label absent from a chunk would add +0.0 in the dense way: skipping it
+// changes no bit, so these are the bits of the dense way and of one process
+// (sums_by_label). Memory and traffic: at most (d + 3) values per labelled
+// point, summed over the ranks.
+void sparse_cluster_sums(const DataView &data, const Collective &ranks, const int32_t *labels, int64_t k,
+                         std::vector<double> &sums, std::vector<int64_t> &counts) {
+    const int64_t n = data.n(), d = data.d(), width = d + 3;
+    std::vector<int64_t> start, order;
+    group_by_label(labels, n, k, start, order);
+    // The message: this rank's first row, then its records, label by label, chunks ascending.
+    std::vector<double> message(1, static_cast<double>(ranks.first_row()));  // exact: far below 2^53
+    ChunkSum<false> acc(data);
+    const int64_t first_chunk = ranks.first_row() / kClusterSumChunk;
+    for (int64_t l = 0; l < k; ++l)
+        for (int64_t p = start[l]; p < start[l + 1];) {
+            const int64_t chunk = order[p] / kClusterSumChunk;
+            const size_t at = message.size();
+            message.resize(at + static_cast<size_t>(width), 0.0);
+            message[at] = static_cast<double>(first_chunk + chunk);
+            message[at + 1] = static_cast<double>(l);
+            int64_t count = 0;
+            for (; p < start[l + 1] && order[p] / kClusterSumChunk == chunk; ++p, ++count) acc.add(order[p], 1.0);
+            double unused = 0.0;
+            acc.flush(message.data() + at + 3, &unused);
+            message[at + 2] = static_cast<double>(count);
+        }
+    // The ranks' records in the order of their rows: each label's chunks then come in chunk order.
+    std::vector<std::vector<double>> parts;
+    for (const std::vector<char> &part : ranks.gather(message.data(), message.size() * sizeof(double)))
+        parts.push_back(values_of<double>(part));
+    std::stable_sort(parts.begin(), parts.end(),
+                     [](const std::vector<double> &a, const std::vector<double> &b) { return a[0] < b[0]; });
+    sums.assign(static_cast<size_t>(k * d), 0.0);
+    counts.assign(static_cast<size_t>(k), 0);
+    for (const std::vector<double> &part : parts)
+        for (size_t at = 1; at + static_cast<size_t>(width) <= part.size(); at += static_cast<size_t>(width)) {
+            const int64_t l = static_cast<int64_t>(part[at + 1]);
+            if (l < 0 || l >= k) fail(KINDRED_E_INTERNAL, "sharded fit: a rank sent the sums of label ", l);
+            counts[l] += static_cast<int64_t>(part[at + 2]);
+            for (int64_t j = 0; j < d; ++j) sums[l * d + j] += part[at + 3 + j];
+        }
+}
+
+}  // namespace
+
 void cluster_sums(const DataView &data, const Collective &ranks, const int32_t *labels, int64_t k, int threads,
                   std::vector<double> &sums, std::vector<int64_t> &counts) {
     static_assert(Collective::kChunk == kClusterSumChunk, "a rank holds whole chunks of the centre sums");
     if (ranks.single()) {
         cluster_sums(data, labels, k, threads, sums, counts);
+        return;
+    }
+    // The same test on every rank (global sizes only), so that all take the same way.
+    if (static_cast<double>(chunk_count(ranks.n_total(), kClusterSumChunk)) * static_cast<double>(k) >
+        static_cast<double>(ranks.n_total())) {
+        sparse_cluster_sums(data, ranks, labels, k, sums, counts);
         return;
     }
     const int64_t n = data.n(), d = data.d(), chunks = chunk_count(n, kClusterSumChunk), width = k * d + k;

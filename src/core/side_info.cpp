@@ -52,13 +52,17 @@ void SideInfo::add_pairs(const int64_t *i, const int64_t *j, const double *value
     std::stable_sort(all.begin(), all.end(), [](const Pair &x, const Pair &y) {
         return x.i != y.i ? x.i < y.i : x.j < y.j;
     });
+    // Merged in place (the sort made equal pairs neighbours), so that the pairs are held once, not twice.
     std::vector<Pair> merged;
-    for (const Pair &p : all) {
-        if (!merged.empty() && merged.back().i == p.i && merged.back().j == p.j)
-            merged.back().value += p.value;
+    merged.swap(all);
+    size_t kept = 0;
+    for (size_t e = 0; e < merged.size(); ++e) {
+        if (kept > 0 && merged[kept - 1].i == merged[e].i && merged[kept - 1].j == merged[e].j)
+            merged[kept - 1].value += merged[e].value;
         else
-            merged.push_back(p);
+            merged[kept++] = merged[e];
     }
+    merged.resize(kept);
     for (const Pair &p : merged)
         if (!std::isfinite(p.value))  // finite weights can sum to an infinite one
             fail(KINDRED_E_INVALID, "pairs: the values given for the pair (", p.i, ", ", p.j,

@@ -2,11 +2,16 @@
 // d_cosA(x, y) = 1 - x^T A y / (|x|_A |y|_A)   (Basu et al., eq. 3.17),
 // phi = d_cosA (section 3.3.3.2), phi_max = 1 (2 when the data has negative
 // entries, where the cosine can be negative), no normaliser, objective (3.18).
+// On several ranks the sums over the points (centroids, gradient) are one
+// pass over the ranks in index order and the pairs read their gathered end
+// rows (divergence/pair_end_rows.hpp): the bits of one process.
 #include <algorithm>
 #include <cmath>
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
+#include "core/rank_totals.hpp"
+#include "divergence/pair_end_rows.hpp"
 #include "divergence/weighted_distortion_impl.hpp"
 
 namespace kindred {
@@ -17,13 +22,13 @@ constexpr int64_t kRowChunk = 512;
 
 class WeightedCosine final : public WeightedDistortion {
 public:
-    WeightedCosine(const DataView &data, int threads, const char *algorithm)
-        : WeightedDistortion(DistortionKind::Cosine, data.n(), data.d()), x_(data), threads_(threads) {
+    WeightedCosine(const DataView &data, int threads, const char *algorithm, int64_t first_row)
+        : WeightedDistortion(DistortionKind::Cosine, data.n(), data.d()), data_(data), x_(data), threads_(threads) {
         for (int64_t i = 0; i < n_; ++i) {
             double s = 0.0;
             for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p) s += x_.values[p] * x_.values[p];
             if (!(s > 0.0))
-                fail(KINDRED_E_INVALID, algorithm, ": row ", i, " is a zero vector; the cosine distortion is undefined for it "
+                fail(KINDRED_E_INVALID, algorithm, ": row ", first_row + i, " is a zero vector; the cosine distortion is undefined for it "
                      "(drop the row or use distortion 'idiv' or 'euclidean-diag')");
         }
         for (double v : x_.values) has_negative_ = has_negative_ || v < 0.0;
@@ -32,29 +37,31 @@ public:
 
     void set_params(const std::vector<double> &a) override {
         a_ = a;
-        norm_.resize(n_);
-        for (int64_t i = 0; i < n_; ++i) {
-            double s = 0.0;
-            for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p) s += a_[x_.indices[p]] * x_.values[p] * x_.values[p];
-            norm_[i] = std::sqrt(s);
-        }
+        norms(x_, norm_);
+        norms(ends_.sparse(), end_norm_);
+    }
+
+    // phi_max depends on whether any point has a negative entry: any rank's.
+    void set_ranks(const Collective *ranks) override {
+        WeightedDistortion::set_ranks(ranks);
+        if (ranks) has_negative_ = total_over_ranks(*ranks, has_negative_ ? 1 : 0) > 0;
+    }
+
+    void gather_pair_ends(const std::vector<PairConstraint> &pairs) override {
+        if (!ranks_) return;
+        ends_.gather(*ranks_, data_, pairs, true);
+        norms(ends_.sparse(), end_norm_);
     }
 
     // The minimiser of sum_{i in X_h} d_cosA(x_i, mu) is mu proportional to
     // sum x_i / |x_i|_A (Cauchy-Schwarz in the A inner product). Equation
     // (3.24) sums the raw x_i; both agree when the rows have equal A-norms.
     void centroids(const int32_t *labels, int64_t k, std::vector<double> &centers) const override {
-        std::vector<double> sums(static_cast<size_t>(k * d_), 0.0);
-        std::vector<int64_t> counts(k, 0);
-        for (int64_t i = 0; i < n_; ++i) {
-            const int32_t h = labels[i];
-            if (h < 0 || h >= k) continue;
-            ++counts[h];
-            for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p) sums[h * d_ + x_.indices[p]] += x_.values[p] / norm_[i];
-        }
+        const std::vector<double> state = sparse_cluster_sums(x_, labels, k, norm_.data(), ranks_);
         centers.resize(static_cast<size_t>(k * d_));
         for (int64_t h = 0; h < k; ++h)
-            if (counts[h] > 0) std::copy(sums.begin() + h * d_, sums.begin() + (h + 1) * d_, centers.begin() + h * d_);
+            if (state[k * d_ + h] > 0.0)
+                std::copy(state.begin() + h * d_, state.begin() + (h + 1) * d_, centers.begin() + h * d_);
     }
 
     void point_center_all(const double *centers, int64_t k, double *out) const override {
@@ -102,23 +109,30 @@ public:
     // ds/da_m = x_m y_m / (|x|_A |y|_A) - s/2 (x_m^2 / |x|_A^2 + y_m^2 / |y|_A^2)
     // and d(d_cosA)/da_m = -ds/da_m. ((3.29) prints ds/da_m.)
     void gradient(const GradientInput &in, std::vector<double> &g) const override {
-        g.assign(static_cast<size_t>(d_), 0.0);
-        std::vector<double> mu_norm(in.k), s_sum(in.k, 0.0);
+        std::vector<double> mu_norm(in.k);
         for (int64_t h = 0; h < in.k; ++h) mu_norm[h] = a_norm(in.centers + h * d_);
-        for (int64_t i = 0; i < n_; ++i) {
-            const int32_t h = in.labels[i];
-            const double *mu = in.centers + static_cast<int64_t>(h) * d_;
-            if (mu_norm[h] <= 0.0) continue;
-            double dot = 0.0;
-            for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p) dot += a_[x_.indices[p]] * x_.values[p] * mu[x_.indices[p]];
-            const double nx = norm_[i], s = dot / (nx * mu_norm[h]);
-            s_sum[h] += s;
-            for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p) {
-                const double v = x_.values[p];
-                const int64_t m = x_.indices[p];
-                g[m] += -v * mu[m] / (nx * mu_norm[h]) + 0.5 * s * v * v / (nx * nx);
+        // The points' terms of g (d), then the sums of the similarities per cluster (k).
+        std::vector<double> state(static_cast<size_t>(d_ + in.k), 0.0);
+        pass_over_points(state.data(), state.size(), [&](double *gs) {
+            double *s_sum = gs + d_;
+            for (int64_t i = 0; i < n_; ++i) {
+                const int32_t h = in.labels[i];
+                const double *mu = in.centers + static_cast<int64_t>(h) * d_;
+                if (mu_norm[h] <= 0.0) continue;
+                double dot = 0.0;
+                for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p)
+                    dot += a_[x_.indices[p]] * x_.values[p] * mu[x_.indices[p]];
+                const double nx = norm_[i], s = dot / (nx * mu_norm[h]);
+                s_sum[h] += s;
+                for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p) {
+                    const double v = x_.values[p];
+                    const int64_t m = x_.indices[p];
+                    gs[m] += -v * mu[m] / (nx * mu_norm[h]) + 0.5 * s * v * v / (nx * nx);
+                }
             }
-        }
+        });
+        g.assign(state.begin(), state.begin() + d_);
+        const double *s_sum = state.data() + d_;
         for (int64_t h = 0; h < in.k; ++h) {
             if (mu_norm[h] <= 0.0 || s_sum[h] == 0.0) continue;
             const double *mu = in.centers + h * d_;
@@ -130,12 +144,11 @@ public:
             const double c = (*in.pair_coef)[q];
             if (c == 0.0) continue;
             const int64_t i = pairs[q].i, j = pairs[q].j;
-            const double s = similarity(i, j), ni = norm_[i], nj = norm_[j];
-            for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p)
-                g[x_.indices[p]] += c * 0.5 * s * x_.values[p] * x_.values[p] / (ni * ni);
-            for (int64_t p = x_.indptr[j]; p < x_.indptr[j + 1]; ++p)
-                g[x_.indices[p]] += c * 0.5 * s * x_.values[p] * x_.values[p] / (nj * nj);
-            merge(i, j, [&](int64_t m, double xi, double xj) { g[m] -= c * xi * xj / (ni * nj); });
+            const SparseRow xi = row(i), xj = row(j);
+            const double s = similarity(i, j), ni = norm_of(i), nj = norm_of(j);
+            for (int64_t p = 0; p < xi.nnz; ++p) g[xi.indices[p]] += c * 0.5 * s * xi.values[p] * xi.values[p] / (ni * ni);
+            for (int64_t p = 0; p < xj.nnz; ++p) g[xj.indices[p]] += c * 0.5 * s * xj.values[p] * xj.values[p] / (nj * nj);
+            merge(xi, xj, [&](int64_t m, double vi, double vj) { g[m] -= c * vi * vj / (ni * nj); });
         }
         // phi_max is a constant: no term.
         if (in.prior)
@@ -151,34 +164,53 @@ private:
         return std::sqrt(s);
     }
 
-    // f(m, x_im, x_jm) for the columns where both rows are non-zero (rows sorted).
+    // |x|_A of every row of rows.
+    void norms(const SparseRows &rows, std::vector<double> &out) const {
+        out.resize(static_cast<size_t>(rows.n));
+        for (int64_t i = 0; i < rows.n; ++i) {
+            double s = 0.0;
+            for (int64_t p = rows.indptr[i]; p < rows.indptr[i + 1]; ++p)
+                s += a_[rows.indices[p]] * rows.values[p] * rows.values[p];
+            out[i] = std::sqrt(s);
+        }
+    }
+
+    // Point i (global) and its |x_i|_A: this process's row, or on several
+    // ranks the gathered end of a pair.
+    SparseRow row(int64_t i) const { return ranks_ ? ends_.sparse().row(ends_.position(i)) : x_.row(i); }
+    double norm_of(int64_t i) const { return ranks_ ? end_norm_[ends_.position(i)] : norm_[i]; }
+
+    // f(m, x_m, y_m) for the columns where both rows are non-zero.
     template <typename F>
-    void merge(int64_t i, int64_t j, F f) const {
-        int64_t p = x_.indptr[i], q = x_.indptr[j];
-        const int64_t pe = x_.indptr[i + 1], qe = x_.indptr[j + 1];
-        while (p < pe && q < qe) {
-            if (x_.indices[p] < x_.indices[q]) ++p;
-            else if (x_.indices[q] < x_.indices[p]) ++q;
-            else { f(x_.indices[p], x_.values[p], x_.values[q]); ++p; ++q; }
+    static void merge(const SparseRow &x, const SparseRow &y, F f) {
+        int64_t p = 0, q = 0;
+        while (p < x.nnz && q < y.nnz) {
+            if (x.indices[p] < y.indices[q]) ++p;
+            else if (y.indices[q] < x.indices[p]) ++q;
+            else { f(x.indices[p], x.values[p], y.values[q]); ++p; ++q; }
         }
     }
 
     double similarity(int64_t i, int64_t j) const {
         double s = 0.0;
-        merge(i, j, [&](int64_t m, double xi, double xj) { s += a_[m] * xi * xj; });
-        return s / (norm_[i] * norm_[j]);
+        merge(row(i), row(j), [&](int64_t m, double xi, double xj) { s += a_[m] * xi * xj; });
+        return s / (norm_of(i) * norm_of(j));
     }
 
+    const DataView &data_;
     SparseRows x_;
     int threads_;
     bool has_negative_ = false;
     std::vector<double> norm_;
+    PairEndRows ends_;  // sharded: the rows of the ends of the pairs
+    std::vector<double> end_norm_;
 };
 
 }  // namespace
 
-std::unique_ptr<WeightedDistortion> make_cosine(const DataView &data, int threads, const char *algorithm) {
-    return std::unique_ptr<WeightedDistortion>(new WeightedCosine(data, threads, algorithm));
+std::unique_ptr<WeightedDistortion> make_cosine(const DataView &data, int threads, const char *algorithm,
+                                                int64_t first_row) {
+    return std::unique_ptr<WeightedDistortion>(new WeightedCosine(data, threads, algorithm, first_row));
 }
 
 }  // namespace divergence

@@ -106,8 +106,30 @@ void mean_centroids(const DataView &data, const int32_t *labels, int64_t k, int 
     }
 }
 
+std::vector<double> sparse_cluster_sums(const SparseRows &x, const int32_t *labels, int64_t k, const double *divisor,
+                                        const Collective *ranks) {
+    const int64_t d = x.d;
+    std::vector<double> state(static_cast<size_t>(k * d + k), 0.0);
+    const auto add_rows = [&](double *sums) {
+        double *counts = sums + k * d;
+        for (int64_t i = 0; i < x.n; ++i) {
+            const int32_t h = labels[i];
+            if (h < 0 || h >= k) continue;
+            counts[h] += 1.0;
+            for (int64_t p = x.indptr[i]; p < x.indptr[i + 1]; ++p)
+                sums[h * d + x.indices[p]] += divisor ? x.values[p] / divisor[i] : x.values[p];
+        }
+    };
+    if (ranks)
+        ranks->in_turn(state.data(), state.size(), add_rows);
+    else
+        add_rows(state.data());
+    return state;
+}
+
 std::unique_ptr<WeightedDistortion> make_distortion(DistortionKind kind, const DataView &data, int threads,
-                                                    PhiMaxRule phi_max_rule, double smoothing, const char *algorithm) {
+                                                    PhiMaxRule phi_max_rule, double smoothing, const char *algorithm,
+                                                    int64_t first_row) {
     switch (kind) {
     case DistortionKind::EuclideanFull:
     case DistortionKind::EuclideanDiag:
@@ -115,8 +137,8 @@ std::unique_ptr<WeightedDistortion> make_distortion(DistortionKind kind, const D
             fail(KINDRED_E_INVALID, algorithm, ": distortion '", distortion_name(kind),
                  "' needs dense data; for sparse (CSR) data use distortion 'cosine' or 'idiv'");
         return make_euclidean(kind == DistortionKind::EuclideanFull, data, threads, phi_max_rule);
-    case DistortionKind::Cosine: return make_cosine(data, threads, algorithm);
-    case DistortionKind::IDivergence: return make_idivergence(data, threads, smoothing, algorithm);
+    case DistortionKind::Cosine: return make_cosine(data, threads, algorithm, first_row);
+    case DistortionKind::IDivergence: return make_idivergence(data, threads, smoothing, algorithm, first_row);
     }
     fail(KINDRED_E_INTERNAL, "unknown distortion kind");
 }

@@ -81,13 +81,15 @@ public:
     // Sets A (validated by the caller: PSD / positive) and refreshes caches.
     virtual void set_params(const std::vector<double> &a) = 0;
     // A sharded fit (core/collective.hpp): the distortion holds this rank's
-    // rows; centroids() sums the clusters over every rank's rows (chunk
-    // sums), the diagonal scatter is a pass over the ranks in index order
-    // (Collective::in_turn) and the log-determinant term counts all the
-    // points, the bits of one process each. Only the Euclidean distortions
-    // read it (the sharded pckmeans and mpckmeans with euclidean-diag); null
-    // (the default): one process.
-    void set_ranks(const Collective *ranks) { ranks_ = ranks; }
+    // rows, and every sum over the points is taken over all the ranks' rows
+    // with the additions of one process: the Euclidean centroids and the
+    // full scatter by chunk sums, the other sums over the points (the
+    // diagonal scatter, the cosine and idiv centroids and gradients, the
+    // metric step's distortion term) as one pass over the ranks in index
+    // order (Collective::in_turn); the log-determinant term counts all the
+    // points. Null (the default): one process. Collective: every rank calls
+    // it (cosine agrees there on whether any rank's data has a negative entry).
+    virtual void set_ranks(const Collective *ranks) { ranks_ = ranks; }
     // Collective on every rank of a sharded fit: the rows of the ends of the
     // pairs, gathered once, so that phi and the pairs' part of the metric
     // update read them by global index on every rank alike. In one process
@@ -115,9 +117,13 @@ public:
     // the metric step's objective for the distortions without
     // assigned_scatter.
     virtual double assigned_distortion(const double *centers, int64_t k, const int32_t *labels, double *work) const {
-        double j = 0.0;
+        std::vector<double> own(static_cast<size_t>(n_));
         point_center_blocks(centers, k, work, [&](int64_t begin, int64_t end, const double *rows) {
-            for (int64_t i = begin; i < end; ++i) j += rows[(i - begin) * k + labels[i]];
+            for (int64_t i = begin; i < end; ++i) own[i] = rows[(i - begin) * k + labels[i]];
+        });
+        double j = 0.0;
+        pass_over_points(&j, 1, [&](double *s) {
+            for (int64_t i = 0; i < n_; ++i) *s += own[i];
         });
         return j;
     }
@@ -172,6 +178,15 @@ public:
 
 protected:
     WeightedDistortion(DistortionKind kind, int64_t n, int64_t d) : kind_(kind), n_(n), d_(d) {}
+    // A running sum over all the points in index order (state: count values
+    // that step adds this rank's rows to): the ranks' parts in turn
+    // (Collective::in_turn), or step itself in one process.
+    void pass_over_points(double *state, size_t count, const std::function<void(double *)> &step) const {
+        if (ranks_)
+            ranks_->in_turn(state, count, step);
+        else
+            step(state);
+    }
     // The n of n log Z_Theta (3.16): all the points, over the ranks of a sharded fit.
     double n_points() const { return static_cast<double>(ranks_ ? ranks_->n_total() : n_); }
     DistortionKind kind_;
@@ -183,10 +198,11 @@ protected:
 // Builds the distortion for the data of a fit. Euclidean distortions need
 // dense data (KINDRED_E_INVALID otherwise); cosine rejects zero rows and
 // idiv rejects negative entries (KINDRED_E_INVALID naming the row / column).
-// smoothing is alpha of (3.23) (idiv only).
+// smoothing is alpha of (3.23) (idiv only). first_row: the global index of
+// data's first row in a sharded fit, so that errors name the point by it.
 std::unique_ptr<WeightedDistortion> make_distortion(DistortionKind kind, const DataView &data, int threads,
                                                     PhiMaxRule phi_max_rule, double smoothing,
-                                                    const char *algorithm);
+                                                    const char *algorithm, int64_t first_row = 0);
 
 }  // namespace divergence
 }  // namespace kindred

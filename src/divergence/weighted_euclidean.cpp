@@ -10,6 +10,8 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/parallel.hpp"
+#include "divergence/pair_end_rows.hpp"
 #include "divergence/weighted_distortion_impl.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/distances.hpp"
@@ -112,30 +114,18 @@ public:
         return s;
     }
 
-    // A full A is not sharded (mpckmeans refuses it on several ranks); the
-    // transformed rows xt_ are this process's.
     void gather_pair_ends(const std::vector<PairConstraint> &pairs) override {
-        if (!ranks_ || full_matrix()) return;
-        ends_.clear();
-        for (const PairConstraint &p : pairs) {
-            ends_.push_back(p.i);
-            ends_.push_back(p.j);
-        }
-        std::sort(ends_.begin(), ends_.end());
-        ends_.erase(std::unique(ends_.begin(), ends_.end()), ends_.end());
-        end_rows_ = ranks_->rows(data_, ends_);
+        if (ranks_) ends_.gather(*ranks_, data_, pairs);
     }
 
+    // A full A: the difference of the two rows taken to the space of
+    // A^{1/2}, from the rows themselves (not the transformed points xt_,
+    // which hold this rank's rows only), in one process as on the ranks.
     double phi(int64_t i, int64_t j) const override {
+        const double *a = point(i), *b = point(j);
+        if (full_matrix()) return center_distance(a, b);
         double s = 0.0;
-        if (!full_matrix()) {
-            const double *a = point(i), *b = point(j);
-            for (int64_t m = 0; m < d_; ++m) s += a_[m] * (a[m] - b[m]) * (a[m] - b[m]);
-            return s;
-        }
-        ensure_scaled();
-        const double *a = xt_.data() + i * d_, *b = xt_.data() + j * d_;
-        for (int64_t m = 0; m < d_; ++m) s += (a[m] - b[m]) * (a[m] - b[m]);
+        for (int64_t m = 0; m < d_; ++m) s += a_[m] * (a[m] - b[m]) * (a[m] - b[m]);
         return s;
     }
 
@@ -233,12 +223,24 @@ private:
     void residual_scatter(const double *centers, const int32_t *labels, std::vector<double> &g) const {
         g.assign(static_cast<size_t>(param_count()), 0.0);
         if (full_matrix()) {
-            std::vector<double> r(static_cast<size_t>(n_ * d_));
-            for (int64_t i = 0; i < n_; ++i) {
-                const double *mu = centers + static_cast<int64_t>(labels[i]) * d_;
-                for (int64_t m = 0; m < d_; ++m) r[i * d_ + m] = x0_[i * d_ + m] - mu[m];
+            // One SYRK per global chunk of rows, the chunks' matrices added in
+            // chunk order (Collective::sum_chunks): the same calls and
+            // additions in one process and on any ranks, whose rows are
+            // whole chunks.
+            const Collective one(n_);
+            const Collective &ranks = ranks_ ? *ranks_ : one;
+            const int64_t dd = d_ * d_, chunk = Collective::kChunk;
+            std::vector<double> partial(static_cast<size_t>(chunk_count(n_, chunk) * dd), 0.0);
+            std::vector<double> r(static_cast<size_t>(std::min(n_, chunk) * d_));
+            for (int64_t begin = 0; begin < n_; begin += chunk) {
+                const int64_t end = std::min(n_, begin + chunk);
+                for (int64_t i = begin; i < end; ++i) {
+                    const double *mu = centers + static_cast<int64_t>(labels[i]) * d_;
+                    for (int64_t m = 0; m < d_; ++m) r[(i - begin) * d_ + m] = x0_[i * d_ + m] - mu[m];
+                }
+                linalg::syrk_ata(end - begin, d_, 1.0, r.data(), d_, 0.0, partial.data() + (begin / chunk) * dd);
             }
-            linalg::syrk_ata(n_, d_, 1.0, r.data(), d_, 0.0, g.data());
+            g = ranks.sum_chunks(partial, dd);
         } else {
             // One running sum per coordinate in index order: over the ranks,
             // each adds its rows in turn, the additions of one process.
@@ -251,10 +253,7 @@ private:
                     }
                 }
             };
-            if (ranks_)
-                ranks_->in_turn(g.data(), g.size(), add_rows);
-            else
-                add_rows(g.data());
+            pass_over_points(g.data(), g.size(), add_rows);
         }
     }
 
@@ -265,8 +264,12 @@ private:
         v.d = d_;
         v.ld = d_;
         if (full_matrix()) {
+            // In the blocks of the distances (kBlockRows rows from a chunk's
+            // start), so that a rank's rows get the products of one process.
             xt_.resize(static_cast<size_t>(n_ * d_));
-            linalg::gemm(false, false, n_, d_, d_, 1.0, x0_, d_, m_.data(), d_, 0.0, xt_.data(), d_);
+            for (int64_t begin = 0; begin < n_; begin += kBlockRows)
+                linalg::gemm(false, false, std::min(n_, begin + kBlockRows) - begin, d_, d_, 1.0, x0_ + begin * d_, d_,
+                             m_.data(), d_, 0.0, xt_.data() + begin * d_, d_);
             v.x = xt_.data();
             xt_view_ = DataView::dense(v);
             xt_sqnorm_ = linalg::row_sqnorms(xt_view_);
@@ -339,11 +342,7 @@ private:
     }
     // Row i of all the points (an end of a pair, on several ranks: gathered by gather_pair_ends).
     const double *point(int64_t i) const {
-        if (!ranks_) return x0_ + i * d_;
-        const auto at = std::lower_bound(ends_.begin(), ends_.end(), i);
-        if (at == ends_.end() || *at != i)
-            fail(KINDRED_E_INTERNAL, "weighted Euclidean: row ", i, " is not the end of a gathered pair");
-        return end_rows_.data() + (at - ends_.begin()) * d_;
+        return ranks_ ? ends_.rows().data() + ends_.position(i) * d_ : x0_ + i * d_;
     }
     int64_t diag_index(int64_t m) const { return full_matrix() ? m * d_ + m : m; }
 
@@ -389,8 +388,8 @@ private:
                 for (size_t p = 0; p < pairs.size(); ++p) {
                     if (coef[p] * sign <= 0.0) continue;
                     const double s = std::sqrt(std::fabs(coef[p]));
-                    for (int64_t m = 0; m < d_; ++m)
-                        rows.push_back(s * (x0_[pairs[p].i * d_ + m] - x0_[pairs[p].j * d_ + m]));
+                    const double *a = point(pairs[p].i), *b = point(pairs[p].j);
+                    for (int64_t m = 0; m < d_; ++m) rows.push_back(s * (a[m] - b[m]));
                     ++count;
                 }
                 if (count > 0) linalg::syrk_ata(count, d_, static_cast<double>(sign), rows.data(), d_, 1.0, g.data());
@@ -414,9 +413,7 @@ private:
     mutable linalg::SymmetricEigen work_eig_;  // scratch for projections and the closed form
     const double *x0_ = nullptr;  // the points, n x d row-major: the caller's or x0_copy_
     std::vector<double> x0_copy_, lambda_, m_, sqrt_a_;
-    // Sharded: the ends of the pairs (sorted global rows) and their rows.
-    std::vector<int64_t> ends_;
-    std::vector<double> end_rows_;
+    PairEndRows ends_;  // sharded: the rows of the ends of the pairs
     // The points in the space of A^{1/2} (full A only), the squared norms
     // x^T A x and a view of the points the GEMM reads (xt_ for a full A, x0_
     // for a diagonal one): a cache of set_params' A, rebuilt by

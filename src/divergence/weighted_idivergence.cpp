@@ -3,12 +3,16 @@
 // non-negative data; constraint potential: the weighted I-divergence to the
 // mean d_IMA (3.20), phi_max = sum_m a_m (section 3.3.3.3), objective (3.21).
 // Centroids are smoothed as in (3.23) so that no centre coordinate is 0.
+// On several ranks the sums over the points (centroids, gradient) are one
+// pass over the ranks in index order and the pairs read their gathered end
+// rows (divergence/pair_end_rows.hpp): the bits of one process.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
+#include "divergence/pair_end_rows.hpp"
 #include "divergence/weighted_distortion_impl.hpp"
 
 namespace kindred {
@@ -28,13 +32,13 @@ inline double to_mean(double x, double y) {
 
 class WeightedIDivergence final : public WeightedDistortion {
 public:
-    WeightedIDivergence(const DataView &data, int threads, double smoothing, const char *algorithm)
-        : WeightedDistortion(DistortionKind::IDivergence, data.n(), data.d()), x_(data), threads_(threads),
+    WeightedIDivergence(const DataView &data, int threads, double smoothing, const char *algorithm, int64_t first_row)
+        : WeightedDistortion(DistortionKind::IDivergence, data.n(), data.d()), data_(data), x_(data), threads_(threads),
           alpha_(smoothing) {
         for (int64_t i = 0; i < n_; ++i)
             for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p)
                 if (x_.values[p] < 0.0)
-                    fail(KINDRED_E_INVALID, algorithm, ": the I-divergence needs non-negative data; row ", i, ", column ",
+                    fail(KINDRED_E_INVALID, algorithm, ": the I-divergence needs non-negative data; row ", first_row + i, ", column ",
                          x_.indices[p], " is ", x_.values[p]);
         set_params(identity());
     }
@@ -54,21 +58,18 @@ public:
     // writes alpha/n; we use alpha/d (d = number of features), the reading
     // under which a centroid of distributions stays a distribution.
     void centroids(const int32_t *labels, int64_t k, std::vector<double> &centers) const override {
-        std::vector<double> sums(static_cast<size_t>(k * d_), 0.0);
-        std::vector<int64_t> counts(k, 0);
-        for (int64_t i = 0; i < n_; ++i) {
-            const int32_t h = labels[i];
-            if (h < 0 || h >= k) continue;
-            ++counts[h];
-            for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p) sums[h * d_ + x_.indices[p]] += x_.values[p];
-        }
+        const std::vector<double> state = sparse_cluster_sums(x_, labels, k, nullptr, ranks_);
+        const double *counts = state.data() + k * d_;
         centers.resize(static_cast<size_t>(k * d_));
         const double u = alpha_ / static_cast<double>(d_);
         for (int64_t h = 0; h < k; ++h) {
-            if (counts[h] == 0) continue;
-            for (int64_t m = 0; m < d_; ++m)
-                centers[h * d_ + m] = (sums[h * d_ + m] / static_cast<double>(counts[h]) + u) / (1.0 + alpha_);
+            if (counts[h] == 0.0) continue;
+            for (int64_t m = 0; m < d_; ++m) centers[h * d_ + m] = (state[h * d_ + m] / counts[h] + u) / (1.0 + alpha_);
         }
+    }
+
+    void gather_pair_ends(const std::vector<PairConstraint> &pairs) override {
+        if (ranks_) ends_.gather(*ranks_, data_, pairs, true);
     }
 
     void point_center_all(const double *centers, int64_t k, double *out) const override {
@@ -104,7 +105,7 @@ public:
 
     double phi(int64_t i, int64_t j) const override {
         double s = 0.0;
-        visit_union(i, j, [&](int64_t m, double xi, double xj) { s += a_[m] * to_mean(xi, xj); });
+        visit_union(row(i), row(j), [&](int64_t m, double xi, double xj) { s += a_[m] * to_mean(xi, xj); });
         return s;
     }
 
@@ -124,27 +125,32 @@ public:
     // (3.28) with the derivatives (3.29): d d_IA/da_m = x_m log(x_m / mu_m) - x_m + mu_m,
     // d d_IMA/da_m = one component of (3.20), d phi_max/da_m = 1.
     void gradient(const GradientInput &in, std::vector<double> &g) const override {
-        g.assign(static_cast<size_t>(d_), 0.0);
-        std::vector<int64_t> counts(in.k, 0);
-        for (int64_t i = 0; i < n_; ++i) {
-            const int32_t h = in.labels[i];
-            ++counts[h];
-            const double *mu = in.centers + static_cast<int64_t>(h) * d_;
-            for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p) {
-                const double v = x_.values[p];
-                const int64_t m = x_.indices[p];
-                if (v > 0.0) g[m] += v * std::log(v / mu[m]) - v;
+        // The points' terms of g (d), then the clusters' counts (k; exact as doubles).
+        std::vector<double> state(static_cast<size_t>(d_ + in.k), 0.0);
+        pass_over_points(state.data(), state.size(), [&](double *gs) {
+            double *counts = gs + d_;
+            for (int64_t i = 0; i < n_; ++i) {
+                const int32_t h = in.labels[i];
+                counts[h] += 1.0;
+                const double *mu = in.centers + static_cast<int64_t>(h) * d_;
+                for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p) {
+                    const double v = x_.values[p];
+                    const int64_t m = x_.indices[p];
+                    if (v > 0.0) gs[m] += v * std::log(v / mu[m]) - v;
+                }
             }
-        }
+        });
+        g.assign(state.begin(), state.begin() + d_);
+        const double *counts = state.data() + d_;
         for (int64_t h = 0; h < in.k; ++h) {
-            if (counts[h] == 0) continue;
-            for (int64_t m = 0; m < d_; ++m) g[m] += static_cast<double>(counts[h]) * in.centers[h * d_ + m];
+            if (counts[h] == 0.0) continue;
+            for (int64_t m = 0; m < d_; ++m) g[m] += counts[h] * in.centers[h * d_ + m];
         }
         const std::vector<PairConstraint> &pairs = *in.pairs;
         for (size_t q = 0; q < pairs.size(); ++q) {
             const double c = (*in.pair_coef)[q];
             if (c == 0.0) continue;
-            visit_union(pairs[q].i, pairs[q].j, [&](int64_t m, double xi, double xj) { g[m] += c * to_mean(xi, xj); });
+            visit_union(row(pairs[q].i), row(pairs[q].j), [&](int64_t m, double xi, double xj) { g[m] += c * to_mean(xi, xj); });
         }
         if (in.phimax_coef != 0.0)
             for (int64_t m = 0; m < d_; ++m) g[m] += in.phimax_coef;
@@ -155,29 +161,33 @@ public:
     void project(std::vector<double> &a, double rel_floor) const override { floor_weights(a, rel_floor); }
 
 private:
-    // f(m, x_im, x_jm) for every column where either row is non-zero (rows sorted).
+    // Point i (global): this process's row, or on several ranks the gathered end of a pair.
+    SparseRow row(int64_t i) const { return ranks_ ? ends_.sparse().row(ends_.position(i)) : x_.row(i); }
+
+    // f(m, x_m, y_m) for every column where either row is non-zero.
     template <typename F>
-    void visit_union(int64_t i, int64_t j, F f) const {
-        int64_t p = x_.indptr[i], q = x_.indptr[j];
-        const int64_t pe = x_.indptr[i + 1], qe = x_.indptr[j + 1];
-        while (p < pe || q < qe) {
-            if (q >= qe || (p < pe && x_.indices[p] < x_.indices[q])) { f(x_.indices[p], x_.values[p], 0.0); ++p; }
-            else if (p >= pe || x_.indices[q] < x_.indices[p]) { f(x_.indices[q], 0.0, x_.values[q]); ++q; }
-            else { f(x_.indices[p], x_.values[p], x_.values[q]); ++p; ++q; }
+    static void visit_union(const SparseRow &x, const SparseRow &y, F f) {
+        int64_t p = 0, q = 0;
+        while (p < x.nnz || q < y.nnz) {
+            if (q >= y.nnz || (p < x.nnz && x.indices[p] < y.indices[q])) { f(x.indices[p], x.values[p], 0.0); ++p; }
+            else if (p >= x.nnz || y.indices[q] < x.indices[p]) { f(y.indices[q], 0.0, y.values[q]); ++q; }
+            else { f(x.indices[p], x.values[p], y.values[q]); ++p; ++q; }
         }
     }
 
+    const DataView &data_;
     SparseRows x_;
     int threads_;
     double alpha_;
     std::vector<double> row_term_;
+    PairEndRows ends_;  // sharded: the rows of the ends of the pairs
 };
 
 }  // namespace
 
 std::unique_ptr<WeightedDistortion> make_idivergence(const DataView &data, int threads, double smoothing,
-                                                     const char *algorithm) {
-    return std::unique_ptr<WeightedDistortion>(new WeightedIDivergence(data, threads, smoothing, algorithm));
+                                                     const char *algorithm, int64_t first_row) {
+    return std::unique_ptr<WeightedDistortion>(new WeightedIDivergence(data, threads, smoothing, algorithm, first_row));
 }
 
 }  // namespace divergence

@@ -65,6 +65,9 @@ void sample_pairs(SideInfo &side, const int32_t *labels, int64_t n, int64_t coun
         if (pick == j) chosen.insert(j);
         order.push_back(pick);
     }
+    // The set is about 50 bytes per pair: released before the pairs are built, so that the
+    // peak of a sampling is the larger of the two steps, not their sum.
+    std::unordered_set<int64_t>().swap(chosen);
     std::vector<int64_t> is(order.size()), js(order.size());
     std::vector<double> vs(order.size());
     for (size_t e = 0; e < order.size(); ++e) {

@@ -8,7 +8,8 @@
  *                     every rank, penalty and propagation set, then its
  *                     defaults: both chosen by cross-validation over the
  *                     pairs), mpckmeans (the same pairs, constraint_weight
- *                     and propagation set) and several uneven
+ *                     and propagation set; euclidean-diag, then
+ *                     euclidean-full) and several uneven
  *                     splits of 70000 generated rows (three
  *                     chunks of 32768, the last partial; a shard inside one
  *                     chunk, an empty shard, slices given to ranks out of
@@ -45,6 +46,8 @@ static kindred_side *pair_side;
 static const char *algorithm = "kmeans";
 /* pckmeans: with its defaults (penalty and propagation chosen by cross-validation) rather than both set. */
 static int pckmeans_defaults = 0;
+/* mpckmeans' distortion when set (a second mpckmeans pass with euclidean-full), or NULL for its default. */
+static const char *mpckmeans_distortion = NULL;
 
 /* What one fit gives: on rank 0 for the plain fit, on every rank for its shard. */
 typedef struct fit_result {
@@ -74,7 +77,8 @@ static kindred_model *new_model(int64_t k) {
          (kindred_model_set_double(m, "constraint_weight", 1.0) != KINDRED_OK ||
           kindred_model_set_string(m, "propagation", "off") != KINDRED_OK ||
           kindred_model_set_int(m, "metric_constraints", 1) != KINDRED_OK ||
-          kindred_model_set_int(m, "max_iter", 6) != KINDRED_OK)) ||
+          kindred_model_set_int(m, "max_iter", 6) != KINDRED_OK ||
+          (mpckmeans_distortion && kindred_model_set_string(m, "distortion", mpckmeans_distortion) != KINDRED_OK))) ||
         kindred_model_set_int(m, "seed", 7) != KINDRED_OK || kindred_model_set_int(m, "threads", 1) != KINDRED_OK) {
         fprintf(stderr, "rank %d: cannot make the model: %s\n", rank, kindred_last_error());
         MPI_Abort(MPI_COMM_WORLD, 2);
@@ -322,6 +326,11 @@ int main(int argc, char **argv) {
         algorithm = "pckmeans";
         pckmeans_defaults = 1;
         if (rank == 0) printf("pckmeans with its defaults:\n");
+        passed &= run_fit(&comm);
+        /* The full metric: each chunk's d x d scatter (SYRK), the chunks added in order. */
+        algorithm = "mpckmeans";
+        mpckmeans_distortion = "euclidean-full";
+        if (rank == 0) printf("mpckmeans with euclidean-full:\n");
         passed &= run_fit(&comm);
     } else {
         passed = run_faults(&comm);

@@ -41,6 +41,17 @@ void initialise_metric(divergence::WeightedDistortion &dist, const Config &cfg) 
     if (dist.closed_form(in, cfg.eig_floor, a)) dist.set_params(a);
 }
 
+std::unique_ptr<divergence::WeightedDistortion> distortion_of(const FitContext &ctx, const Config &cfg,
+                                                              const Collective &ranks) {
+    std::unique_ptr<divergence::WeightedDistortion> dist;
+    ranks.agree([&] {
+        dist = divergence::make_distortion(cfg.kind, ctx.data, ctx.threads, cfg.phi_max, cfg.smoothing, cfg.name,
+                                           ranks.first_row());
+    });
+    if (!ranks.single()) dist->set_ranks(&ranks);
+    return dist;
+}
+
 namespace {
 
 // One point-wise fit. restart 0 is the paper's (must-link neighbourhoods,
@@ -51,9 +62,7 @@ FitResult fit_pointwise(const FitContext &ctx, const Config &cfg, int64_t restar
     const DataView &data = ctx.data;
     const int64_t n = data.n(), d = data.d(), k = cfg.k, n_total = ranks.n_total(), first = ranks.first_row();
     if (k > n_total) fail(KINDRED_E_DIMENSION, cfg.name, ": k = ", k, " is larger than the number of points n = ", n_total);
-    std::unique_ptr<divergence::WeightedDistortion> dist =
-        divergence::make_distortion(cfg.kind, data, ctx.threads, cfg.phi_max, cfg.smoothing, cfg.name);
-    if (!ranks.single()) dist->set_ranks(&ranks);
+    std::unique_ptr<divergence::WeightedDistortion> dist = distortion_of(ctx, cfg, ranks);
     Rng rng(static_cast<uint64_t>(ctx.options.get_int("seed")));
     if (restart > 0) rng = rng.derive(static_cast<uint64_t>(10 + restart));
     Rng init_rng = rng.derive(1), icm_rng = rng.derive(2);

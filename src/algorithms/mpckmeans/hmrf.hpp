@@ -371,6 +371,13 @@ double mean_spread(const divergence::WeightedDistortion &dist, const Collective 
 // A_0 for a fit that learns the metric (see driver.cpp).
 void initialise_metric(divergence::WeightedDistortion &dist, const Config &cfg);
 
+// The distortion of a fit on this rank's rows (ctx.data), made on every rank
+// under Collective::agree: data it refuses on one rank (a zero row for
+// cosine, a negative entry for idiv, named by its global row) fails the
+// fit on every rank instead of leaving the others waiting.
+std::unique_ptr<divergence::WeightedDistortion> distortion_of(const FitContext &ctx, const Config &cfg,
+                                                              const Collective &ranks);
+
 // M-step (B): a step on A that never increases J (backtracking). Returns
 // true when A changed. learning_rate is updated (bold driver). labels: the
 // labels the pairs of cons read (every point's), of which this rank's rows

@@ -15,14 +15,6 @@ FitResult fit_mpckmeans(const FitContext &ctx) {
     cfg.name = "mpckmeans";
     cfg.k = o.get_int("k");
     cfg.kind = divergence::distortion_kind(o.get_choice("distortion"));
-    // On several ranks only the diagonal weights are exact so far: the full
-    // A's scatter is one SYRK over all the rows, which per-rank SYRKs cannot
-    // reproduce bit for bit, and the cosine and idiv gradients are sums over
-    // the points not yet taken over the ranks. Refused alike on every rank
-    // (the options are the same there), before any collective call.
-    if (ctx.collective && ctx.collective->size() > 1 && cfg.kind != divergence::DistortionKind::EuclideanDiag)
-        fail(KINDRED_E_INVALID, "mpckmeans: distortion ", o.get_choice("distortion"),
-             " has no sharded fit yet (on several ranks only euclidean-diag, the default)");
     cfg.use_constraints = o.get_bool("constraints");
     cfg.learn_metric = o.get_bool("learn_metric");
     cfg.use_prior = o.get_bool("prior");

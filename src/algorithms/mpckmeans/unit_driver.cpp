@@ -242,9 +242,7 @@ FitResult fit_hmrf_units(const FitContext &ctx, const Config &cfg) {
                          " units, the largest of ", units.largest_unit(), " points; ", units.contradicted_pairs,
                          " pairs contradict the units and are outvoted"));
     const UnitPlan plan = unit_plan(units, n_total);
-    std::unique_ptr<divergence::WeightedDistortion> dist =
-        divergence::make_distortion(cfg.kind, data, ctx.threads, cfg.phi_max, cfg.smoothing, cfg.name);
-    if (!ranks.single()) dist->set_ranks(&ranks);
+    std::unique_ptr<divergence::WeightedDistortion> dist = distortion_of(ctx, cfg, ranks);
     const Constraints none(nullptr, n_total, false, 1.0);
     const std::vector<double> a_start = dist->params();
     Rng rng(static_cast<uint64_t>(ctx.options.get_int("seed")));
