@@ -1024,7 +1024,9 @@ typedef struct kindred_comm {
  * Rows are exchanged once in fixed chunks of 32768 (docs/distributed.md):
  * a shard whose first row and end are multiples of it (or the end of the
  * data) is used in place; another is copied once, with the few rows it
- * borrows from the next ranks. "standardize" is not yet available here.
+ * borrows from the next ranks. With "standardize" set, the scaling is that
+ * of all n_total points (the same on every rank, and that of one process);
+ * each rank standardises a copy of its own rows.
  * @param model handle.
  * @param comm the communicator (borrowed; used only during the call), or NULL.
  * @param x this rank's rows, n_local x d (borrowed), as in kindred_model_fit_dense().

@@ -6,8 +6,9 @@
  * dpmeans, copkmeans (with must-links and cannot-links across ranks), tcs-gm
  * and tcs-vmf (with partial labels; for these every result array) are bitwise
  * those of kindred_model_fit_dense on all the points (pckmeans too, with
- * penalty and propagation set or chosen by cross-validation over the pairs),
- * and those of kmeans,
+ * penalty and propagation set or chosen by cross-validation over the pairs;
+ * dpmeans with lambda chosen so; kmeans and dcrc with standardize = 1 and a
+ * constant feature), and those of kmeans,
  * dpmeans and copkmeans on CSR rows bitwise those of kindred_model_fit_csr.
  * tvclust, an approximate sampler on several ranks, is the plain fit on one
  * rank, gives every rank the same model, and keeps the single-process mean
@@ -47,6 +48,7 @@ static int32_t truth[N];
 static int64_t csr_indptr[N + 1], csr_indices[N * D];
 static double csr_values[N * D];
 static int32_t partial[N]; /* tcs: the labels of classes 0-3 on one point in 8 of theirs, -1 elsewhere */
+static double one_flat[N * D]; /* points with feature 2 constant, which standardize leaves at 0 */
 
 /* ---- one rank's call and what it got */
 
@@ -121,7 +123,7 @@ static unsigned char *arrays_blob(const kindred_model *m, size_t *bytes) {
 /* The options of every fit here: k (dpmeans: the hint from which lambda is
  * derived), 2 restarts where the algorithm restarts, seed 7. dcrc: a short
  * fit (4 EM iterations of at most 15 L-BFGS iterations) on the features as
- * given (its own default, standardize = 1, is refused in a sharded fit). */
+ * given (its own default, standardize = 1: dcrc_standardized_across_ranks). */
 static kindred_status set_options(kindred_model *m, const char *algorithm, int64_t k) {
     if (strcmp(algorithm, "tvclust") == 0) { /* no k: 12 Gibbs sweeps, the MAP one among the last 8 */
         kindred_status s = kindred_model_set_int(m, "iterations", 12);
@@ -131,7 +133,8 @@ static kindred_status set_options(kindred_model *m, const char *algorithm, int64
     }
     if (strcmp(algorithm, "rdpmeans") == 0) /* k: the hint for lambda (k < 0: none; lambda set, or refused) */
         return k > 0 ? kindred_model_set_int(m, "k", k) : KINDRED_OK;
-    kindred_status s = kindred_model_set_int(m, "k", k);
+    /* k < 0: left unset (dpmeans then chooses lambda from the pairs). */
+    kindred_status s = k > 0 ? kindred_model_set_int(m, "k", k) : KINDRED_OK;
     if (strcmp(algorithm, "dcrc") == 0) {
         if (s == KINDRED_OK) s = kindred_model_set_int(m, "init_restarts", 2);
         if (s == KINDRED_OK) s = kindred_model_set_int(m, "standardize", 0);
@@ -302,6 +305,7 @@ static int setup(void **state) {
     (void)state;
     make_blobs(points, truth, N, D, K, 3.0, 2.0, 11);
     for (int64_t e = 0; e < N * D; ++e) counts[e] = floor(fabs(points[e]));
+    for (int64_t e = 0; e < N * D; ++e) one_flat[e] = e % D == 2 ? 1.25 : points[e];
     /* About 5600 labelled points; the unlabelled ones (about 64400) are two
      * chunks of their own sequence, whose boundary falls inside a shard. */
     for (int64_t i = 0; i < N; ++i) partial[i] = (truth[i] == K - 1 || (i / K) % 8 != 0) ? -1 : truth[i];
@@ -537,6 +541,7 @@ enum { SPLITS = sizeof splits / sizeof splits[0] };
 static void run_split(size_t c, const char *algorithm, const shard_run *like, shard_run *runs) {
     memset(runs, 0, THREAD_COMM_MAX_RANKS * sizeof *runs);
     for (int r = 0; r < splits[c].p; ++r) {
+        runs[r].k = like->k;
         runs[r].side = like->side;
         runs[r].kernel = like->kernel;
         runs[r].likelihood = like->likelihood;
@@ -562,6 +567,33 @@ static void bitwise_for_splits(const char *algorithm, const reference *plain, co
         check_equal_to(plain, runs, splits[c].p);
         free_runs(runs, splits[c].p);
     }
+}
+
+/* The single-process fit of an algorithm called as `like` says (its
+ * options, side information, its rows: `all`, points, or with csr the CSR
+ * arrays): labels, trace, summary and every result array. */
+static void plain_fit_like(const char *algorithm, const shard_run *like, reference *out) {
+    shard_run s = *like;
+    s.algorithm = algorithm;
+    kindred_model *m = NULL;
+    assert_ok(kindred_model_new(&m, algorithm));
+    assert_ok(set_run_options(m, &s));
+    if (like->csr)
+        assert_ok(kindred_model_fit_csr(m, N, D, csr_indptr, csr_indices, csr_values, like->side));
+    else
+        assert_ok(kindred_model_fit_dense(m, like->all ? like->all : points, N, D, KINDRED_ROW_MAJOR, D, like->side));
+    free(out->arrays);
+    out->arrays = arrays_blob(m, &out->arrays_bytes);
+    assert_non_null(out->arrays);
+    assert_ok(kindred_model_labels(m, out->labels, N));
+    assert_ok(kindred_model_summary(m, NULL, NULL, &out->clusters, &out->iterations, NULL, &out->objective));
+    int64_t rows = 0, cols = 0;
+    memset(out->centers, 0, sizeof out->centers); /* dcrc has none: the ranks' copies stay 0 too */
+    if (kindred_model_array_shape(m, "centers", &rows, &cols) == KINDRED_OK)
+        assert_ok(kindred_model_array(m, "centers", out->centers, MAX_CLUSTERS * D));
+    assert_ok(kindred_model_array_shape(m, "objective_trace", &out->trace_rows, &cols));
+    assert_ok(kindred_model_array(m, "objective_trace", out->trace, 1000));
+    kindred_model_free(m);
 }
 
 /* ---- tcs-gm and tcs-vmf, with partial labels on every rank */
@@ -622,26 +654,6 @@ static kindred_side *sampled_triplets(void) {
     return side;
 }
 
-/* The single-process dcrc fit: labels, trace, summary and every result array. */
-static void dcrc_plain_fit(const kindred_side *side, const char *kernel, reference *out) {
-    kindred_model *m = NULL;
-    assert_ok(kindred_model_new(&m, "dcrc"));
-    assert_ok(set_options(m, "dcrc", K));
-    if (kernel) assert_ok(kindred_model_set_string(m, "kernel", kernel));
-    if (kernel) assert_ok(kindred_model_set_int(m, "kernel_basis", 25));
-    assert_ok(kindred_model_fit_dense(m, points, N, D, KINDRED_ROW_MAJOR, D, side));
-    free(out->arrays);
-    out->arrays = arrays_blob(m, &out->arrays_bytes);
-    assert_non_null(out->arrays);
-    assert_ok(kindred_model_labels(m, out->labels, N));
-    assert_ok(kindred_model_summary(m, NULL, NULL, &out->clusters, &out->iterations, NULL, &out->objective));
-    memset(out->centers, 0, sizeof out->centers); /* dcrc has none: the ranks' copies stay 0 too */
-    int64_t cols = 0;
-    assert_ok(kindred_model_array_shape(m, "objective_trace", &out->trace_rows, &cols));
-    assert_ok(kindred_model_array(m, "objective_trace", out->trace, 1000));
-    kindred_model_free(m);
-}
-
 /* Labels, weights (and the rbf basis, feature scaling and gamma), objective
  * trace, objective and iterations bitwise those of one process, for 1-4
  * ranks, uneven and permuted slices and an empty one. The 400 triplets join
@@ -649,9 +661,6 @@ static void dcrc_plain_fit(const kindred_side *side, const char *kernel, referen
 static void dcrc_bitwise_for_splits(const char *kernel) {
     kindred_side *side = sampled_triplets();
     static reference plain;
-    dcrc_plain_fit(side, kernel, &plain);
-    assert_int_equal(plain.clusters, K);
-    assert_true(plain.trace_rows >= 2);
     shard_run like;
     memset(&like, 0, sizeof like);
     like.side = side;
@@ -660,6 +669,9 @@ static void dcrc_bitwise_for_splits(const char *kernel) {
         like.extra = "kernel_basis";
         like.extra_value = 25;
     }
+    plain_fit_like("dcrc", &like, &plain);
+    assert_int_equal(plain.clusters, K);
+    assert_true(plain.trace_rows >= 2);
     bitwise_for_splits("dcrc", &plain, &like);
     free(plain.arrays);
     plain.arrays = NULL;
@@ -807,31 +819,6 @@ static void tvclust_nmi_as_in_one_process(void **state) {
 
 /* ---- pckmeans, with must-links and cannot-links across ranks */
 
-/* The single-process fit of an algorithm called as `like` says (its
- * options, side information, its rows: `all`, points, or with csr the CSR
- * arrays): labels, trace, summary and every result array. */
-static void plain_fit_like(const char *algorithm, const shard_run *like, reference *out) {
-    shard_run s = *like;
-    s.algorithm = algorithm;
-    kindred_model *m = NULL;
-    assert_ok(kindred_model_new(&m, algorithm));
-    assert_ok(set_run_options(m, &s));
-    if (like->csr)
-        assert_ok(kindred_model_fit_csr(m, N, D, csr_indptr, csr_indices, csr_values, like->side));
-    else
-        assert_ok(kindred_model_fit_dense(m, like->all ? like->all : points, N, D, KINDRED_ROW_MAJOR, D, like->side));
-    free(out->arrays);
-    out->arrays = arrays_blob(m, &out->arrays_bytes);
-    assert_non_null(out->arrays);
-    assert_ok(kindred_model_labels(m, out->labels, N));
-    assert_ok(kindred_model_summary(m, NULL, NULL, &out->clusters, &out->iterations, NULL, &out->objective));
-    assert_ok(kindred_model_array(m, "centers", out->centers, MAX_CLUSTERS * D));
-    int64_t cols = 0;
-    assert_ok(kindred_model_array_shape(m, "objective_trace", &out->trace_rows, &cols));
-    assert_ok(kindred_model_array(m, "objective_trace", out->trace, 1000));
-    kindred_model_free(m);
-}
-
 /* Labels, centres, metric, objective trace, objective, iterations and every
  * result array bitwise those of one process for the 400 pairs of pairs_side
  * (most of them join rows of two ranks), 2 restarts (the second from
@@ -901,6 +888,66 @@ static void pckmeans_one_value_chosen_across_ranks(void **state) {
     (void)state;
     pckmeans_bitwise_for_splits("robust", 0.0);
     pckmeans_bitwise_for_splits(NULL, 1.0);
+}
+
+/* ---- dpmeans, with the same pairs */
+
+/* dpmeans with neither lambda nor k, the pairs on every rank: lambda chosen
+ * by cross-validation over the pairs (12 candidates x 3 folds of fits on the
+ * ranks) from the reach, the largest distance from the mean over all the
+ * ranks' points; the chosen lambda and the fit made with it bitwise one
+ * process over the splits. */
+static void dpmeans_lambda_chosen_across_ranks(void **state) {
+    (void)state;
+    static reference plain;
+    shard_run like;
+    memset(&like, 0, sizeof like);
+    like.side = pairs_side;
+    like.k = -1;
+    like.extra = "max_iter"; /* 37 fits a split: 2 passes each (the small lambdas open many clusters) */
+    like.extra_value = 2;
+    plain_fit_like("dpmeans", &like, &plain);
+    assert_true(plain.clusters > 1);
+    bitwise_for_splits("dpmeans", &plain, &like);
+    free(plain.arrays);
+    plain.arrays = NULL;
+}
+
+/* ---- standardize: the scaling of all the ranks' points */
+
+/* standardize = 1 on one_flat: the per-feature mean and deviation are chunk
+ * sums over the ranks' rows, so the stored scaling (standardize_mean,
+ * standardize_scale; the constant feature's scale 0), labels, trace and
+ * every result array are bitwise those of one process over the splits. */
+static void standardized_bitwise_for_splits(const char *algorithm, const kindred_side *side, reference *plain) {
+    shard_run like;
+    memset(&like, 0, sizeof like);
+    like.side = side;
+    like.all = one_flat;
+    like.extra = "standardize";
+    like.extra_value = 1;
+    plain_fit_like(algorithm, &like, plain);
+    bitwise_for_splits(algorithm, plain, &like);
+    free(plain->arrays);
+    plain->arrays = NULL;
+}
+
+static void kmeans_standardized_across_ranks(void **state) {
+    (void)state;
+    static reference plain;
+    standardized_bitwise_for_splits("kmeans", NULL, &plain);
+    assert_int_equal(plain.clusters, K);
+    for (int c = 0; c < K; ++c) assert_true(plain.centers[c * D + 2] == 0.0); /* the constant feature */
+}
+
+/* dcrc's default standardize = 1 (its own design scaled once more, as in one process). */
+static void dcrc_standardized_across_ranks(void **state) {
+    (void)state;
+    static reference plain;
+    kindred_side *side = sampled_triplets();
+    standardized_bitwise_for_splits("dcrc", side, &plain);
+    assert_int_equal(plain.clusters, K);
+    kindred_side_free(side);
 }
 
 /* ---- mpckmeans (euclidean-diag), with the same pairs */
@@ -1397,6 +1444,15 @@ static void csr_faults_on_one_rank(void **state) {
     same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "rank 1: CSR indptr decreases at row 11");
     indptr[11] = saved;
 
+    memset(runs, 0, sizeof runs); /* standardize of CSR rows: refused on every rank, not by one rank's scaling */
+    for (int r = 0; r < 2; ++r) {
+        runs[r].csr = 1;
+        runs[r].extra = "standardize";
+        runs[r].extra_value = 1;
+    }
+    run_world(runs, 2, cuts, slice, "kmeans");
+    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "kmeans: standardize needs dense data");
+
     indices[indptr[7]] = D + 3; /* a column out of range */
     memset(runs, 0, sizeof runs);
     runs[0].csr = runs[1].csr = 1;
@@ -1452,22 +1508,13 @@ static void tcs_faults(void **state) {
     kindred_side_free(side);
 }
 
-/* dcrc: its default standardize = 1 is refused on every rank, by name; a
- * cancel on one rank (in the k-means start, and in the EM loop) stops all. */
+/* dcrc: a cancel on one rank (in the k-means start, and in the EM loop) stops all. */
 static void dcrc_faults(void **state) {
     (void)state;
     kindred_side *side = sampled_triplets();
     const int64_t cuts[] = {0, 40000, N};
     const int slice[] = {0, 1};
     shard_run runs[THREAD_COMM_MAX_RANKS];
-    memset(runs, 0, sizeof runs);
-    for (int r = 0; r < 2; ++r) {
-        runs[r].side = side;
-        runs[r].extra = "standardize";
-        runs[r].extra_value = 1;
-    }
-    run_world(runs, 2, cuts, slice, "dcrc");
-    same_failure_everywhere(runs, 2, KINDRED_E_INVALID, "standardize is not yet available in a sharded fit");
     memset(runs, 0, sizeof runs);
     for (int r = 0; r < 2; ++r) runs[r].side = side;
     runs[1].cancel = 1;
@@ -1490,6 +1537,7 @@ int main(void) {
         cmocka_unit_test(four_ranks),
         cmocka_unit_test(gmm_any_covariance),
         cmocka_unit_test(dpmeans_with_a_k_hint),
+        cmocka_unit_test(dpmeans_lambda_chosen_across_ranks),
         cmocka_unit_test(tcs_gm_with_partial_labels),
         cmocka_unit_test(tcs_gm_gamma_chosen_on_a_grid),
         cmocka_unit_test(tcs_vmf_with_partial_labels),
@@ -1517,6 +1565,8 @@ int main(void) {
         cmocka_unit_test(tcs_faults),
         cmocka_unit_test(dcrc_linear_with_triplets),
         cmocka_unit_test(dcrc_rbf_with_triplets),
+        cmocka_unit_test(kmeans_standardized_across_ranks),
+        cmocka_unit_test(dcrc_standardized_across_ranks),
         cmocka_unit_test(pckmeans_robust_units_across_ranks),
         cmocka_unit_test(pckmeans_transitive_units_across_ranks),
         cmocka_unit_test(pckmeans_pointwise_across_ranks),

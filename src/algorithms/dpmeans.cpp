@@ -152,20 +152,21 @@ FitResult fit_dpmeans_lambda(const FitContext &ctx) {
 }
 
 // Neither lambda nor k: lambda chosen by cross-validation over the pairs,
-// the only use dpmeans makes of them.
+// the only use dpmeans makes of them. On several ranks the folds' fits and
+// the final fit run on the ranks (fit_choosing_lambda passes the collective on).
 FitResult fit_dpmeans(const FitContext &ctx) {
     if (ctx.options.is_set("lambda") || ctx.options.is_set("k")) return fit_dpmeans_lambda(ctx);
-    if (ctx.collective && !ctx.collective->single())
-        fail(KINDRED_E_INVALID, "dpmeans: a sharded fit needs lambda or k (choosing lambda by cross-validation over the "
-             "pairs is not distributed yet)");
-    // The reach: the largest squared distance of a point from the mean of all points.
-    const std::vector<double> mean = global_mean(ctx.data);
+    const Collective single(ctx.data.n());
+    const Collective &ranks = ctx.collective ? *ctx.collective : single;
+    // The reach: the largest squared distance of a point from the mean of all
+    // points, over every rank's rows (a largest value: exact in any order).
+    const std::vector<double> mean = global_mean(ctx.data, &ranks);
     double mean_sq = 0.0;
     for (double v : mean) mean_sq += v * v;
     double reach = 0.0;
     for (int64_t i = 0; i < ctx.data.n(); ++i)
         reach = std::max(reach, ctx.data.row_sqnorm(i) - 2.0 * ctx.data.dot_row(i, mean.data()) + mean_sq);
-    return fit_choosing_lambda(ctx, fit_dpmeans_lambda, reach, "dpmeans");
+    return fit_choosing_lambda(ctx, fit_dpmeans_lambda, largest_over_ranks(ranks, reach), "dpmeans");
 }
 
 OptionTable dpmeans_options() {
@@ -185,7 +186,7 @@ const AlgorithmSpec &dpmeans_spec() {
         AlgorithmSpec s;
         s.name = "dpmeans";
         s.summary = "DP-means (Kulis & Jordan): k-means with a cost per cluster, k found from lambda";
-        // pairs: to choose lambda only; shards: with lambda or k set
+        // pairs: to choose lambda only
         s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_NO_K | KINDRED_USES_SHARDS;
         s.options = dpmeans_options();
         s.fit = fit_dpmeans;

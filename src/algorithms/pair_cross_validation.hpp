@@ -55,8 +55,9 @@ int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
 // clusters first) among lambda_j = reach x 2^(-j/2), j = 0 .. 11, where
 // reach is the largest divergence of a point from the global mean (with
 // lambda = reach, one cluster holds every point; the grid goes down to 1/45
-// of it); then the final fit; result "chosen_lambda". Fewer than
-// kMinPairsToTune pairs: an error that says what to set.
+// of it); then the final fit; result "chosen_lambda". In a sharded fit
+// (ctx.collective set) reach is that of all the ranks' points and every fit
+// runs on the ranks. Fewer than kMinPairsToTune pairs: an error that says what to set.
 constexpr int kLambdaCandidates = 12;
 FitResult fit_choosing_lambda(const FitContext &ctx, FitResult (*fit)(const FitContext &), double reach,
                               const char *what);

@@ -45,7 +45,7 @@ void capi::fit_model(kindred_model *m, const DataView &data, const kindred_side 
     Scaling scaling;
     ScaledData scaled;
     if (standardize) {
-        scaling = fit_scaling(data, m->spec->name.c_str());
+        scaling = fit_scaling(data, m->spec->name.c_str(), collective);
         scaled = apply_scaling(scaling, data, m->spec->name.c_str());
     }
     FitContext ctx{standardize ? scaled.view : data, info, m->options, progress, log,

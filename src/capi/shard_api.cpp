@@ -242,9 +242,9 @@ void fit_shard(kindred_model *model, const kindred_comm &comm, const ReadRows &r
                  " has no sharded fit yet (kindred_algorithm_uses flags: KINDRED_USES_SHARDS, KINDRED_USES_SHARDS_APPROX)");
         if (sparse && !(model->spec->uses & KINDRED_USES_SPARSE))
             fail(KINDRED_E_INVALID, model->spec->name, " does not accept sparse (CSR) data; pass dense data");
-        if (model->options.get_bool("standardize"))
-            fail(KINDRED_E_INVALID, "standardize is not yet available in a sharded fit: standardize the shards with the global "
-                 "mean and deviation first");
+        // Said here, on every rank, rather than by the scaling of one rank's CSR rows.
+        if (sparse && model->options.get_bool("standardize"))
+            fail(KINDRED_E_INVALID, model->spec->name, ": standardize needs dense data (z-scoring would fill a sparse matrix)");
         if (d < 1) fail(KINDRED_E_INVALID, "d must be >= 1, got ", d);
         if (n_total < 1) fail(KINDRED_E_INVALID, "n_total must be >= 1, got ", n_total);
         if (n_local < 0 || row_offset < 0 || row_offset > n_total || n_local > n_total - row_offset)

@@ -1,5 +1,6 @@
 #include "core/rank_totals.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace kindred {
@@ -13,6 +14,17 @@ int64_t total_over_ranks(const Collective &ranks, int64_t mine) {
         total += v;
     }
     return total;
+}
+
+double largest_over_ranks(const Collective &ranks, double mine) {
+    if (ranks.single()) return mine;
+    double largest = mine;
+    for (const std::vector<char> &part : ranks.gather(&mine, sizeof mine)) {
+        double v = 0.0;
+        std::memcpy(&v, part.data(), sizeof v);
+        largest = std::max(largest, v);
+    }
+    return largest;
 }
 
 }  // namespace kindred

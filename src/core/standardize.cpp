@@ -1,31 +1,24 @@
 #include "core/standardize.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include "core/error.hpp"
+#include "core/feature_moments.hpp"
 
 namespace kindred {
 
-Scaling fit_scaling(const DataView &data, const char *what) {
+Scaling fit_scaling(const DataView &data, const char *what, const Collective *collective) {
     if (!data.is_dense())
         fail(KINDRED_E_INVALID, what, ": standardize needs dense data (z-scoring would fill a sparse matrix)");
-    const int64_t n = data.n(), d = data.d();
+    const Collective single(data.n());
+    const Collective &ranks = collective ? *collective : single;
+    FeatureMoments moments = feature_moments(data, ranks);
     Scaling s;
-    s.mean.assign(static_cast<size_t>(d), 0.0);
-    s.scale.assign(static_cast<size_t>(d), 0.0);
-    std::vector<double> row(static_cast<size_t>(d));
-    for (int64_t i = 0; i < n; ++i) {
-        data.copy_row(i, row.data());
-        for (int64_t m = 0; m < d; ++m) s.mean[m] += row[m];
-    }
-    for (double &v : s.mean) v /= static_cast<double>(n);
-    std::vector<double> ss(static_cast<size_t>(d), 0.0);
-    for (int64_t i = 0; i < n; ++i) {
-        data.copy_row(i, row.data());
-        for (int64_t m = 0; m < d; ++m) ss[m] += (row[m] - s.mean[m]) * (row[m] - s.mean[m]);
-    }
-    for (int64_t m = 0; m < d; ++m) {
-        const double sd = std::sqrt(ss[m] / static_cast<double>(n));
+    s.mean = std::move(moments.mean);
+    s.scale.assign(s.mean.size(), 0.0);
+    for (size_t m = 0; m < s.mean.size(); ++m) {
+        const double sd = std::sqrt(moments.squares[m] / static_cast<double>(ranks.n_total()));
         // A constant feature (to rounding) carries nothing: mapped to 0.
         s.scale[m] = sd > 1e-12 * (1.0 + std::fabs(s.mean[m])) ? 1.0 / sd : 0.0;
     }

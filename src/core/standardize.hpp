@@ -2,12 +2,14 @@
 // (x - mean) / std, with a constant feature mapped to 0. The fitted model
 // keeps the scaling (arrays "standardize_mean" and "standardize_scale",
 // saved with the model) and predict / transform apply it to new points, so
-// that a model is always used on the scale it was fitted on.
+// that a model is always used on the scale it was fitted on. In a sharded
+// fit each rank scales its own rows with the scaling of all the points.
 #ifndef KINDRED_CORE_STANDARDIZE_HPP
 #define KINDRED_CORE_STANDARDIZE_HPP
 
 #include <vector>
 
+#include "core/collective.hpp"
 #include "core/data_view.hpp"
 #include "core/fit_result.hpp"
 
@@ -19,7 +21,10 @@ struct Scaling {
 };
 
 // The scaling of dense data (KINDRED_E_INVALID for CSR data, naming what).
-Scaling fit_scaling(const DataView &data, const char *what);
+// collective: the ranks of a sharded fit, data being this rank's rows; the
+// mean and deviation are those of all the points (core/feature_moments), the
+// same on every rank and the bits of one process. Collective when given.
+Scaling fit_scaling(const DataView &data, const char *what, const Collective *collective = nullptr);
 
 // A row-major copy of the points, scaled; view: a DataView of it.
 struct ScaledData {

@@ -7,7 +7,7 @@ On the bundled data sets, with P ranks: one file per rank (--data part-%r.csv, u
 CSV reader refuses a file without rows, so none is empty) and one file split by rows (--data X.csv); labels written one file
 per rank (--out labels-%r.csv) and gathered (--out labels.csv); the labels, the saved model's
 predictions and the --json summary (iterations, objective) must be those of `kindred fit`. With side
-information (copkmeans --pairs, tcs-gm --partial-labels, dcrc --triplets with standardize 0, files
+information (copkmeans --pairs, tcs-gm --partial-labels, dcrc --triplets with its default standardize, files
 drawn here from the label column, global row numbers) the same, one file per rank and one file split.
 Faults: a file missing on the last rank, rdpmeans without lambda or k and an unknown option end
 every rank with the same exit code, and the one message names the rank when one rank alone failed;
@@ -142,7 +142,7 @@ def main(argv):
         side_fits = [
             ["copkmeans", "--k", "3", "--pairs", "pairs.csv"],
             ["tcs-gm", "--k", "3", "--partial-labels", "partial.csv"],
-            ["dcrc", "--k", "3", "--triplets", "triplets.csv", "--standardize", "0"],
+            ["dcrc", "--k", "3", "--triplets", "triplets.csv"],
         ]
         for name in ("iris.csv", "wine.csv"):
             path = os.path.join(data_dir, name)
@@ -167,7 +167,7 @@ def main(argv):
              "partial.csv: 178 labels, but the data has 150 points"),
             (["fit", "copkmeans", "--k", "3", "--data", "part-%r.csv", "--pairs", "pairs.csv"], 1,
              "out of range for n = 150"),
-            (["fit", "dcrc", "--k", "3", "--standardize", "0", "--data", path, "--triplets", "missing.csv"], 1,
+            (["fit", "dcrc", "--k", "3", "--data", path, "--triplets", "missing.csv"], 1,
              "cannot open missing.csv"),
             (["fit", "copkmeans", "--k", "3", "--data", "part-%r.csv", "--pairs", "pairs-%r.csv"], 2,
              "its file names take no %r"),

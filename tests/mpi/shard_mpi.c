@@ -61,14 +61,13 @@ typedef struct fit_result {
 static kindred_model *new_model(int64_t k) {
     kindred_model *m = NULL;
     /* dpmeans with k set (its lambda then follows from k): the sharded form of dpmeans. */
-    /* dcrc: a short fit (as in tests/test_shard.c) on the features as given (its default standardize = 1 is
-     * refused in a sharded fit). */
+    /* dcrc: a short fit (as in tests/test_shard.c), with its default standardize = 1 (the scaling of all
+     * the ranks' points). */
     const int dcrc = strcmp(algorithm, "dcrc") == 0;
     const int restarts = strcmp(algorithm, "dpmeans") != 0 && strcmp(algorithm, "rdpmeans") != 0 && !dcrc;
     if (kindred_model_new(&m, algorithm) != KINDRED_OK || kindred_model_set_int(m, "k", k) != KINDRED_OK ||
         (restarts && kindred_model_set_int(m, "n_init", 2) != KINDRED_OK) ||
         (dcrc && (kindred_model_set_int(m, "init_restarts", 2) != KINDRED_OK ||
-                  kindred_model_set_int(m, "standardize", 0) != KINDRED_OK ||
                   kindred_model_set_int(m, "max_iter", 4) != KINDRED_OK ||
                   kindred_model_set_int(m, "lbfgs_max_iter", 15) != KINDRED_OK)) ||
         /* pckmeans: penalty and propagation set, unless its defaults are fitted. */

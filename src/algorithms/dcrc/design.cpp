@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/feature_moments.hpp"
 #include "core/parallel.hpp"
 #include "linalg/blas.hpp"
 
@@ -32,22 +33,11 @@ Design make_design(const DataView &data, const Collective &ranks, bool standardi
     des.mean.assign(d, 0.0);
     des.scale.assign(d, 1.0);
     if (!standardize) return des;
-    // Per global chunk of rows, the feature sums from 0 in row order; then
-    // the chunks in order over the ranks (the same bits for any split).
+    // Over all the ranks' points, the same bits for any split.
+    const FeatureMoments moments = feature_moments(data, ranks);
     const double n_total = static_cast<double>(ranks.n_total());
-    const int64_t chunks = chunk_count(n, Collective::kChunk);
-    std::vector<double> part(static_cast<size_t>(chunks * d), 0.0);
-    for (int64_t i = 0; i < n; ++i)
-        for (int64_t j = 0; j < d; ++j) part[(i / Collective::kChunk) * d + j] += des.xa[i * cols + j];
-    des.mean = ranks.sum_chunks(part, d);
-    for (int64_t j = 0; j < d; ++j) des.mean[j] /= n_total;
-    std::fill(part.begin(), part.end(), 0.0);
-    for (int64_t i = 0; i < n; ++i)
-        for (int64_t j = 0; j < d; ++j) {
-            const double c = des.xa[i * cols + j] - des.mean[j];
-            part[(i / Collective::kChunk) * d + j] += c * c;
-        }
-    const std::vector<double> var = ranks.sum_chunks(part, d);
+    des.mean = moments.mean;
+    const std::vector<double> &var = moments.squares;
     for (int64_t j = 0; j < d; ++j) {
         const double sd = std::sqrt(var[j] / n_total);
         // A constant feature is only centred (it carries nothing to scale).
