@@ -1092,9 +1092,7 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
     div->cluster_means(one.data(), 1, ctx.threads, mean, count, &ranks);
     double reach = 0.0;
     for (int64_t i = 0; i < n; ++i) reach = std::max(reach, div->distance(i, mean.data()));
-    for (const std::vector<char> &part : ranks.gather(&reach, sizeof reach))
-        for (double r : values_of<double>(part)) reach = std::max(reach, r);
-    return fit_choosing_lambda(ctx, fit_rdpmeans_lambda, reach, "rdpmeans");
+    return fit_choosing_lambda(ctx, fit_rdpmeans_lambda, largest_over_ranks(ranks, reach), "rdpmeans");
 }
 
 OptionTable rdpmeans_options() {
