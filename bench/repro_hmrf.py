@@ -81,8 +81,9 @@ class Kindred:
 
     def fit(self, data, algorithm, options, pairs):
         # The papers' procedures, not the library's defaults: pairs point-wise
-        # (no propagation), one start, unit weights in absolute units, and the
-        # violated pairs in the metric update.
+        # (no propagation), one start, unit weights in absolute units, the
+        # violated pairs in the metric update, and the distortion named (the
+        # diagonal one unless the table says otherwise).
         if algorithm in PAPER_SETTINGS:
             options = dict(PAPER_SETTINGS[algorithm], **options)
         L = self.lib
@@ -246,7 +247,7 @@ def with_inferred(pairs):
 PAPER_SETTINGS = {
     "pckmeans": dict(propagation="off", n_init=1, weight_unit="absolute", penalty=1.0),
     "mpckmeans": dict(propagation="off", n_init=1, weight_unit="absolute", constraint_weight=1.0,
-                      metric_constraints="true"),
+                      metric_constraints="true", distortion="euclidean-diag"),
     "copkmeans": dict(order="index", n_init=1),
 }
 

@@ -69,7 +69,7 @@ struct Documented {
 
 const Documented kDocumented[] = {
     {"kmeans", 236, 0},   {"dpmeans", 15, 0},  {"gmm", 204, 0},     {"copkmeans", 350, 66},
-    {"pckmeans", 697, 267}, {"mpckmeans", 697, 267}, {"tcs-gm", 407, 0}, {"tcs-vmf", 472, 0},
+    {"pckmeans", 697, 267}, {"mpckmeans", 755, 209}, {"tcs-gm", 407, 0}, {"tcs-vmf", 472, 0},
     {"dcrc", 598, 0},     {"rdpmeans", 96, 16}, {"tvclust", 136, 0},
 };
 

@@ -38,6 +38,15 @@ static int64_t get_array(const kindred_model *m, const char *name, double *out, 
     return rows * cols;
 }
 
+/* The length of a result array, or -1 when the model has none of that name. */
+static int64_t array_length(const kindred_model *m, const char *name, double *out, int64_t capacity) {
+    int64_t rows = 0, cols = 0;
+    const kindred_status st = kindred_model_array_shape(m, name, &rows, &cols);
+    if (st == KINDRED_E_NOT_FOUND) return -1;
+    assert_ok(st);
+    return get_array(m, name, out, capacity);
+}
+
 /* ---- COP-KMeans ---- */
 
 static void copkmeans_satisfies_every_constraint(void **state) {
@@ -236,9 +245,11 @@ static void mpckmeans_euclidean_rejects_sparse_cosine_accepts(void **state) {
     const int64_t indices[16] = {0, 1, 0, 2, 1, 2, 0, 1, 3, 4, 4, 5, 3, 5, 3, 4};
     const double values[16] = {1, 2, 2, 1, 1, 1, 3, 1, 1, 2, 2, 1, 1, 1, 3, 1};
     kindred_model *m = new_model("mpckmeans", 2);
+    assert_ok(kindred_model_set_string(m, "distortion", "euclidean-diag"));
     assert_fails_with(kindred_model_fit_csr(m, NS, DS, indptr, indices, values, NULL), KINDRED_E_INVALID, "dense");
-    const char *kinds[] = {"cosine", "idiv"};
-    for (int t = 0; t < 2; ++t) {
+    /* auto (the default) fits CSR data with cosine and records it for predict. */
+    const char *kinds[] = {"auto", "cosine", "idiv"};
+    for (int t = 0; t < 3; ++t) {
         assert_ok(kindred_model_set_string(m, "distortion", kinds[t]));
         assert_ok(kindred_model_fit_csr(m, NS, DS, indptr, indices, values, NULL));
         int32_t labels[NS], pred[NS];
@@ -248,8 +259,82 @@ static void mpckmeans_euclidean_rejects_sparse_cosine_accepts(void **state) {
         assert_int_not_equal(labels[0], labels[4]);
         assert_ok(kindred_model_predict_csr(m, NS, DS, indptr, indices, values, pred, NS));
         assert_true(same_partition(labels, pred, NS));
+        double code = -1;
+        assert_int_equal(array_length(m, "chosen_distortion", &code, 1), t == 0 ? 1 : -1);
+        if (t == 0) assert_true(code == 2.0); /* cosine */
     }
     kindred_model_free(m);
+}
+
+/* Two long parallel clusters along the diagonal x0 = x1, 1 apart across it:
+ * along each axis they overlap completely, so a diagonal metric cannot
+ * separate them and a full one (which can stretch the x0 - x1 direction)
+ * can. distortion = auto must see that in the held-out pairs. */
+static void elongated_diagonal_clusters(double *x, int32_t *truth, int64_t n, uint64_t seed) {
+    test_rng r = {seed};
+    for (int64_t i = 0; i < n; ++i) {
+        truth[i] = (int32_t)(i % 2);
+        const double along = 10.0 * test_rng_symmetric(&r), across = (truth[i] ? 0.5 : -0.5) + 0.1 * test_rng_symmetric(&r);
+        x[i * 2 + 0] = along + across;
+        x[i * 2 + 1] = along - across;
+    }
+}
+
+static void mpckmeans_auto_distortion_chooses_full_when_it_predicts_better(void **state) {
+    (void)state;
+    enum { NE = 200 };
+    double x[NE * 2];
+    int32_t truth[NE], labels[NE], pred[NE];
+    elongated_diagonal_clusters(x, truth, NE, 31);
+    kindred_side *s = NULL;
+    assert_ok(kindred_side_new(&s, NE));
+    assert_ok(kindred_sample_pairs(s, truth, NE, 100, -1, 0.0, 5));
+    double code = -1, nmi = 0, a[4];
+    kindred_model *m = new_model("mpckmeans", 2);
+    assert_ok(kindred_model_fit_dense(m, x, NE, 2, KINDRED_ROW_MAJOR, 2, s));
+    assert_int_equal(array_length(m, "chosen_distortion", &code, 1), 1);
+    assert_true(code == 1.0); /* euclidean-full */
+    assert_int_equal(get_array(m, "metric", a, 4), 4);
+    assert_ok(kindred_model_labels(m, labels, NE));
+    assert_ok(kindred_metric("nmi", truth, labels, NE, &nmi));
+    assert_true(nmi > 0.9);
+    /* predict uses the full A the model records. */
+    assert_ok(kindred_model_predict_dense(m, x, NE, 2, KINDRED_ROW_MAJOR, 2, pred, NE));
+    assert_true(same_partition(labels, pred, NE));
+    /* Named, the diagonal one is fitted as asked, and the model records no choice. */
+    assert_ok(kindred_model_set_string(m, "distortion", "euclidean-diag"));
+    assert_ok(kindred_model_fit_dense(m, x, NE, 2, KINDRED_ROW_MAJOR, 2, s));
+    assert_int_equal(array_length(m, "chosen_distortion", &code, 1), -1);
+    assert_int_equal(get_array(m, "metric", a, 4), 2);
+    kindred_model_free(m);
+    kindred_side_free(s);
+}
+
+/* Where the full A is not tried (d(d+1)/2 > n, or fewer than 10 pairs), auto is the diagonal one. */
+static void mpckmeans_auto_distortion_keeps_diagonal_when_full_is_not_tried(void **state) {
+    (void)state;
+    double x[N * D], code = -1, a[D * D];
+    int32_t truth[N];
+    stretched_blobs(x, truth, 41);
+    kindred_side *s = NULL;
+    assert_ok(kindred_side_new(&s, N));
+    assert_ok(kindred_sample_pairs(s, truth, N, 5, -1, 0.0, 3)); /* too few to tune on */
+    kindred_model *m = new_model("mpckmeans", K);
+    assert_ok(kindred_model_fit_dense(m, x, N, D, KINDRED_ROW_MAJOR, D, s));
+    assert_int_equal(array_length(m, "chosen_distortion", &code, 1), 1);
+    assert_true(code == 0.0);
+    assert_int_equal(get_array(m, "metric", a, D * D), D);
+    /* 8 points in 4 dimensions: 10 parameters of a full A for 8 points. */
+    kindred_side *s8 = NULL;
+    assert_ok(kindred_side_new(&s8, 8));
+    assert_ok(kindred_sample_pairs(s8, truth, 8, 20, -1, 0.0, 3));
+    assert_ok(kindred_model_set_int(m, "k", 2));
+    assert_ok(kindred_model_fit_dense(m, x, 8, D, KINDRED_ROW_MAJOR, D, s8));
+    assert_int_equal(array_length(m, "chosen_distortion", &code, 1), 1);
+    assert_true(code == 0.0);
+    kindred_model_free(m);
+    kindred_side_free(s);
+    kindred_side_free(s8);
 }
 
 static void mpckmeans_bad_input(void **state) {
@@ -527,6 +612,8 @@ int main(void) {
         cmocka_unit_test(mpckmeans_trace_never_increases),
         cmocka_unit_test(mpckmeans_learned_metric_beats_fixed_metric),
         cmocka_unit_test(mpckmeans_euclidean_rejects_sparse_cosine_accepts),
+        cmocka_unit_test(mpckmeans_auto_distortion_chooses_full_when_it_predicts_better),
+        cmocka_unit_test(mpckmeans_auto_distortion_keeps_diagonal_when_full_is_not_tried),
         cmocka_unit_test(mpckmeans_bad_input),
         cmocka_unit_test(soft_methods_accept_contradictions_and_any_weights),
         cmocka_unit_test(mpckmeans_same_labels_for_any_thread_count),

@@ -566,6 +566,13 @@ static void crafted_model_files_are_refused(void **state) {
                            "the model's array 'metric' is 1 x 2; expected 1 x 3");
     assert_predict_corrupt("mpckmeans", "distortion", "euclidean-full", (edit){"metric", 1, D, 0, 0, 0},
                            "'metric' is 1 x 3; expected 3 x 3");
+    /* distortion = auto: predict reads the distortion fitted from the model. */
+    assert_predict_corrupt("mpckmeans", NULL, NULL, (edit){"chosen_distortion", 1, 1, 7.0, 0, 0},
+                           "'chosen_distortion' holds 7; expected 0, 1, 2 or 3");
+    assert_predict_corrupt("mpckmeans", NULL, NULL, (edit){"chosen_distortion", 1, 1, 0, 0, 0},
+                           "'chosen_distortion' holds 0.5");
+    assert_predict_corrupt("mpckmeans", NULL, NULL, (edit){"chosen_distortion", 0, 1, 0, 0, 0},
+                           "'chosen_distortion' is 0 x 1; expected 1 x 1");
     assert_predict_corrupt("dcrc", NULL, NULL, (edit){"weights", 2, 0, 0, 0, 0},
                            "the model's array 'weights' is 2 x 0; expected at least 1 x 4");
     assert_predict_corrupt("dcrc", "kernel", "rbf", (edit){"basis", 5, D, 0, 0, 0}, "'weights' is 2 x");

@@ -247,8 +247,30 @@ FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
     return best;
 }
 
+namespace {
+constexpr divergence::DistortionKind kCodedKinds[] = {
+    divergence::DistortionKind::EuclideanDiag, divergence::DistortionKind::EuclideanFull,
+    divergence::DistortionKind::Cosine, divergence::DistortionKind::IDivergence};
+}  // namespace
+
+double distortion_code(divergence::DistortionKind kind) {
+    for (int i = 0; i < 4; ++i)
+        if (kCodedKinds[i] == kind) return i;
+    fail(KINDRED_E_INTERNAL, "unknown distortion kind");
+}
+
+divergence::DistortionKind distortion_of_code(double code) {
+    for (int i = 0; i < 4; ++i)
+        if (code == i) return kCodedKinds[i];
+    fail(KINDRED_E_CORRUPT, "the model's array 'chosen_distortion' holds ", code,
+         "; expected 0, 1, 2 or 3 (a distortion)");
+}
+
 void predict_hmrf(const PredictContext &ctx, int32_t *labels) {
-    const divergence::DistortionKind kind = divergence::distortion_kind(ctx.options.get_choice("distortion"));
+    const std::string name = ctx.options.get_choice("distortion");
+    const divergence::DistortionKind kind = name == "auto"
+                                                ? distortion_of_code(ctx.model.get("chosen_distortion", 1, 1).values[0])
+                                                : divergence::distortion_kind(name);
     // Shapes checked: a loaded model file may be corrupt or crafted.
     const int64_t d = ctx.data.d();
     const NamedArray &centers = ctx.model.get("centers", -1, d);

@@ -60,6 +60,10 @@ struct Config {
     // initialise_metric) for the whole fit; a candidate of the tuning
     // (tuning.cpp), not an option.
     bool metric_steps = true;
+    // distortion = auto: euclidean-diag, or euclidean-full when the
+    // cross-validation over the pairs prefers it (tuning.cpp); kind is
+    // then EuclideanDiag until the choice.
+    bool choose_full = false;
 };
 
 // The pairs as weighted constraints (w = constraint_weight * |value|),
@@ -353,6 +357,13 @@ std::vector<double> initial_centers(const FitContext &ctx, const divergence::Wei
                                     const std::vector<int64_t> *units = nullptr, int64_t unit_count = 0,
                                     bool neighbourhoods = true);
 
+// mpckmeans's distortion = auto: the kind fitted, kept in the model as the
+// result "chosen_distortion" so that predict uses it: its position in the
+// option's list after "auto" (0 euclidean-diag, 1 euclidean-full, 2 cosine,
+// 3 idiv). distortion_of_code fails on any other value (a corrupt model).
+double distortion_code(divergence::DistortionKind kind);
+divergence::DistortionKind distortion_of_code(double code);
+
 // The options of propagation and of the weight's unit (propagation_options.cpp).
 void append_propagation_options(OptionTable &t);
 // Fills cfg; tune_propagation: propagation = auto.
@@ -360,7 +371,8 @@ void read_propagation_options(const OptionValues &o, Config &cfg, bool &tune_pro
 
 // fit_hmrf with the unset weight (tune_weight) and propagation chosen by
 // cross-validation over the pairs (tuning.cpp); results "chosen_weight" and
-// "chosen_propagation" record the choice.
+// "chosen_propagation" record the choice. With cfg.choose_full, the
+// distortion too (result "chosen_distortion", distortion_code).
 FitResult fit_hmrf_tuned(const FitContext &ctx, Config cfg, bool tune_weight, bool tune_propagation);
 
 // The mean distortion of a point to the global centroid under the current

@@ -14,7 +14,16 @@ FitResult fit_mpckmeans(const FitContext &ctx) {
     hmrf::Config cfg;
     cfg.name = "mpckmeans";
     cfg.k = o.get_int("k");
-    cfg.kind = divergence::distortion_kind(o.get_choice("distortion"));
+    // distortion = auto: cosine for sparse (CSR) data, where the Euclidean
+    // distortions do not run; for dense data euclidean-diag, or
+    // euclidean-full when the cross-validation over the pairs prefers it
+    // (tuning.cpp). A deviation from the paper, which fixes the distortion
+    // per experiment; every distortion stays reachable by name.
+    const std::string distortion = o.get_choice("distortion");
+    const bool automatic = distortion == "auto";
+    cfg.kind = !automatic               ? divergence::distortion_kind(distortion)
+               : ctx.data.is_dense()    ? divergence::DistortionKind::EuclideanDiag
+                                        : divergence::DistortionKind::Cosine;
     cfg.use_constraints = o.get_bool("constraints");
     cfg.learn_metric = o.get_bool("learn_metric");
     cfg.use_prior = o.get_bool("prior");
@@ -47,15 +56,27 @@ FitResult fit_mpckmeans(const FitContext &ctx) {
     bool tune_propagation = false;
     hmrf::read_propagation_options(o, cfg, tune_propagation);
     if (!o.is_set("constraint_weight")) cfg.constraint_weight = 1.0;  // the default when not tuned
-    return hmrf::fit_hmrf_tuned(ctx, cfg, !o.is_set("constraint_weight"), tune_propagation);
+    // A full A is tried only where it is well posed and affordable: its
+    // closed form inverts the d x d scatter, which needs d(d+1)/2 <= n
+    // points to be estimable (below that the eigenvalue floor decides A),
+    // and it costs O(n d^2 + d^3) per iteration against the distances'
+    // O(n k d): at most 10 times as much with d <= 10 k.
+    const int64_t d = ctx.data.d(), n = ctx.collective ? ctx.collective->n_total() : ctx.data.n();
+    cfg.choose_full = automatic && ctx.data.is_dense() && cfg.learn_metric && cfg.use_constraints &&
+                      d * (d + 1) / 2 <= n && d <= 10 * cfg.k;
+    FitResult r = hmrf::fit_hmrf_tuned(ctx, cfg, !o.is_set("constraint_weight"), tune_propagation);
+    if (automatic && !r.find("chosen_distortion")) r.set_array("chosen_distortion", 1, 1, {hmrf::distortion_code(cfg.kind)});
+    return r;
 }
 
 OptionTable mpckmeans_options() {
     OptionTable t = {
         OptionSpec::integer("k", 8, 1, INT32_MAX, "number of clusters"),
-        OptionSpec::choice("distortion", "euclidean-diag", "euclidean-diag|euclidean-full|cosine|idiv",
+        OptionSpec::choice("distortion", "auto", "auto|euclidean-diag|euclidean-full|cosine|idiv",
                            "learned distortion: Mahalanobis with full PSD A (3.15), diagonal weights, weighted cosine (3.17) "
-                           "or weighted I-divergence (3.19); cosine and idiv accept CSR data"),
+                           "or weighted I-divergence (3.19); cosine and idiv accept CSR data; auto: cosine for CSR data, "
+                           "else euclidean-diag, or euclidean-full when cross-validation over the pairs prefers it (tried "
+                           "when d(d+1)/2 <= n and d <= 10k)"),
         OptionSpec::boolean("constraints", true, "C: use the pairs in initialisation and ICM assignment"),
         OptionSpec::boolean("learn_metric", true, "D: learn the distortion parameters A (M-step B)"),
         OptionSpec::boolean("prior", true, "R: Rayleigh prior on the parameters (3.10); on the diagonal for a full A"),
