@@ -8,11 +8,12 @@
 // one answer moves one point, predicts the held-out pairs better, and the
 // cross-validation sees it. Two additions (below): answers that contradict
 // the robust units are never propagated, and mpckmeans also tries the
-// point-wise weights with A fixed at A_0. The inner fits use at most 3
-// restarts. Cost: at most 6 (pckmeans) or 9 (mpckmeans) candidates x 3 folds
-// fits, plus the final fit. On several ranks every fit is the sharded one and
-// choose_by_pair_cv gathers the held-out pairs' labels, so each rank makes the
-// same choice as one process.
+// point-wise weights with A fixed at A_0, and with distortion = auto each
+// candidate that learns A also with a full A. The inner fits use at most 3
+// restarts. Cost: at most 6 (pckmeans) or 9 (mpckmeans; 15 with a full A
+// tried) candidates x 3 folds fits, plus the final fit. On several ranks
+// every fit is the sharded one and choose_by_pair_cv gathers the held-out
+// pairs' labels, so each rank makes the same choice as one process.
 #include <algorithm>
 
 #include "algorithms/mpckmeans/hmrf.hpp"
@@ -22,53 +23,22 @@
 namespace kindred {
 namespace hmrf {
 
-namespace {
-
-// The final fit of cfg; with cfg.choose_full (distortion = auto) its
-// distortion is chosen first: a full A (Mahalanobis, 3.15) against the
-// diagonal one, for the configuration chosen so far, by the same held-out pairs (the
-// folds depend only on the seed). The full metric can follow correlated
-// features (measured, 5 repeats, clean pairs, full against diagonal:
-// letters_ijl_10pct 0.87 / 0.60 NMI, wine 0.97 / 0.91, balance 0.85 /
-// 0.80) but overfits where the diagonal suffices (iris 0.77 / 0.91), so
-// neither is a safe fixed default. The better held-out agreement decides
-// (a tie keeps the diagonal); a one-standard-error rule in favour of the
-// diagonal was measured too and gave the same or slightly lower NMI
-// (docs/quality.md). Cost: 2 candidates x 3 folds fits.
-FitResult fit_with_distortion_chosen(const FitContext &ctx, Config cfg) {
-    if (cfg.choose_full) {
-        const divergence::DistortionKind kinds[2] = {divergence::DistortionKind::EuclideanDiag,
-                                                     divergence::DistortionKind::EuclideanFull};
-        const int64_t c = choose_by_pair_cv(
-            ctx, 2,
-            [&](const FitContext &fold, int64_t i) {
-                Config t = cfg;
-                t.kind = kinds[i];
-                t.n_init = std::min<int64_t>(t.n_init, 3);
-                return fit_hmrf(fold, t).labels;
-            },
-            [&](int64_t i) { return cat("distortion ", divergence::distortion_name(kinds[i])); }, cfg.name);
-        cfg.kind = kinds[c];
-    }
-    FitResult r = fit_hmrf(ctx, cfg);
-    if (cfg.choose_full) r.set_array("chosen_distortion", 1, 1, {distortion_code(cfg.kind)});
-    return r;
-}
-
-}  // namespace
-
 FitResult fit_hmrf_tuned(const FitContext &ctx, Config cfg, bool tune_weight, bool tune_propagation) {
     const int64_t pairs = cfg.use_constraints && ctx.side ? static_cast<int64_t>(ctx.side->pairs().size()) : 0;
     if ((tune_weight || tune_propagation || cfg.choose_full) && pairs > 0 && pairs < kMinPairsToTune)
         ctx.log.info(cat(cfg.name, ": ", pairs, " pairs are too few to tune on (at least ", kMinPairsToTune,
                          "); using constraint weight ", cfg.constraint_weight, ", propagation ",
                          cfg.propagate ? "robust" : "off", " and distortion ", divergence::distortion_name(cfg.kind)));
-    if (pairs < kMinPairsToTune) return fit_hmrf(ctx, cfg);
-    if (!(tune_weight || tune_propagation)) return fit_with_distortion_chosen(ctx, cfg);
+    if (pairs < kMinPairsToTune || !(tune_weight || tune_propagation || cfg.choose_full)) {
+        FitResult r = fit_hmrf(ctx, cfg);
+        if (cfg.choose_full) r.set_array("chosen_distortion", 1, 1, {distortion_code(cfg.kind)});
+        return r;
+    }
     struct Candidate {
         bool propagate;
         double weight;
         bool metric_steps = true;
+        divergence::DistortionKind kind;
     };
     // Rigid units need consistent answers. Clean answers never contradict
     // the robust units (a group grows only along must-links, so each unit
@@ -101,7 +71,7 @@ FitResult fit_hmrf_tuned(const FitContext &ctx, Config cfg, bool tune_weight, bo
         const std::vector<double> weights = !tune_weight ? std::vector<double>{cfg.constraint_weight}
                                             : propagate  ? std::vector<double>{0.1, 1.0, 10.0}
                                                          : std::vector<double>{0.0, 0.3, 3.0};
-        for (double w : weights) candidates.push_back({propagate, w});
+        for (double w : weights) candidates.push_back({propagate, w, true, cfg.kind});
         // Point-wise, a learned A can collapse: with few or wrong answers the
         // closed form for the clusters (a_m = n / within-cluster scatter_m)
         // rewards a clustering that makes any one feature's scatter small,
@@ -111,18 +81,40 @@ FitResult fit_hmrf_tuned(const FitContext &ctx, Config cfg, bool tune_weight, bo
         // A_0, the global scaling, compete: the cross-validation decides
         // whether the learned metric predicts the held-out pairs better.
         if (!propagate && cfg.learn_metric && tune_weight)
-            for (double w : weights) candidates.push_back({propagate, w, false});
+            for (double w : weights) candidates.push_back({propagate, w, false, cfg.kind});
+    }
+    // distortion = auto: every candidate that learns A also with a full A
+    // (Mahalanobis, 3.15), last, so that a tie keeps the diagonal one. The
+    // full metric can follow correlated features (measured, 5 repeats, clean
+    // pairs, full against diagonal: letters_ijl_10pct 0.87 / 0.60 NMI, wine
+    // 0.97 / 0.91, balance 0.85 / 0.80) but overfits where the diagonal
+    // suffices (iris 0.77 / 0.91), so neither is a safe fixed default.
+    // Chosen jointly with the weight and the propagation: a full A often
+    // wants another weight than the diagonal one, and choosing the
+    // distortion after the weight (measured first) picked the full A on
+    // letters_ijl_10pct in 3 of 6 seeds against 5 of 6 jointly (NMI 0.77
+    // against 0.88; docs/quality.md).
+    if (cfg.choose_full) {
+        const size_t diagonal = candidates.size();
+        for (size_t c = 0; c < diagonal; ++c)
+            if (candidates[c].metric_steps) {
+                Candidate full = candidates[c];
+                full.kind = divergence::DistortionKind::EuclideanFull;
+                candidates.push_back(full);
+            }
     }
     auto configured = [&](const Candidate &c) {
         Config t = cfg;
         t.propagate = c.propagate;
         t.constraint_weight = c.weight;
         t.metric_steps = c.metric_steps;
+        t.kind = c.kind;
         return t;
     };
     auto describe = [&](int64_t c) {
         return cat("weight ", candidates[c].weight, candidates[c].propagate ? " propagated" : " point-wise",
-                   candidates[c].metric_steps ? "" : " (A fixed at A_0)");
+                   candidates[c].metric_steps ? "" : " (A fixed at A_0)",
+                   cfg.choose_full ? cat(", ", divergence::distortion_name(candidates[c].kind)) : std::string());
     };
     std::vector<double> score, se;
     int64_t best = choose_by_pair_cv(
@@ -147,7 +139,8 @@ FitResult fit_hmrf_tuned(const FitContext &ctx, Config cfg, bool tune_weight, bo
             best = learned;
         }
     }
-    FitResult r = fit_with_distortion_chosen(ctx, configured(candidates[best]));
+    FitResult r = fit_hmrf(ctx, configured(candidates[best]));
+    if (cfg.choose_full) r.set_array("chosen_distortion", 1, 1, {distortion_code(candidates[best].kind)});
     r.set_array("chosen_weight", 1, 1, {candidates[best].weight});
     r.set_array("chosen_propagation", 1, 1, {candidates[best].propagate ? 1.0 : 0.0});
     if (cfg.learn_metric) r.set_array("chosen_metric_learned", 1, 1, {candidates[best].metric_steps ? 1.0 : 0.0});
