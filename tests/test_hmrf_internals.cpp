@@ -3,8 +3,10 @@
 // the objective terms they differentiate, for every distortion, with and
 // without the Rayleigh prior; the PSD projection with its eigenvalue floor
 // keeps log det A finite; the closed-form Euclidean update is a stationary
-// point; ICM never increases J_obj.
+// point; the full scatter matches the residuals far from the origin; ICM
+// never increases J_obj.
 // The kindred headers come before cmocka.h, whose fail() macro would clash.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -195,6 +197,43 @@ void closed_form_is_stationary(void **) {
 }
 
 // ICM moves a point only when its share of J_obj (3.22) decreases, so J never rises.
+// The full scatter is assembled from the Gram matrix of the centred points
+// and the cluster sums (weighted_euclidean.cpp); far from the origin, where
+// sum_i x_i x_i^T minus the clusters' terms would lose every digit, it must
+// still match the residuals summed directly, for the clusters' means and for
+// other centres.
+void full_scatter_matches_residuals_far_from_origin(void **) {
+    Problem p = make_problem(5);
+    for (double &v : p.x) v += 1e6;
+    auto dist = divergence::make_distortion(DistortionKind::EuclideanFull, p.view, 1, divergence::PhiMaxRule::Max, 0.05,
+                                            "test");
+    std::vector<double> means;
+    dist->centroids(p.labels.data(), p.k, means);
+    std::vector<double> shifted(means);
+    for (size_t v = 0; v < shifted.size(); ++v) shifted[v] += 0.3 - 0.1 * static_cast<double>(v % 5);
+    for (const std::vector<double> *centers : {&means, &shifted}) {
+        std::vector<double> s;
+        assert_true(dist->assigned_scatter(centers->data(), p.k, p.labels.data(), s));
+        assert_int_equal(static_cast<int64_t>(s.size()), p.d * p.d);
+        std::vector<double> direct(p.d * p.d, 0.0);
+        for (int64_t i = 0; i < p.n; ++i) {
+            const double *mu = centers->data() + p.labels[i] * p.d;
+            for (int64_t r = 0; r < p.d; ++r)
+                for (int64_t c = 0; c < p.d; ++c)
+                    direct[r * p.d + c] += (p.x[i * p.d + r] - mu[r]) * (p.x[i * p.d + c] - mu[c]);
+        }
+        double scale = 0.0;
+        for (double v : direct) scale = std::max(scale, std::fabs(v));
+        for (int64_t v = 0; v < p.d * p.d; ++v) {
+            if (std::fabs(s[v] - direct[v]) > 1e-9 * scale) {
+                print_error("entry %d: scatter %.17g, residuals %.17g\n", static_cast<int>(v), s[v], direct[v]);
+                fail();
+            }
+            assert_true(s[v] == s[(v % p.d) * p.d + v / p.d]);  // exactly symmetric
+        }
+    }
+}
+
 void icm_never_increases_objective(void **) {
     for (uint64_t seed = 1; seed <= 5; ++seed) {
         Problem p = make_problem(seed);
@@ -237,6 +276,7 @@ int main(void) {
         cmocka_unit_test(gradients_match_finite_differences),
         cmocka_unit_test(psd_projection_floor_keeps_log_det_finite),
         cmocka_unit_test(closed_form_is_stationary),
+        cmocka_unit_test(full_scatter_matches_residuals_far_from_origin),
         cmocka_unit_test(icm_never_increases_objective),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

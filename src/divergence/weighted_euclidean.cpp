@@ -1,11 +1,12 @@
 // Parameterised squared Euclidean distance d_A(x, y) = (x - y)^T A (x - y)
 // (Basu et al., eq. 3.15), with a full PSD matrix A or a diagonal one.
-// A full A = V Lambda V^T is applied by transforming the points once per
-// update, x' = Lambda^{1/2} V^T x, so that every distance is a plain squared
-// Euclidean distance computed in blocks by GEMM (linalg/distances.hpp). A
-// diagonal A needs no transformed copy: d_A(x, c) = sum_m a_m x_m^2 -
-// 2 x.(a o c) + sum_m a_m c_m^2, the cross term by GEMM on the points as
-// they are against the centres scaled by a, the first term once per update.
+// No transformed copy of the points is kept: d_A(x, c) = x^T A x -
+// 2 x^T (A c) + c^T A c, the cross term by GEMM (linalg/distances.hpp) on the
+// points as they are against the k rows A c (a o c for a diagonal A), the
+// first term one pass per update of A (for a full A a GEMM of a block of
+// points by A, then a dot product per row, the block in cache). Before, a
+// full A transformed all the points, X' = X V Lambda^{1/2}, into an n x d
+// copy written and read at every update.
 #include <algorithm>
 #include <cmath>
 
@@ -57,10 +58,14 @@ public:
                                                             "(eigenvalue ", l, ")");
                 log_det_ += std::log(l);
             }
-            // M = V Lambda^{1/2} (d x d); X' = X M is the point cloud in the space of A^{1/2}.
-            m_ = eig_.vectors();
+            // The symmetric part of A, the matrix whose eigenvalues these are
+            // (SymmetricEigen symmetrises): the distances read it, so that they
+            // are those of A^{1/2} = V Lambda^{1/2} V^T even for an A that is
+            // symmetric only up to rounding (or a finite difference); for a
+            // symmetric A it is A, bit for bit.
+            a_sym_.resize(a_.size());
             for (int64_t r = 0; r < d_; ++r)
-                for (int64_t c = 0; c < d_; ++c) m_[r * d_ + c] *= std::sqrt(lambda_[c]);
+                for (int64_t c = 0; c < d_; ++c) a_sym_[r * d_ + c] = 0.5 * (a_[r * d_ + c] + a_[c * d_ + r]);
         } else {
             sqrt_a_.resize(d_);
             for (int64_t m = 0; m < d_; ++m) {
@@ -72,9 +77,9 @@ public:
         scaled_ = false;
     }
 
-    bool assigned_scatter(const double *centers, int64_t, const int32_t *labels,
+    bool assigned_scatter(const double *centers, int64_t k, const int32_t *labels,
                           std::vector<double> &scatter) const override {
-        residual_scatter(centers, labels, scatter);
+        residual_scatter(centers, k, labels, scatter);
         return true;
     }
 
@@ -105,22 +110,40 @@ public:
         return true;
     }
 
+    // (a - b)^T A (a - b) in O(d^2) without scratch: phi calls it for every
+    // pair at every candidate A of the point-wise metric step, where two
+    // vectors allocated per call (and a 1 x d x d GEMM) cost more than the sum.
+    // Clamped at 0 against rounding, as the distances are.
     double center_distance(const double *a, const double *b) const override {
-        std::vector<double> diff(d_), t(d_);
-        for (int64_t m = 0; m < d_; ++m) diff[m] = a[m] - b[m];
-        transform(diff.data(), 1, t.data());
         double s = 0.0;
-        for (double v : t) s += v * v;
-        return s;
+        if (!full_matrix()) {
+            for (int64_t m = 0; m < d_; ++m) {
+                const double t = (a[m] - b[m]) * sqrt_a_[m];
+                s += t * t;
+            }
+            return s;
+        }
+        for (int64_t r = 0; r < d_; ++r) {
+            const double *row = a_sym_.data() + r * d_;
+            double t = 0.0;
+            for (int64_t c = 0; c < d_; ++c) t += row[c] * (a[c] - b[c]);
+            s += (a[r] - b[r]) * t;
+        }
+        return std::max(0.0, s);
+    }
+
+    // G is a sum over all the ranks' rows: computed anew for new ranks.
+    void set_ranks(const Collective *ranks) override {
+        WeightedDistortion::set_ranks(ranks);
+        gram_.clear();
     }
 
     void gather_pair_ends(const std::vector<PairConstraint> &pairs) override {
         if (ranks_) ends_.gather(*ranks_, data_, pairs);
     }
 
-    // A full A: the difference of the two rows taken to the space of
-    // A^{1/2}, from the rows themselves (not the transformed points xt_,
-    // which hold this rank's rows only), in one process as on the ranks.
+    // d_A of the two rows themselves (point(): in one process as on the
+    // ranks, where x0_ holds this rank's rows only).
     double phi(int64_t i, int64_t j) const override {
         const double *a = point(i), *b = point(j);
         if (full_matrix()) return center_distance(a, b);
@@ -218,29 +241,52 @@ public:
 private:
     double diag(int64_t m) const { return a_[diag_index(m)]; }
 
-    // sum_i (x_i - mu(i))(x_i - mu(i))^T: the full matrix by SYRK, or only
-    // its diagonal.
-    void residual_scatter(const double *centers, const int32_t *labels, std::vector<double> &g) const {
+    // sum_i (x_i - mu(i))(x_i - mu(i))^T, the full matrix or only its
+    // diagonal. The full one, with x~ = x - g and mu~ = mu - g for the global
+    // mean g (the same S for any g), is
+    //   S = G - sum_h (t_h u_h^T + u_h t_h^T - n_h u_h u_h^T),
+    //   G = sum_i x~_i x~_i^T, t_h = sum_{i in h} x~_i, u_h = mu~_h,
+    // so that an update costs one O(n d) pass for the t_h (and the counts
+    // n_h) instead of an O(n d^2) SYRK of the residuals: G does not depend on
+    // the labels and is computed once per fit. Precision: centring on g
+    // keeps G's rounding relative to the total scatter about the mean (not
+    // to sum_i x_i x_i^T, which a large mean would make huge), and an error
+    // e in a centre only adds n_h e e^T (the t_h are sums of centred points,
+    // not n_h g subtracted from raw sums). What remains is the cancellation
+    // of the between-cluster scatter: relative error ~ eps (total scatter /
+    // within-cluster scatter).
+    void residual_scatter(const double *centers, int64_t k, const int32_t *labels, std::vector<double> &g) const {
         g.assign(static_cast<size_t>(param_count()), 0.0);
         if (full_matrix()) {
-            // One SYRK per global chunk of rows, the chunks' matrices added in
-            // chunk order (Collective::sum_chunks): the same calls and
-            // additions in one process and on any ranks, whose rows are
-            // whole chunks.
-            const Collective one(n_);
-            const Collective &ranks = ranks_ ? *ranks_ : one;
-            const int64_t dd = d_ * d_, chunk = Collective::kChunk;
-            std::vector<double> partial(static_cast<size_t>(chunk_count(n_, chunk) * dd), 0.0);
-            std::vector<double> r(static_cast<size_t>(std::min(n_, chunk) * d_));
-            for (int64_t begin = 0; begin < n_; begin += chunk) {
-                const int64_t end = std::min(n_, begin + chunk);
-                for (int64_t i = begin; i < end; ++i) {
-                    const double *mu = centers + static_cast<int64_t>(labels[i]) * d_;
-                    for (int64_t m = 0; m < d_; ++m) r[(i - begin) * d_ + m] = x0_[i * d_ + m] - mu[m];
+            ensure_gram();
+            // t_h and n_h: one running sum per cluster in index order (over
+            // the ranks, each adds its rows in turn: the additions of one process).
+            const int64_t stride = d_ + 1;
+            std::vector<double> t(static_cast<size_t>(k * stride), 0.0);
+            const auto add_rows = [&](double *s) {
+                for (int64_t i = 0; i < n_; ++i) {
+                    const int64_t h = labels[i];
+                    if (h < 0 || h >= k) continue;
+                    double *th = s + h * stride;
+                    const double *x = x0_ + i * d_;
+                    for (int64_t m = 0; m < d_; ++m) th[m] += x[m] - global_mean_[m];
+                    th[d_] += 1.0;
                 }
-                linalg::syrk_ata(end - begin, d_, 1.0, r.data(), d_, 0.0, partial.data() + (begin / chunk) * dd);
-            }
-            g = ranks.sum_chunks(partial, dd);
+            };
+            pass_over_points(t.data(), t.size(), add_rows);
+            std::vector<double> u(static_cast<size_t>(k * d_));
+            for (int64_t h = 0; h < k; ++h)
+                for (int64_t m = 0; m < d_; ++m) u[h * d_ + m] = centers[h * d_ + m] - global_mean_[m];
+            // The lower triangle, mirrored: S stays exactly symmetric.
+            for (int64_t r = 0; r < d_; ++r)
+                for (int64_t c = 0; c <= r; ++c) {
+                    double v = gram_[r * d_ + c];
+                    for (int64_t h = 0; h < k; ++h) {
+                        const double *th = t.data() + h * stride, *uh = u.data() + h * d_;
+                        v -= th[r] * uh[c] + uh[r] * th[c] - th[d_] * uh[r] * uh[c];
+                    }
+                    g[r * d_ + c] = g[c * d_ + r] = v;
+                }
         } else {
             // One running sum per coordinate in index order: over the ranks,
             // each adds its rows in turn, the additions of one process.
@@ -257,27 +303,56 @@ private:
         }
     }
 
+    // G = sum_i (x_i - g)(x_i - g)^T over all the points, g their mean: one
+    // SYRK per global chunk of rows, the chunks' matrices added in chunk
+    // order (Collective::sum_chunks): the same calls and additions in one
+    // process and on any ranks, whose rows are whole chunks. Once per fit.
+    void ensure_gram() const {
+        if (!gram_.empty()) return;
+        const std::vector<int32_t> one(static_cast<size_t>(n_), 0);
+        global_mean_.assign(static_cast<size_t>(d_), 0.0);
+        mean_centroids(data_, one.data(), 1, threads_, global_mean_, ranks_);
+        const Collective single(n_);
+        const Collective &ranks = ranks_ ? *ranks_ : single;
+        const int64_t dd = d_ * d_, chunk = Collective::kChunk;
+        std::vector<double> partial(static_cast<size_t>(chunk_count(n_, chunk) * dd), 0.0);
+        std::vector<double> r(static_cast<size_t>(std::min(n_, chunk) * d_));
+        for (int64_t begin = 0; begin < n_; begin += chunk) {
+            const int64_t end = std::min(n_, begin + chunk);
+            for (int64_t i = begin; i < end; ++i)
+                for (int64_t m = 0; m < d_; ++m) r[(i - begin) * d_ + m] = x0_[i * d_ + m] - global_mean_[m];
+            linalg::syrk_ata(end - begin, d_, 1.0, r.data(), d_, 0.0, partial.data() + (begin / chunk) * dd);
+        }
+        gram_ = ranks.sum_chunks(partial, dd);
+    }
+
     void ensure_scaled() const {
         if (scaled_) return;
+        // The GEMM of the distances reads the points as they are; only x^T A x is new.
         DenseView v;
         v.n = n_;
         v.d = d_;
         v.ld = d_;
+        v.x = x0_;
+        xt_view_ = DataView::dense(v);
+        xt_sqnorm_.resize(static_cast<size_t>(n_));
         if (full_matrix()) {
-            // In the blocks of the distances (kBlockRows rows from a chunk's
-            // start), so that a rank's rows get the products of one process.
-            xt_.resize(static_cast<size_t>(n_ * d_));
-            for (int64_t begin = 0; begin < n_; begin += kBlockRows)
-                linalg::gemm(false, false, std::min(n_, begin + kBlockRows) - begin, d_, d_, 1.0, x0_ + begin * d_, d_,
-                             m_.data(), d_, 0.0, xt_.data() + begin * d_, d_);
-            v.x = xt_.data();
-            xt_view_ = DataView::dense(v);
-            xt_sqnorm_ = linalg::row_sqnorms(xt_view_);
+            // x^T A x = x . (A x): a block of rows times A by GEMM, then one dot product per row while the block is
+            // in cache. Rows are independent: a rank's rows get the values
+            // of one process.
+            std::vector<double> ax(static_cast<size_t>(std::min(n_, kBlockRows) * d_));
+            for (int64_t begin = 0; begin < n_; begin += kBlockRows) {
+                const int64_t end = std::min(n_, begin + kBlockRows);
+                linalg::gemm(false, false, end - begin, d_, d_, 1.0, x0_ + begin * d_, d_, a_sym_.data(), d_, 0.0,
+                             ax.data(), d_);
+                for (int64_t i = begin; i < end; ++i) {
+                    const double *x = x0_ + i * d_, *y = ax.data() + (i - begin) * d_;
+                    double s = 0.0;
+                    for (int64_t m = 0; m < d_; ++m) s += x[m] * y[m];
+                    xt_sqnorm_[i] = s;
+                }
+            }
         } else {
-            // The GEMM reads the points as they are; only x^T A x is new.
-            v.x = x0_;
-            xt_view_ = DataView::dense(v);
-            xt_sqnorm_.resize(static_cast<size_t>(n_));
             for (int64_t i = 0; i < n_; ++i) {
                 const double *x = x0_ + i * d_;
                 double s = 0.0;
@@ -300,19 +375,25 @@ private:
         return rule_ == PhiMaxRule::Sum ? sum : mx;
     }
 
-    // -2 x_i.c_h for the centres in the space of A^{1/2}, kBlockRows rows at
-    // a time, into where(begin, end); then visit(begin, end, block, |c_h|^2).
+    // -2 x_i^T A c_h, kBlockRows rows at a time, into where(begin, end);
+    // then visit(begin, end, block, c_h^T A c_h). The points are read as
+    // they are, so the centres carry all of A: the rows A c_h.
     template <typename Where, typename Visit>
     void cross_blocks(const double *centers, int64_t k, Where where, Visit visit) const {
         ensure_scaled();
         std::vector<double> ct(static_cast<size_t>(k * d_));
-        transform(centers, k, ct.data());
-        const std::vector<double> c_sq = linalg::center_sqnorms(ct.data(), k, d_);
-        // Diagonal A: the points are unscaled, so the centres carry all of a
-        // (a o c = a^{1/2} o (a^{1/2} o c)).
-        if (!full_matrix())
+        std::vector<double> c_sq(static_cast<size_t>(k), 0.0);
+        if (full_matrix()) {
+            linalg::gemm(false, false, k, d_, d_, 1.0, centers, d_, a_sym_.data(), d_, 0.0, ct.data(), d_);
+            for (int64_t r = 0; r < k; ++r)
+                for (int64_t m = 0; m < d_; ++m) c_sq[r] += centers[r * d_ + m] * ct[r * d_ + m];
+        } else {
+            // a o c = a^{1/2} o (a^{1/2} o c).
+            scale_by_sqrt_a(centers, k, ct.data());
+            c_sq = linalg::center_sqnorms(ct.data(), k, d_);
             for (int64_t r = 0; r < k; ++r)
                 for (int64_t m = 0; m < d_; ++m) ct[r * d_ + m] *= sqrt_a_[m];
+        }
         for (int64_t begin = 0; begin < n_; begin += kBlockRows) {
             const int64_t end = std::min(n_, begin + kBlockRows);
             double *out = where(begin, end);
@@ -346,14 +427,10 @@ private:
     }
     int64_t diag_index(int64_t m) const { return full_matrix() ? m * d_ + m : m; }
 
-    // rows (k of them, d values each, original space) -> the space of A^{1/2}.
-    void transform(const double *rows, int64_t k, double *out) const {
-        if (full_matrix()) {
-            linalg::gemm(false, false, k, d_, d_, 1.0, rows, d_, m_.data(), d_, 0.0, out, d_);
-        } else {
-            for (int64_t r = 0; r < k; ++r)
-                for (int64_t m = 0; m < d_; ++m) out[r * d_ + m] = rows[r * d_ + m] * sqrt_a_[m];
-        }
+    // rows (k of them, d values each) scaled by a^{1/2} (diagonal A).
+    void scale_by_sqrt_a(const double *rows, int64_t k, double *out) const {
+        for (int64_t r = 0; r < k; ++r)
+            for (int64_t m = 0; m < d_; ++m) out[r * d_ + m] = rows[r * d_ + m] * sqrt_a_[m];
     }
 
     // G = sum_i (x_i - mu(i))(x_i - mu(i))^T + sum_p c_p (x_i - x_j)(x_i - x_j)^T,
@@ -380,7 +457,7 @@ private:
         if (in.scatter)
             g = *in.scatter;
         else
-            residual_scatter(in.centers, in.labels, g);
+            residual_scatter(in.centers, in.k, in.labels, g);
         if (full_matrix()) {
             for (int sign = 1; sign >= -1; sign -= 2) {
                 std::vector<double> rows;
@@ -412,13 +489,14 @@ private:
     linalg::SymmetricEigen eig_;  // of A, refreshed by set_params
     mutable linalg::SymmetricEigen work_eig_;  // scratch for projections and the closed form
     const double *x0_ = nullptr;  // the points, n x d row-major: the caller's or x0_copy_
-    std::vector<double> x0_copy_, lambda_, m_, sqrt_a_;
+    std::vector<double> x0_copy_, lambda_, sqrt_a_, a_sym_;
     PairEndRows ends_;  // sharded: the rows of the ends of the pairs
-    // The points in the space of A^{1/2} (full A only), the squared norms
-    // x^T A x and a view of the points the GEMM reads (xt_ for a full A, x0_
-    // for a diagonal one): a cache of set_params' A, rebuilt by
-    // ensure_scaled when stale.
-    mutable std::vector<double> xt_, xt_sqnorm_;
+    // The squared norms x^T A x and a view of the points the GEMM reads (x0_):
+    // a cache of set_params' A, rebuilt by ensure_scaled when stale.
+    mutable std::vector<double> xt_sqnorm_;
+    // Full A: the global mean and the Gram matrix of the centred points
+    // (residual_scatter), computed once per fit by ensure_gram.
+    mutable std::vector<double> global_mean_, gram_;
     mutable DataView xt_view_;
     mutable bool scaled_ = false;
     double log_det_ = 0.0;
