@@ -181,6 +181,7 @@ PropagatedConstraints propagate_constraints(int64_t n, const std::vector<Pair> &
         out.unit[i] = id;
         ++out.unit_size[id];
     }
+    out.unit_size.shrink_to_fit();  // kept by the store for every fit: without push_back's slack
     const int64_t units = out.unit_count();
 
     // Net evidence between units, from the pairs that cross them.
@@ -202,16 +203,30 @@ PropagatedConstraints propagate_constraints(int64_t n, const std::vector<Pair> &
     }
     std::sort(cross.begin(), cross.end());
     out.cl_ptr.assign(static_cast<size_t>(units + 1), 0);
-    for (size_t e = 0; e < cross.size();) {
-        const int64_t u = std::get<0>(cross[e]), v = std::get<1>(cross[e]);
-        double net = 0.0;
-        for (; e < cross.size() && std::get<0>(cross[e]) == u && std::get<1>(cross[e]) == v; ++e) net += std::get<2>(cross[e]);
+    // The net of each (u, v), in the order of the sort.
+    auto each_net = [&cross](auto &&take) {
+        for (size_t e = 0; e < cross.size();) {
+            const int64_t u = std::get<0>(cross[e]), v = std::get<1>(cross[e]);
+            double net = 0.0;
+            for (; e < cross.size() && std::get<0>(cross[e]) == u && std::get<1>(cross[e]) == v; ++e)
+                net += std::get<2>(cross[e]);
+            take(u, v, net);
+        }
+    };
+    // Counted first (the same sums), so that the rows the store keeps for
+    // every fit are sized exactly rather than grown by push_back, which
+    // left up to twice their 16 bytes an entry.
+    size_t kept = 0;
+    each_net([&kept](int64_t, int64_t, double net) { kept += net < 0.0; });
+    out.cl_unit.reserve(kept);
+    out.cl_weight.reserve(kept);
+    each_net([&out](int64_t u, int64_t v, double net) {
         if (net < 0.0) {
             ++out.cl_ptr[u + 1];
             out.cl_unit.push_back(v);
             out.cl_weight.push_back(-net);
         }
-    }
+    });
     for (int64_t u = 0; u < units; ++u) out.cl_ptr[u + 1] += out.cl_ptr[u];
     return out;
 }
