@@ -17,11 +17,21 @@ struct SignedGraph {
 };
 
 // Edges (a, b, v) given in both directions, summed per (a, b); a == b dropped.
+// edges is consumed: released once the graph is built (at n pairs it is 48
+// bytes a point, and the graph is read for the rest of the propagation).
 SignedGraph signed_graph(int64_t nodes, std::vector<std::tuple<int64_t, int64_t, double>> &edges) {
     std::sort(edges.begin(), edges.end());
     SignedGraph g;
     g.nodes = nodes;
     g.ptr.assign(static_cast<size_t>(nodes + 1), 0);
+    // Sized to the distinct (a, b), an upper bound of what is kept, instead
+    // of grown by push_back (up to twice the size, for as long as the graph lives).
+    size_t distinct = 0;
+    for (size_t e = 0; e < edges.size(); ++e)
+        distinct += e == 0 || std::get<0>(edges[e]) != std::get<0>(edges[e - 1]) ||
+                    std::get<1>(edges[e]) != std::get<1>(edges[e - 1]);
+    g.other.reserve(distinct);
+    g.value.reserve(distinct);
     for (size_t e = 0; e < edges.size();) {
         const int64_t a = std::get<0>(edges[e]), b = std::get<1>(edges[e]);
         double v = 0.0;
@@ -31,6 +41,7 @@ SignedGraph signed_graph(int64_t nodes, std::vector<std::tuple<int64_t, int64_t,
         g.other.push_back(b);
         g.value.push_back(v);
     }
+    std::vector<std::tuple<int64_t, int64_t, double>>().swap(edges);
     for (int64_t a = 0; a < nodes; ++a) g.ptr[a + 1] += g.ptr[a];
     return g;
 }
@@ -112,6 +123,7 @@ std::vector<int64_t> robust_groups(int64_t n, const std::vector<Pair> &pairs) {
         edges.emplace_back(local[p.i], local[p.j], p.value);
         edges.emplace_back(local[p.j], local[p.i], p.value);
     }
+    std::vector<int64_t>().swap(local);  // not read again (8 bytes a point)
     SignedGraph g = signed_graph(static_cast<int64_t>(point.size()), edges);
     std::vector<int64_t> node_of(point.size());  // the current level's node of each original node
     for (size_t a = 0; a < point.size(); ++a) node_of[a] = static_cast<int64_t>(a);
@@ -123,6 +135,7 @@ std::vector<int64_t> robust_groups(int64_t n, const std::vector<Pair> &pairs) {
         for (int64_t a = 0; a < g.nodes; ++a)
             if (id[group[a]] < 0) id[group[a]] = count++;
         std::vector<std::tuple<int64_t, int64_t, double>> up;
+        up.reserve(g.other.size());
         for (int64_t a = 0; a < g.nodes; ++a)
             for (int64_t e = g.ptr[a]; e < g.ptr[a + 1]; ++e) up.emplace_back(id[group[a]], id[group[g.other[e]]], g.value[e]);
         for (int64_t &v : node_of) v = id[group[v]];
@@ -168,10 +181,16 @@ PropagatedConstraints propagate_constraints(int64_t n, const std::vector<Pair> &
         out.unit[i] = id;
         ++out.unit_size[id];
     }
+    out.unit_size.shrink_to_fit();  // kept by the store for every fit: without push_back's slack
     const int64_t units = out.unit_count();
 
     // Net evidence between units, from the pairs that cross them.
     std::vector<std::tuple<int64_t, int64_t, double>> cross;
+    // Sized exactly (two entries per pair across units) rather than grown by
+    // push_back, which left up to twice the 48 bytes an entry.
+    size_t crossing = 0;
+    for (const Pair &p : pairs) crossing += out.unit[p.i] != out.unit[p.j];
+    cross.reserve(2 * crossing);
     for (const Pair &p : pairs) {
         const int64_t u = out.unit[p.i], v = out.unit[p.j];
         if (u == v) {
@@ -184,16 +203,30 @@ PropagatedConstraints propagate_constraints(int64_t n, const std::vector<Pair> &
     }
     std::sort(cross.begin(), cross.end());
     out.cl_ptr.assign(static_cast<size_t>(units + 1), 0);
-    for (size_t e = 0; e < cross.size();) {
-        const int64_t u = std::get<0>(cross[e]), v = std::get<1>(cross[e]);
-        double net = 0.0;
-        for (; e < cross.size() && std::get<0>(cross[e]) == u && std::get<1>(cross[e]) == v; ++e) net += std::get<2>(cross[e]);
+    // The net of each (u, v), in the order of the sort.
+    auto each_net = [&cross](auto &&take) {
+        for (size_t e = 0; e < cross.size();) {
+            const int64_t u = std::get<0>(cross[e]), v = std::get<1>(cross[e]);
+            double net = 0.0;
+            for (; e < cross.size() && std::get<0>(cross[e]) == u && std::get<1>(cross[e]) == v; ++e)
+                net += std::get<2>(cross[e]);
+            take(u, v, net);
+        }
+    };
+    // Counted first (the same sums), so that the rows the store keeps for
+    // every fit are sized exactly rather than grown by push_back, which
+    // left up to twice their 16 bytes an entry.
+    size_t kept = 0;
+    each_net([&kept](int64_t, int64_t, double net) { kept += net < 0.0; });
+    out.cl_unit.reserve(kept);
+    out.cl_weight.reserve(kept);
+    each_net([&out](int64_t u, int64_t v, double net) {
         if (net < 0.0) {
             ++out.cl_ptr[u + 1];
             out.cl_unit.push_back(v);
             out.cl_weight.push_back(-net);
         }
-    }
+    });
     for (int64_t u = 0; u < units; ++u) out.cl_ptr[u + 1] += out.cl_ptr[u];
     return out;
 }

@@ -33,6 +33,12 @@ SideInfo::SideInfo(int64_t n) : n_(n) {
     rebuild();
 }
 
+SideInfo::SideInfo(int64_t n, std::vector<Pair> pairs, const std::vector<Triplet> &triplets,
+                   const std::vector<int32_t> &labels)
+    : n_(n), pairs_(std::move(pairs)), triplets_(triplets), labels_(labels) {
+    rebuild();
+}
+
 void SideInfo::add_pairs(const int64_t *i, const int64_t *j, const double *value, int64_t count) {
     if (count < 0) fail(KINDRED_E_INVALID, "pairs: count must be >= 0, got ", count);
     if (count > 0 && (!i || !j || !value)) fail(KINDRED_E_INVALID, "pairs: i, j and value must not be NULL");
@@ -70,9 +76,10 @@ void SideInfo::add_pairs(const int64_t *i, const int64_t *j, const double *value
     merged.erase(std::remove_if(merged.begin(), merged.end(), [](const Pair &p) { return p.value == 0.0; }), merged.end());
     // Rebuilt on a copy and moved in: an allocation failing inside rebuild()
     // must leave this store as it was, not new pairs with old derived views.
-    SideInfo updated(*this);
-    updated.pairs_.swap(merged);
-    updated.rebuild();
+    // The copy takes only what rebuild() does not derive (copying the old
+    // adjacency, components and units too held them twice, about 40 bytes a
+    // point even for a store without pairs, while rebuild() discards them).
+    SideInfo updated(n_, std::move(merged), triplets_, labels_);
     *this = std::move(updated);
 }
 
@@ -123,27 +130,33 @@ void SideInfo::rebuild() {
     adjacency_.neighbor.resize(2 * pairs_.size());
     adjacency_.value.resize(2 * pairs_.size());
     adjacency_.pair.resize(2 * pairs_.size());
-    std::vector<int64_t> fill(adjacency_.indptr.begin(), adjacency_.indptr.end() - 1);
-    for (size_t q = 0; q < pairs_.size(); ++q) {
-        const Pair &p = pairs_[q];
-        for (const int64_t from : {p.i, p.j}) {
-            const int64_t e = fill[from]++;
-            adjacency_.neighbor[e] = from == p.i ? p.j : p.i;
-            adjacency_.value[e] = p.value;
-            adjacency_.pair[e] = static_cast<int64_t>(q);
+    // The scratch of each step (fill; the union-find and id_of_root, 24
+    // bytes a point) lives in a block of its own, released before the
+    // propagation below, whose own working set is the peak of a rebuild.
+    {
+        std::vector<int64_t> fill(adjacency_.indptr.begin(), adjacency_.indptr.end() - 1);
+        for (size_t q = 0; q < pairs_.size(); ++q) {
+            const Pair &p = pairs_[q];
+            for (const int64_t from : {p.i, p.j}) {
+                const int64_t e = fill[from]++;
+                adjacency_.neighbor[e] = from == p.i ? p.j : p.i;
+                adjacency_.value[e] = p.value;
+                adjacency_.pair[e] = static_cast<int64_t>(q);
+            }
         }
     }
-
-    DisjointSets sets(n_);
-    for (const Pair &p : pairs_)
-        if (p.value > 0) sets.unite(p.i, p.j);
-    component_.assign(n_, -1);
-    std::vector<int64_t> id_of_root(n_, -1);
-    component_count_ = 0;
-    for (int64_t k = 0; k < n_; ++k) {
-        const int64_t r = sets.find(k);
-        if (id_of_root[r] < 0) id_of_root[r] = component_count_++;
-        component_[k] = id_of_root[r];
+    {
+        DisjointSets sets(n_);
+        for (const Pair &p : pairs_)
+            if (p.value > 0) sets.unite(p.i, p.j);
+        component_.assign(n_, -1);
+        std::vector<int64_t> id_of_root(n_, -1);
+        component_count_ = 0;
+        for (int64_t k = 0; k < n_; ++k) {
+            const int64_t r = sets.find(k);
+            if (id_of_root[r] < 0) id_of_root[r] = component_count_++;
+            component_[k] = id_of_root[r];
+        }
     }
     inconsistent_.clear();
     for (const Pair &p : pairs_)

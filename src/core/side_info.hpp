@@ -69,6 +69,10 @@ public:
     const PropagatedConstraints &robust_units() const { return robust_; }
 
 private:
+    // A store of these pairs (distinct, sorted), triplets and labels, its
+    // derived views built (add_pairs' copy, built before it replaces *this).
+    SideInfo(int64_t n, std::vector<Pair> pairs, const std::vector<Triplet> &triplets,
+             const std::vector<int32_t> &labels);
     void rebuild();
 
     int64_t n_;

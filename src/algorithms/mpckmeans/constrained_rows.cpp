@@ -7,8 +7,8 @@
 namespace kindred {
 namespace hmrf {
 
-ConstrainedRows::ConstrainedRows(const Collective &ranks, std::vector<int64_t> points, int64_t k)
-    : ranks_(ranks), points_(std::move(points)), k_(k) {}
+ConstrainedRows::ConstrainedRows(const Collective &ranks, const std::vector<int64_t> &points, int64_t k)
+    : ranks_(ranks), points_(points), k_(k) {}
 
 void ConstrainedRows::gather(const std::vector<double> &local, int64_t n_local) {
     if (ranks_.single()) {

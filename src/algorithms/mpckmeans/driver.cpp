@@ -68,7 +68,8 @@ FitResult fit_pointwise(const FitContext &ctx, const Config &cfg, int64_t restar
     Rng init_rng = rng.derive(1), icm_rng = rng.derive(2);
     if (cfg.learn_metric && cfg.metric_init_global) initialise_metric(*dist, cfg);
     const double weight = cfg.relative_weight ? cfg.constraint_weight * mean_spread(*dist, ranks) : cfg.constraint_weight;
-    const Constraints cons(ctx.side, n_total, cfg.use_constraints, weight), no_pairs(nullptr, n_total, false, 1.0);
+    const Constraints cons(ctx.side, n_total, cfg.use_constraints, weight), no_pairs(nullptr, 0, false, 1.0);
+    // (no_pairs is over no points: the metric step reads only its pairs.)
     if (!ranks.single()) dist->gather_pair_ends(cons.pairs);
     std::vector<double> centers = initial_centers(ctx, *dist, cfg, init_rng, ranks, nullptr, 0, restart == 0);
 

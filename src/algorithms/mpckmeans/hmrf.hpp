@@ -291,10 +291,23 @@ struct IcmWorkspace {
         rows.clear();
     }
     void set_point(int64_t i, int32_t label, const double *row, int64_t k, bool inert) {
-        state[static_cast<size_t>(i)] = {label, 0, inert ? 0u : 1u, inert ? 1u : 0u};
-        if (inert) return;
-        movable.push_back(i);
+        if (inert) {
+            state[static_cast<size_t>(i)] = {label, 0, 0u, 1u};
+            return;
+        }
+        set_movable(i, label);
         rows.insert(rows.end(), row, row + k);
+    }
+    // set_point for a point that can move whose row the caller keeps in a
+    // vector of its own, in the order of the set_movable calls, and lends to
+    // rows (std::swap before and after icm_assign_prepared) instead of
+    // copying it: the propagated engine's summed unit rows, moving x k
+    // values, then exist once instead of twice (at n = 2e5 with n pairs the
+    // copy and its growth slack were about 150 bytes per point, the largest
+    // single block of the fit).
+    void set_movable(int64_t i, int32_t label) {
+        state[static_cast<size_t>(i)] = {label, 0, 1u, 0u};
+        movable.push_back(i);
     }
 };
 
@@ -304,10 +317,12 @@ struct IcmWorkspace {
 // fit: the ICM runs on every rank alike from them (as copkmeans places its
 // components). points: their global indices, ascending. gather(local): local
 // holds this rank's rows (n_local x k, its first row ranks.first_row()); in
-// one process the rows are read in place.
+// one process the rows are read in place. points is borrowed, not copied
+// (the caller's list, 8 bytes per constrained point, is kept by the caller
+// for the whole fit anyway) and must outlive this object.
 class ConstrainedRows {
 public:
-    ConstrainedRows(const Collective &ranks, std::vector<int64_t> points, int64_t k);
+    ConstrainedRows(const Collective &ranks, const std::vector<int64_t> &points, int64_t k);
     const std::vector<int64_t> &points() const { return points_; }
     void gather(const std::vector<double> &local, int64_t n_local);
     // The row of points()[e], after gather (valid while local is unchanged).
@@ -315,7 +330,7 @@ public:
 
 private:
     const Collective &ranks_;
-    std::vector<int64_t> points_;
+    const std::vector<int64_t> &points_;
     int64_t k_;
     const double *local_ = nullptr;
     std::vector<double> gathered_;

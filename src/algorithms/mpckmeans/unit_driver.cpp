@@ -98,12 +98,20 @@ UnitPlan unit_plan(const PropagatedConstraints &units, int64_t n_total) {
     UnitPlan plan;
     plan.free.assign(static_cast<size_t>(m), 1);
     std::vector<int64_t> slot(static_cast<size_t>(m), -1);
+    int64_t moving = 0, members = 0;
     for (int64_t u = 0; u < m; ++u)
         if (units.unit_size[u] > 1 || units.cl_ptr[u + 1] > units.cl_ptr[u]) {
             plan.free[u] = 0;
-            slot[u] = static_cast<int64_t>(plan.moving.size());
-            plan.moving.push_back(u);
+            slot[u] = moving++;
+            members += units.unit_size[u];
         }
+    // Sized exactly: grown by push_back they kept up to twice their size
+    // for the whole fit (with n pairs most points are members).
+    plan.moving.reserve(static_cast<size_t>(moving));
+    plan.members.reserve(static_cast<size_t>(members));
+    plan.slot_of_member.reserve(static_cast<size_t>(members));
+    for (int64_t u = 0; u < m; ++u)
+        if (!plan.free[u]) plan.moving.push_back(u);
     for (int64_t i = 0; i < n_total; ++i)
         if (!plan.free[units.unit[i]]) {
             plan.members.push_back(i);
@@ -120,11 +128,20 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
     Rng init_rng = rng.derive(1), icm_rng = rng.derive(2);
     UnitFit fit;
     fit.centers = initial_centers(ctx, dist, cfg, init_rng, ranks, &units.unit, m, neighbourhoods);
-    // dmat: this rank's rows of distortions (n x k); cost: the summed rows
-    // of the units that can move, in the order of plan.moving, the same on
-    // every rank (each a sum over its members in index order, as one
-    // process adds them).
-    std::vector<double> dmat(static_cast<size_t>(n * k)), own(static_cast<size_t>(n)), cost;
+    // cost: the summed rows of the units that can move, in the order of
+    // plan.moving, the same on every rank (each a sum over its members in
+    // index order, as one process adds them). free_next: for the point of a
+    // free unit, its label after the next E-step (icm_choice of its row
+    // under its unit's label, which nothing changes between the distances
+    // and that E-step). In one process with a Euclidean distortion the rows
+    // are read block by block where they are computed (the members' rows
+    // added to cost, the free points' choices taken) and never stored: the
+    // n x k matrix dmat (80 bytes a point at k = 10, the largest block of
+    // the fit) is then not allocated. Otherwise dmat holds this rank's rows
+    // (the rows of the members are gathered from it, and the other
+    // distortions' point_center_blocks may use it as their n x k work).
+    std::vector<double> dmat, own(static_cast<size_t>(n)), cost;
+    std::vector<int32_t> free_next(static_cast<size_t>(n), -1);
     ConstrainedRows member_rows(ranks, plan.members, k);
     // unit_label holds every unit's label on every rank; a free unit's
     // entry is kept only by the rank that holds its point (nothing else reads it).
@@ -133,25 +150,56 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
     IcmWorkspace work;
     fit.labels.assign(static_cast<size_t>(n), 0);
     double learning_rate = cfg.learning_rate;
+    // Before the first E-step the free units have no label yet: they start
+    // at their nearest centre, which is also what that E-step gives them.
+    bool starting = true;
+    auto take_row = [&](int64_t i, const double *row) {
+        own[i] = row[fit.labels[i]];
+        const int64_t u = units.unit[first + i];
+        if (plan.free[u]) free_next[i] = starting ? first_smallest(row, k) : icm_choice(row, k, unit_label[u]);
+    };
     // The distortions of this rank's rows (block by block while in cache),
     // the moving units' costs from their members' rows (gathered), and the
     // distortion term of J_obj, summed in index order over the ranks.
     auto distances = [&]() {
-        dist.point_center_blocks(fit.centers.data(), k, dmat.data(), [&](int64_t begin, int64_t end, const double *rows) {
-            for (int64_t i = begin; i < end; ++i) {
-                const double *row = rows + (i - begin) * k;
-                double *keep = dmat.data() + i * k;
-                if (row != keep) std::copy(row, row + k, keep);
-                own[i] = row[fit.labels[i]];
-            }
-        });
-        member_rows.gather(dmat, n);
         cost.assign(static_cast<size_t>(moving * k), 0.0);
-        for (size_t e = 0; e < plan.members.size(); ++e) {
-            const double *row = member_rows.row(e);
-            double *c = cost.data() + plan.slot_of_member[e] * k;
-            for (int64_t h = 0; h < k; ++h) c[h] += row[h];
+        size_t member = 0;  // the next of plan.members (ascending, as the rows come)
+        std::vector<double> finished(static_cast<size_t>(k));
+        // The values point_center_blocks hands over, finished here
+        // (finished_distance, the same additions in the same order).
+        const bool crossed = ranks.single() && dist.point_center_cross_blocks(
+            fit.centers.data(), k, [&](int64_t begin, int64_t end, const double *cross, const double *x_sqnorm,
+                                       const double *c_sqnorm) {
+                for (int64_t i = begin; i < end; ++i) {
+                    const double *row = cross + (i - begin) * k;
+                    for (int64_t h = 0; h < k; ++h)
+                        finished[h] = divergence::WeightedDistortion::finished_distance(row[h], x_sqnorm[i], c_sqnorm[h]);
+                    take_row(i, finished.data());
+                    if (member < plan.members.size() && plan.members[member] == i) {
+                        double *c = cost.data() + plan.slot_of_member[member] * k;
+                        for (int64_t h = 0; h < k; ++h) c[h] += finished[h];
+                        ++member;
+                    }
+                }
+            });
+        if (!crossed) {
+            dmat.resize(static_cast<size_t>(n * k));
+            dist.point_center_blocks(fit.centers.data(), k, dmat.data(), [&](int64_t begin, int64_t end, const double *rows) {
+                for (int64_t i = begin; i < end; ++i) {
+                    const double *row = rows + (i - begin) * k;
+                    double *keep = dmat.data() + i * k;
+                    if (row != keep) std::copy(row, row + k, keep);
+                    take_row(i, row);
+                }
+            });
+            member_rows.gather(dmat, n);
+            for (size_t e = 0; e < plan.members.size(); ++e) {
+                const double *row = member_rows.row(e);
+                double *c = cost.data() + plan.slot_of_member[e] * k;
+                for (int64_t h = 0; h < k; ++h) c[h] += row[h];
+            }
         }
+        starting = false;
         return ranks.sum_in_order(own.data(), n);
     };
     distances();
@@ -162,9 +210,7 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
     }
     for (int64_t i = 0; i < n; ++i) {
         const int64_t u = units.unit[first + i];
-        if (!plan.free[u]) continue;
-        const double *c = dmat.data() + i * k;
-        unit_label[u] = static_cast<int32_t>(std::min_element(c, c + k) - c);
+        if (plan.free[u]) unit_label[u] = free_next[i];
     }
     int64_t it = 0;
     for (it = 1; it <= cfg.max_iter; ++it) {
@@ -173,15 +219,20 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
         for (int64_t i = 0; i < n; ++i) {
             const int64_t u = units.unit[first + i];
             if (!plan.free[u]) continue;
-            const int32_t chosen = icm_choice(dmat.data() + i * k, k, unit_label[u]);
+            const int32_t chosen = free_next[i];
             free_moves += chosen != unit_label[u];
             unit_label[u] = chosen;
         }
+        // Every moving unit can move (no inert test, see unit_graph), so the
+        // workspace's rows would be cost itself, in the same order: cost is
+        // lent to it for the E-step (which only reads the rows) and taken back.
         work.prepare_inert(m);
-        for (int64_t s = 0; s < moving; ++s)
-            work.set_point(plan.moving[s], unit_label[plan.moving[s]], cost.data() + s * k, k, false);
+        work.movable.reserve(static_cast<size_t>(moving));
+        for (int64_t s = 0; s < moving; ++s) work.set_movable(plan.moving[s], unit_label[plan.moving[s]]);
+        work.rows.swap(cost);
         const int64_t moves = icm_assign_prepared(k, graph, cfg.icm_max_sweeps, icm_rng, unit_label, work, nullptr,
                                                   total_over_ranks(ranks, free_moves));
+        work.rows.swap(cost);
         for (int64_t i = 0; i < n; ++i) fit.labels[i] = unit_label[units.unit[first + i]];
         dist.centroids(fit.labels.data(), k, fit.centers);
         if (cfg.learn_metric && cfg.metric_steps) metric_step(dist, none, fit.centers, fit.labels, 0, cfg, learning_rate);
@@ -243,7 +294,9 @@ FitResult fit_hmrf_units(const FitContext &ctx, const Config &cfg) {
                          " pairs contradict the units and are outvoted"));
     const UnitPlan plan = unit_plan(units, n_total);
     std::unique_ptr<divergence::WeightedDistortion> dist = distortion_of(ctx, cfg, ranks);
-    const Constraints none(nullptr, n_total, false, 1.0);
+    // No pairs for the metric step, which reads only `pairs`: built over no
+    // points, so that it holds no n + 1 row offsets (8 bytes a point).
+    const Constraints none(nullptr, 0, false, 1.0);
     const std::vector<double> a_start = dist->params();
     Rng rng(static_cast<uint64_t>(ctx.options.get_int("seed")));
     UnitFit best;
