@@ -14,16 +14,16 @@ FitResult fit_mpckmeans(const FitContext &ctx) {
     hmrf::Config cfg;
     cfg.name = "mpckmeans";
     cfg.k = o.get_int("k");
-    // distortion = auto: cosine for sparse (CSR) data, where the Euclidean
-    // distortions do not run; for dense data euclidean-diag, or
-    // euclidean-full when the cross-validation over the pairs prefers it
-    // (tuning.cpp). A deviation from the paper, which fixes the distortion
-    // per experiment; every distortion stays reachable by name.
+    // distortion = auto: euclidean-diag, or euclidean-full when the
+    // cross-validation over the pairs prefers it (tuning.cpp). A deviation
+    // from the paper, which fixes the distortion per experiment; every
+    // distortion stays reachable by name. Sparse (CSR) data is refused as
+    // with euclidean-diag, with a message that names cosine and idiv: which
+    // of the two fits a corpus is the user's choice (cosine is undefined on
+    // empty rows, idiv on negative values).
     const std::string distortion = o.get_choice("distortion");
     const bool automatic = distortion == "auto";
-    cfg.kind = !automatic               ? divergence::distortion_kind(distortion)
-               : ctx.data.is_dense()    ? divergence::DistortionKind::EuclideanDiag
-                                        : divergence::DistortionKind::Cosine;
+    cfg.kind = automatic ? divergence::DistortionKind::EuclideanDiag : divergence::distortion_kind(distortion);
     cfg.use_constraints = o.get_bool("constraints");
     cfg.learn_metric = o.get_bool("learn_metric");
     cfg.use_prior = o.get_bool("prior");
@@ -74,9 +74,9 @@ OptionTable mpckmeans_options() {
         OptionSpec::integer("k", 8, 1, INT32_MAX, "number of clusters"),
         OptionSpec::choice("distortion", "auto", "auto|euclidean-diag|euclidean-full|cosine|idiv",
                            "learned distortion: Mahalanobis with full PSD A (3.15), diagonal weights, weighted cosine (3.17) "
-                           "or weighted I-divergence (3.19); cosine and idiv accept CSR data; auto: cosine for CSR data, "
-                           "else euclidean-diag, or euclidean-full when cross-validation over the pairs prefers it (tried "
-                           "when d(d+1)/2 <= n and d <= 10k)"),
+                           "or weighted I-divergence (3.19); cosine and idiv accept CSR data; auto: euclidean-diag, or "
+                           "euclidean-full when cross-validation over the pairs prefers it (tried when d(d+1)/2 <= n and "
+                           "d <= 10k)"),
         OptionSpec::boolean("constraints", true, "C: use the pairs in initialisation and ICM assignment"),
         OptionSpec::boolean("learn_metric", true, "D: learn the distortion parameters A (M-step B)"),
         OptionSpec::boolean("prior", true, "R: Rayleigh prior on the parameters (3.10); on the diagonal for a full A"),
