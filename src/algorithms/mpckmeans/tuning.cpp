@@ -29,11 +29,8 @@ FitResult fit_hmrf_tuned(const FitContext &ctx, Config cfg, bool tune_weight, bo
         ctx.log.info(cat(cfg.name, ": ", pairs, " pairs are too few to tune on (at least ", kMinPairsToTune,
                          "); using constraint weight ", cfg.constraint_weight, ", propagation ",
                          cfg.propagate ? "robust" : "off", " and distortion ", divergence::distortion_name(cfg.kind)));
-    if (pairs < kMinPairsToTune || !(tune_weight || tune_propagation || cfg.choose_full)) {
-        FitResult r = fit_hmrf(ctx, cfg);
-        if (cfg.choose_full) r.set_array("chosen_distortion", 1, 1, {distortion_code(cfg.kind)});
-        return r;
-    }
+    // (Untuned, the distortion is cfg.kind; mpckmeans records it.)
+    if (pairs < kMinPairsToTune || !(tune_weight || tune_propagation || cfg.choose_full)) return fit_hmrf(ctx, cfg);
     struct Candidate {
         bool propagate;
         double weight;
