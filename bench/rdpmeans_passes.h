@@ -3,7 +3,7 @@
  *     "rdpmeans: iteration N: pass_computed=C pass_linked=L pass_rows=R pass_bytes=B"
  * (src/algorithms/rdpmeans.cpp, docs/algorithms/rdpmeans-tvclust.md). They
  * describe the implementation, not the clustering, so a model does not keep
- * them. Shared by the benchmark and tests/test_rdpmeans.c. Header-only, C99. */
+ * them. Shared by the benchmark and tests/api/test_rdpmeans.c. Header-only, C99. */
 #ifndef KINDRED_BENCH_RDPMEANS_PASSES_H
 #define KINDRED_BENCH_RDPMEANS_PASSES_H
 

@@ -1,6 +1,6 @@
 /* Sharded fits on one machine (docs/performance.md, "Sharded fits"): the
  * ranks are threads of this process joined by the in-process communicator of
- * tests/thread_comm.h, each calling kindred_model_fit_dense_shard on its
+ * tests/common/thread_comm.h, each calling kindred_model_fit_dense_shard on its
  * slice of the rows, one kindred thread each (OPENBLAS_NUM_THREADS=1).
  *
  * For an algorithm (any with a sharded fit; the side information it uses -- pairs,
@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tests/thread_comm.h"
+#include "../tests/common/thread_comm.h"
 #include "bench_clock.h"
 #include "kindred.h"
 

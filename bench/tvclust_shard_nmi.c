@@ -1,7 +1,7 @@
 /* The NMI of tvclust's sharded fit (an approximate sampler,
  * KINDRED_USES_SHARDS_APPROX) against that of one process, on a CSV data set
  * (docs/algorithms/rdpmeans-tvclust.md, "On several ranks"). The ranks are
- * threads joined by the in-process communicator of tests/thread_comm.h, each
+ * threads joined by the in-process communicator of tests/common/thread_comm.h, each
  * holding an even slice of the rows; the pairs are sampled from the last
  * column (the class) with kindred_sample_pairs and given to every rank.
  *
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tests/thread_comm.h"
+#include "../tests/common/thread_comm.h"
 #include "kindred.h"
 
 typedef struct rank_fit {

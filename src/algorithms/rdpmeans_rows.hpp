@@ -5,7 +5,7 @@
 // there; where the processor has AVX2 (asked at run time, as OpenBLAS picks
 // its kernels), the pass calls the forms of rdpmeans_rows_avx2.cpp, which
 // keep the same four lanes and the same operations and so give the same
-// values bit for bit (tests/test_rdpmeans_internals.cpp checks it), in half
+// values bit for bit (tests/unit/test_rdpmeans_internals.cpp checks it), in half
 // the vector instructions.
 #ifndef KINDRED_ALGORITHMS_RDPMEANS_ROWS_HPP
 #define KINDRED_ALGORITHMS_RDPMEANS_ROWS_HPP

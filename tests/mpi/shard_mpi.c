@@ -61,7 +61,7 @@ typedef struct fit_result {
 static kindred_model *new_model(int64_t k) {
     kindred_model *m = NULL;
     /* dpmeans with k set (its lambda then follows from k): the sharded form of dpmeans. */
-    /* dcrc: a short fit (as in tests/test_shard.c), with its default standardize = 1 (the scaling of all
+    /* dcrc: a short fit (as in tests/api/test_shard.c), with its default standardize = 1 (the scaling of all
      * the ranks' points). */
     const int dcrc = strcmp(algorithm, "dcrc") == 0;
     const int restarts = strcmp(algorithm, "dpmeans") != 0 && strcmp(algorithm, "rdpmeans") != 0 && !dcrc;
@@ -94,7 +94,7 @@ static void record(kindred_model *m, int status, fit_result *out) {
     snprintf(out->message, MESSAGE, "%s", kindred_last_error());
     if (status != KINDRED_OK) return;
     int64_t cols = 0;
-    /* dcrc has no centres (its weights are compared by tests/test_shard.c): they stay 0. */
+    /* dcrc has no centres (its weights are compared by tests/api/test_shard.c): they stay 0. */
     if ((strcmp(algorithm, "dcrc") != 0 && kindred_model_array(m, "centers", out->centers, 2 * K * D) != KINDRED_OK) ||
         kindred_model_array_shape(m, "objective_trace", &out->trace_rows, &cols) != KINDRED_OK ||
         kindred_model_array(m, "objective_trace", out->trace, TRACE) != KINDRED_OK ||

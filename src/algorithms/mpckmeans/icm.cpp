@@ -28,7 +28,7 @@
 // Points that keep their label whatever their neighbours do (icm_keeps_label)
 // are never visited and nobody waits for them. All of this is exact: the
 // result is that of the sequential sweep in key order, IcmSchedule::Reference
-// (tests/test_icm_schedule.cpp checks it).
+// (tests/unit/test_icm_schedule.cpp checks it).
 #include <algorithm>
 #include <cmath>
 #include <functional>

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "kindred.h"
-#include "../bench/rdpmeans_passes.h"
+#include "../../bench/rdpmeans_passes.h"
 
 #define OK(call) assert_int_equal((call), KINDRED_OK)
 

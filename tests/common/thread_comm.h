@@ -2,7 +2,7 @@
  * threads of one process. Each collective posts this rank's buffer, waits
  * for every rank (a barrier), copies, and waits again so that no buffer is
  * reused before all have read it. It counts the bytes each rank receives.
- * Used by tests/test_shard.c and bench/shard_bench.c. Header-only, C99 +
+ * Used by tests/api/test_shard.c and bench/shard_bench.c. Header-only, C99 +
  * POSIX threads (define _POSIX_C_SOURCE 200809L before including). */
 #ifndef KINDRED_TESTS_THREAD_COMM_H
 #define KINDRED_TESTS_THREAD_COMM_H

@@ -558,7 +558,7 @@ void bounded_nearest_gives_the_plain_labels(void **) {
 }
 
 
-// The sharded cluster_sums over ranks that are threads (tests/thread_comm.h):
+// The sharded cluster_sums over ranks that are threads (tests/common/thread_comm.h):
 // the bits of cluster_sums in one process, both with few labels (a k x d
 // block per global chunk, gathered) and with more labels than n / chunks (the
 // records of the labels each chunk holds: the must-link units of PCKMeans and
