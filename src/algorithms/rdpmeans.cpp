@@ -1096,10 +1096,10 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
 }
 
 OptionTable rdpmeans_options() {
-    OptionTable t = {
+    return with_common_options({
         OptionSpec::real("lambda", 0, 0, kInf, "cost of a new cluster, in units of the divergence; unset: derived from k, or (neither set) chosen by "
                          "cross-validation over the pairs").open_low().open_high().unset(),
-        OptionSpec::integer("k", 0, 1, INT32_MAX, "hint: lambda by the k-th farthest-first heuristic when lambda is unset").unset(),
+        OptionSpec::clusters(0, "hint: lambda by the k-th farthest-first heuristic when lambda is unset").unset(),
         OptionSpec::real("xi_0", 0.001, 0, kInf, "initial constraint weight xi (section 4.5)").open_high(),
         OptionSpec::real("xi_rate", 2, 1, kInf, "xi is multiplied by this after every iteration (1 = fixed xi)").open_high(),
         OptionSpec::real("xi_max", kInf, 0, kInf, "upper bound on the annealed xi (which also stops at 1e290 over the sum of all |link terms|, where the objective would overflow)"),
@@ -1131,26 +1131,18 @@ OptionTable rdpmeans_options() {
                             "per point and cluster (up to 32 clusters; integer terms, at most 127 in sum of "
                             "magnitudes per point) instead of gathering them from the neighbours' labels (same "
                             "result; off: always gather, for timing)").internal(),
-        OptionSpec::integer("max_iter", 300, 1, 100000000, "maximum assignment passes"),
-    };
-    append_common_options(t);
-    return t;
+        OptionSpec::max_iterations(300, "maximum assignment passes"),
+    });
 }
 
 }  // namespace
 
 const AlgorithmSpec &rdpmeans_spec() {
-    static const AlgorithmSpec spec = [] {
-        AlgorithmSpec s;
-        s.name = "rdpmeans";
-        s.summary = "RDP-means (Khashabi et al.): DP-means with noisy may-link / may-not-link pairs, Bregman divergences";
-        // shards: with lambda or k set (rank after rank in each pass, exact)
-        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_NO_K | KINDRED_USES_SHARDS;
-        s.options = rdpmeans_options();
-        s.fit = fit_rdpmeans;
-        s.predict = predict_rdpmeans;
-        return s;
-    }();
+    // shards: with lambda or k set (rank after rank in each pass, exact)
+    static const AlgorithmSpec spec{"rdpmeans",
+                                    "RDP-means (Khashabi et al.): DP-means with noisy may-link / may-not-link pairs, Bregman divergences",
+                                    KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_NO_K | KINDRED_USES_SHARDS,
+                                    rdpmeans_options(), fit_rdpmeans, predict_rdpmeans};
     return spec;
 }
 

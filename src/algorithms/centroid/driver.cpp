@@ -1,0 +1,17 @@
+#include "algorithms/centroid/driver.hpp"
+
+namespace kindred {
+
+FitResult centroid_result(CentroidRun run, int64_t d) {
+    FitResult result;
+    result.clusters = d > 0 ? static_cast<int64_t>(run.centers.size()) / d : 0;
+    result.iterations = run.iterations;
+    result.converged = run.converged;
+    result.objective = run.objective;
+    result.labels = std::move(run.labels);
+    result.set_array("centers", result.clusters, d, run.centers);
+    result.set_array("objective_trace", static_cast<int64_t>(run.trace.size()), 1, run.trace);
+    return result;
+}
+
+}  // namespace kindred
