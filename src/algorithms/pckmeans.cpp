@@ -4,7 +4,7 @@
 // It is HMRF-KMeans (Basu et al., 3.14) with A = I fixed and constant
 // potentials, so it shares that engine: must-link neighbourhood
 // initialisation (3.3.5), ICM assignment (3.22), mean centroids.
-#include "algorithms/centroid_steps.hpp"
+#include "algorithms/centroid/steps.hpp"
 #include "algorithms/mpckmeans/hmrf.hpp"
 #include "core/error.hpp"
 

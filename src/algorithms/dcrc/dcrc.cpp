@@ -26,7 +26,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "algorithms/centroid_steps.hpp"
+#include "algorithms/centroid/steps.hpp"
 #include "algorithms/dcrc/design.hpp"
 #include "algorithms/dcrc/kernel_features.hpp"
 #include "algorithms/dcrc/m_step.hpp"

@@ -24,7 +24,7 @@
 #include <cstring>
 #include <memory>
 
-#include "algorithms/centroid_steps.hpp"
+#include "algorithms/centroid/steps.hpp"
 #include "algorithms/tvclust/dirichlet_multinomial.hpp"
 #include "algorithms/tvclust/gibbs.hpp"
 #include "algorithms/tvclust/niw_gaussian.hpp"

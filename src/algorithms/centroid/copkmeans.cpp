@@ -28,7 +28,7 @@
 #include <string>
 
 #include "algorithms/centroid/driver.hpp"
-#include "algorithms/centroid_steps.hpp"
+#include "algorithms/centroid/steps.hpp"
 #include "core/error.hpp"
 #include "core/label_sums.hpp"
 #include "core/parallel.hpp"

@@ -1,6 +1,6 @@
 // k-means: k-means++ seeding, n_init restarts (the lowest inertia kept),
 // Lloyd iterations on blocked GEMM distances, skipping the points whose
-// centre cannot change (Hamerly's bounds, algorithms/bounded_nearest.hpp:
+// centre cannot change (Hamerly's bounds, centroid/bounded_nearest.hpp:
 // the labels of the plain Lloyd step). The inertia of an iteration (the
 // objective trace) comes from the cluster sums, sum |x|^2 - 2 c.S_c + n_c |c|^2,
 // so that the points the bounds decide need no distance; it may differ from
@@ -16,9 +16,9 @@
 #include <limits>
 #include <numeric>
 
-#include "algorithms/bounded_nearest.hpp"
+#include "algorithms/centroid/bounded_nearest.hpp"
 #include "algorithms/centroid/driver.hpp"
-#include "algorithms/centroid_steps.hpp"
+#include "algorithms/centroid/steps.hpp"
 #include "core/error.hpp"
 #include "core/parallel.hpp"
 #include "linalg/distances.hpp"

@@ -11,7 +11,7 @@
 #include <limits>
 
 #include "algorithms/centroid/driver.hpp"
-#include "algorithms/centroid_steps.hpp"
+#include "algorithms/centroid/steps.hpp"
 #include "algorithms/pair_cross_validation.hpp"
 #include "core/error.hpp"
 #include "core/label_sums.hpp"

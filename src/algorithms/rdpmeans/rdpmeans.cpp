@@ -23,16 +23,16 @@
 #include <limits>
 #include <memory>
 
-#include "algorithms/centroid_steps.hpp"
-#include "algorithms/link_count_cache.hpp"
+#include "algorithms/centroid/steps.hpp"
+#include "algorithms/rdpmeans/link_count_cache.hpp"
 #include "algorithms/link_counts.hpp"
 #include "algorithms/pair_cross_validation.hpp"
-#include "algorithms/link_term_bytes.hpp"
-#include "algorithms/rdpmeans_center_bounds.hpp"
-#include "algorithms/rdpmeans_rows.hpp"
-#include "algorithms/rdpmeans_spectral.hpp"
-#include "algorithms/rdpmeans_stable.hpp"
-#include "algorithms/rank_adjacency.hpp"
+#include "algorithms/rdpmeans/link_term_bytes.hpp"
+#include "algorithms/rdpmeans/center_bounds.hpp"
+#include "algorithms/rdpmeans/rows.hpp"
+#include "algorithms/rdpmeans/spectral.hpp"
+#include "algorithms/rdpmeans/stable.hpp"
+#include "algorithms/rdpmeans/rank_adjacency.hpp"
 #include "core/error.hpp"
 #include "core/rank_totals.hpp"
 #include "divergence/bregman.hpp"
@@ -223,7 +223,7 @@ inline void put_back_link_terms(const LinkCountCache::Slots &s, const double *sa
 
 // The largest xi' up to which point i, assigned to l (a_l its augmented
 // distance, row its augmented distances at this xi), keeps l in a repeat of a
-// pass that moved nothing (rdpmeans_stable.hpp); -inf without a certificate.
+// pass that moved nothing (stable.hpp); -inf without a certificate.
 double certified_limit(const LinkCountCache::Slots &slots, const double *saved, double *row, int64_t k0, int64_t l,
                        double a_l, double lambda, double xi) {
     if (!(a_l <= lambda)) return -std::numeric_limits<double>::infinity();
@@ -290,7 +290,7 @@ inline void sum_kept(const int32_t *pick, const double *value, int64_t m, double
 
 // A repeat of a pass in which nothing moved (same centres, link terms and
 // labels), at a larger xi: the points whose certified limit covers xi keep
-// their clusters (rdpmeans_stable.hpp); the blocks holding any other point
+// their clusters (stable.hpp); the blocks holding any other point
 // are computed exactly as assignment_pass computes them (same rows, same
 // centres, so the same divergences), and those points are certified again at
 // this xi. Returns the fraction of blocks computed, or -1 as soon as a point
@@ -425,7 +425,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
     bool &setting = st.setting;  // the bounds set from this pass's rows (below)
     st.tried_bounds = skipping;
     if (keep_bounds) st.c_sq = linalg::center_sqnorms(st.centers.data(), k_now, d);
-    const bool wide = rows::avx2_available();  // the AVX2 forms of the row kernels (rdpmeans_rows.hpp)
+    const bool wide = rows::avx2_available();  // the AVX2 forms of the row kernels (rows.hpp)
     for (int64_t begin = 0; begin < n; begin += kBlockRows) {
         const int64_t end = std::min(n, begin + kBlockRows);
         const int64_t k0 = k_now;
