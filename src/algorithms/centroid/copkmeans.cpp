@@ -286,7 +286,7 @@ FitResult fit_copkmeans(const FitContext &ctx) {
     const int64_t n_init = ctx.options.get_int("n_init");
     std::string first_failure;
     kindred_status first_code = KINDRED_OK;
-    CentroidRun best = best_of_restarts(n_init, [&](int64_t r) -> std::optional<CentroidRun> {
+    CentroidRun best = best_of_restarts<CentroidRun>(n_init, [&](int64_t r) -> std::optional<CentroidRun> {
         Rng run_rng = r == 0 ? rng : rng.derive(static_cast<uint64_t>(100 + r));
         // An infeasible run fails on every rank at once (assign), so skipping it keeps the ranks in step.
         try {

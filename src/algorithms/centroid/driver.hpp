@@ -29,10 +29,12 @@ struct CentroidRun {
 };
 
 // One iteration's outcome: the objective it reached (recorded in the trace
-// and reported) and whether the method's stopping rule holds.
+// and reported), whether the method's stopping rule holds, and what the
+// progress line says of it (empty: the loop's own words).
 struct StepOutcome {
     double objective;
     bool converged;
+    std::string message = std::string();
 };
 
 // Runs step(it) for it = 1, 2, ... max_iter until it reports convergence.
@@ -46,7 +48,8 @@ void iterate(const FitContext &ctx, const Collective &ranks, int64_t max_iter, c
         const StepOutcome out = step(it);
         run.trace.push_back(out.objective);
         run.iterations = it;
-        ranks.agree([&] { ctx.progress.report(it, out.objective, what.c_str()); });
+        const std::string &message = out.message.empty() ? what : out.message;
+        ranks.agree([&] { ctx.progress.report(it, out.objective, message.c_str()); });
         if (out.converged) {
             run.converged = true;
             return;
@@ -54,23 +57,25 @@ void iterate(const FitContext &ctx, const Collective &ranks, int64_t max_iter, c
     }
 }
 
-// The best of n_init runs: run_once(r) gives restart r's run, or nothing when
-// that restart found no solution (COP-KMeans' infeasible greedy step); the
-// lowest objective is kept, the earliest on ties. With no run at all the
-// result has an infinite objective.
-template <class RunOnce>
-CentroidRun best_of_restarts(int64_t n_init, RunOnce &&run_once) {
-    CentroidRun best;
+// The best of n_init runs: run_once(r) gives restart r's run (a CentroidRun,
+// a type derived from it, or a FitResult), or nothing when that restart found
+// no solution (COP-KMeans' infeasible greedy step); the lowest objective is
+// kept, the earliest on ties. With no run at all the result is Run().
+template <class Run, class RunOnce>
+Run best_of_restarts(int64_t n_init, RunOnce &&run_once) {
+    std::optional<Run> best;
     for (int64_t r = 0; r < n_init; ++r) {
-        std::optional<CentroidRun> run = run_once(r);
-        if (run && run->objective < best.objective) best = std::move(*run);
+        std::optional<Run> run = run_once(r);
+        if (run && (!best || run->objective < best->objective)) best = std::move(run);
     }
-    return best;
+    return best ? std::move(*best) : Run();
 }
 
 // The result of a centre-based fit: labels, clusters, iterations, objective,
-// and the arrays "centers" (clusters x d) and "objective_trace".
-FitResult centroid_result(CentroidRun run, int64_t d);
+// and the arrays "centers" (clusters x d), then `learned` (what the method
+// learned besides the centres, such as the HMRF engine's "metric"), then
+// "objective_trace", in that order (the order in which a model lists them).
+FitResult centroid_result(CentroidRun run, int64_t d, std::vector<NamedArray> learned = {});
 
 }  // namespace kindred
 

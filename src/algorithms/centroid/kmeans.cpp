@@ -151,7 +151,7 @@ FitResult fit_kmeans(const FitContext &ctx) {
     const double tol_abs = ctx.options.get_double("tol") * mean_variance(data, ranks);
     const Rng base(static_cast<uint64_t>(ctx.options.get_int("seed")));
     NearestCenter nearest(data, ctx.threads);
-    return centroid_result(best_of_restarts(ctx.options.get_int("n_init"), [&](int64_t r) {
+    return centroid_result(best_of_restarts<CentroidRun>(ctx.options.get_int("n_init"), [&](int64_t r) {
         Rng rng = base.derive(static_cast<uint64_t>(r));
         CentroidRun run = lloyd(ctx, ranks, nearest, kmeanspp_centers(data, k, rng, nearest.x_sqnorm(), ctx.threads, &ranks),
                                 k, tol_abs, max_iter, r);
