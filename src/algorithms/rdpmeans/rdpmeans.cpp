@@ -23,6 +23,7 @@
 #include <limits>
 #include <memory>
 
+#include "algorithms/centroid/driver.hpp"
 #include "algorithms/centroid/steps.hpp"
 #include "algorithms/rdpmeans/link_count_cache.hpp"
 #include "algorithms/link_counts.hpp"
@@ -910,8 +911,8 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
                 : LinkCounts(adjacency).pair_totals(st.labels.data());
     st.link_within = w_may_not * start.may_not_within - w_may * start.may_within;
 
-    std::vector<double> trace, xi_trace, k_trace;
-    FitResult result;
+    std::vector<double> xi_trace, k_trace;
+    CentroidRun run;
     int64_t stable = 0, k = 1, changed = 0;
     double divergence_total = 0.0;
     // Passes after one in which nothing moved (the paper's stopping rule asks
@@ -943,7 +944,7 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
     int64_t last_linked = 0;
     int64_t sums_age = 0;  // centre updates from sums kept through moves, since the last fresh one
     const std::vector<int> order = ranks.row_order();
-    for (int64_t it = 1; it <= max_iter; ++it) {
+    iterate(ctx, ranks, max_iter, "rdpmeans: assignment pass", run, [&](int64_t it) {
         const bool repeat = it > 1 && changed == 0;
         const bool try_bounds = link_bounds && (bound_share >= 0.3 || it % 8 == 0);
         // A point the center bounds keep is one the link bound decides (its
@@ -1028,24 +1029,18 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
         computed_total += computed;
         // Eq. (20), each pair counted once (see the file comment).
         const double obj = divergence_total + lambda * static_cast<double>(k) + xi * st.link_within;
-        trace.push_back(obj);
         xi_trace.push_back(xi);
         k_trace.push_back(static_cast<double>(k));
-        result.iterations = it;
-        ranks.agree([&] { ctx.progress.report(it, obj, "rdpmeans: assignment pass"); });  // a cancel stops all ranks
         stable = changed == 0 ? stable + 1 : 0;
-        if (stable >= stable_needed) {
-            result.converged = true;
-            break;
-        }
-        xi = std::min({xi * xi_rate, xi_max, xi_ceiling});  // section 4.5: tighten the constraints every iteration
-    }
-    result.clusters = k;
-    result.objective = trace.back();
+        const bool converged = stable >= stable_needed;
+        if (!converged) xi = std::min({xi * xi_rate, xi_max, xi_ceiling});  // section 4.5: tighten the constraints every iteration
+        return StepOutcome{obj, converged};
+    });
+    run.objective = run.trace.back();
     st.labels.resize(static_cast<size_t>(n));  // this rank's rows (the ghosts' labels after them)
-    result.labels = std::move(st.labels);
-    result.set_array("centers", k, d, st.centers);
-    result.set_array("objective_trace", static_cast<int64_t>(trace.size()), 1, trace);
+    run.labels = std::move(st.labels);
+    run.centers = std::move(st.centers);
+    FitResult result = centroid_result(std::move(run), d);
     result.set_array("xi_trace", static_cast<int64_t>(xi_trace.size()), 1, xi_trace);
     result.set_array("clusters_trace", static_cast<int64_t>(k_trace.size()), 1, k_trace);
     result.set_array("lambda", 1, 1, {lambda});
