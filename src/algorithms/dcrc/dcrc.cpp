@@ -273,7 +273,10 @@ OptionTable dcrc_options() {
         OptionSpec::real("tau", 1.0, 0.0, kInf, "weight of the entropy terms (cluster separation and balance)").open_high(),
         OptionSpec::real("lambda", 0.015625, 0.0, kInf, "L2 penalty on W without the biases").open_high(),
         OptionSpec::boolean("balance", true, "maximise the entropy of the cluster marginal too (objective 9 instead of 8)"),
-        OptionSpec::boolean("standardize", true, "fit on features scaled to zero mean and unit deviation (weights reported on the raw features)"),
+        // The common option, on by default here: the paper's features are scaled.
+        OptionSpec::boolean("standardize", true,
+                            "z-score each feature before the fit (a constant feature becomes 0); the model keeps the "
+                            "scaling and predict applies it"),
         OptionSpec::max_iterations(100, "maximum EM iterations"),
         OptionSpec::tolerance(1e-5, "stop when the lower bound (10) changes by less than tol x max(1, abs(bound))"),
         OptionSpec::integer("mf_max_iter", 100, 1, 100000000, "maximum mean-field sweeps per E-step"),
