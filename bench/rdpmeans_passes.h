@@ -1,7 +1,7 @@
 /* RDP-means' per-pass figures, read back from its log: a fit sends one line
  * per iteration to the callback of kindred_model_set_log (level 0),
  *     "rdpmeans: iteration N: pass_computed=C pass_linked=L pass_rows=R pass_bytes=B"
- * (src/algorithms/rdpmeans.cpp, docs/algorithms/rdpmeans-tvclust.md). They
+ * (src/algorithms/rdpmeans/rdpmeans.cpp, docs/algorithms/rdpmeans-tvclust.md). They
  * describe the implementation, not the clustering, so a model does not keep
  * them. Shared by the benchmark and tests/api/test_rdpmeans.c. Header-only, C99. */
 #ifndef KINDRED_BENCH_RDPMEANS_PASSES_H

@@ -35,6 +35,8 @@ struct PredictContext {
     int threads;
 };
 
+// Brace-initialised in field order by each algorithm ({name, summary, uses,
+// options, fit, predict, ...}): the fields after predict are the optional steps.
 struct AlgorithmSpec {
     std::string name;
     std::string summary;

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <limits>
 
-#include "algorithms/centroid_steps.hpp"
+#include "algorithms/centroid/steps.hpp"
 #include "core/error.hpp"
 #include "core/parallel.hpp"
 #include "linalg/blas.hpp"
@@ -314,33 +314,24 @@ void predict_proba_gmm(const PredictContext &ctx, double *out) {
 }
 
 OptionTable gmm_options() {
-    OptionTable t = {
-        OptionSpec::integer("k", 8, 1, INT32_MAX, "number of mixture components"),
+    return with_common_options({
+        OptionSpec::clusters(8, "number of mixture components"),
         OptionSpec::choice("covariance", "shared-spherical", "shared-spherical|spherical|diagonal|full",
                            "covariance model: one variance for all, one per component, diagonal, or full"),
-        OptionSpec::integer("n_init", 1, 1, 100000, "k-means++ restarts; the highest log-likelihood is kept"),
-        OptionSpec::integer("max_iter", 100, 1, 100000000, "maximum EM iterations per restart"),
-        OptionSpec::real("tol", 1e-3, 0, kInf, "stop when the mean log-likelihood per point changes less than this"),
+        OptionSpec::restarts(1, "k-means++ restarts; the highest log-likelihood is kept"),
+        OptionSpec::max_iterations(100, "maximum EM iterations per restart"),
+        OptionSpec::tolerance(1e-3, "stop when the mean log-likelihood per point changes less than this"),
         OptionSpec::real("reg_covar", 1e-6, 0, kInf, "added to every variance (diagonal) for numerical safety").open_high(),
-    };
-    append_common_options(t);
-    return t;
+    });
 }
 
 }  // namespace
 
 const AlgorithmSpec &gmm_spec() {
-    static const AlgorithmSpec spec = [] {
-        AlgorithmSpec s;
-        s.name = "gmm";
-        s.summary = "Gaussian mixture by EM (shared spherical, spherical, diagonal or full covariance)";
-        s.uses = KINDRED_USES_SHARDS;
-        s.options = gmm_options();
-        s.fit = fit_gmm;
-        s.predict = predict_gmm;
-        s.predict_proba = predict_proba_gmm;
-        return s;
-    }();
+    static const AlgorithmSpec spec{"gmm",
+                                    "Gaussian mixture by EM (shared spherical, spherical, diagonal or full covariance)",
+                                    KINDRED_USES_SHARDS, gmm_options(), fit_gmm, predict_gmm, nullptr, nullptr,
+                                    predict_proba_gmm};
     return spec;
 }
 

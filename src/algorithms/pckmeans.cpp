@@ -4,7 +4,7 @@
 // It is HMRF-KMeans (Basu et al., 3.14) with A = I fixed and constant
 // potentials, so it shares that engine: must-link neighbourhood
 // initialisation (3.3.5), ICM assignment (3.22), mean centroids.
-#include "algorithms/centroid_steps.hpp"
+#include "algorithms/centroid/steps.hpp"
 #include "algorithms/mpckmeans/hmrf.hpp"
 #include "core/error.hpp"
 
@@ -38,14 +38,14 @@ FitResult fit_pckmeans(const FitContext &ctx) {
 
 OptionTable pckmeans_options() {
     OptionTable t = {
-        OptionSpec::integer("k", 8, 1, INT32_MAX, "number of clusters"),
+        OptionSpec::clusters(8, "number of clusters"),
         OptionSpec::real("penalty", 1.0, 0, kInf,
                          "global multiplier of the pair weights: a violated pair costs penalty x |value| (in the unit "
                          "of weight_unit); unset = chosen by cross-validation over the pairs (see weight_unit "
                          "and propagation; 1 with fewer than 10 pairs)").open_high().unset(),
         OptionSpec::choice("init", "kmeans++", "kmeans++|perturb",
                            "centres not given by must-link neighbourhoods: k-means++ sampling or perturbed global mean"),
-        OptionSpec::integer("max_iter", 100, 1, 100000000, "maximum E/M iterations"),
+        OptionSpec::max_iterations(100, "maximum E/M iterations"),
         OptionSpec::integer("icm_max_sweeps", 100, 1, 100000000, "maximum ICM sweeps per E-step"),
     };
     hmrf::append_propagation_options(t);
@@ -56,16 +56,10 @@ OptionTable pckmeans_options() {
 }  // namespace
 
 const AlgorithmSpec &pckmeans_spec() {
-    static const AlgorithmSpec spec = [] {
-        AlgorithmSpec s;
-        s.name = "pckmeans";
-        s.summary = "PCKMeans: k-means with soft must-link / cannot-link penalties (Basu et al. 2004)";
-        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SHARDS;
-        s.options = pckmeans_options();
-        s.fit = fit_pckmeans;
-        s.predict = predict_nearest_center;
-        return s;
-    }();
+    static const AlgorithmSpec spec{"pckmeans",
+                                    "PCKMeans: k-means with soft must-link / cannot-link penalties (Basu et al. 2004)",
+                                    KINDRED_USES_PAIRS | KINDRED_USES_SHARDS, pckmeans_options(), fit_pckmeans,
+                                    predict_nearest_center};
     return spec;
 }
 

@@ -98,13 +98,36 @@ const OptionSpec *find_option(const OptionTable &table, const std::string &name)
     return nullptr;
 }
 
+OptionSpec OptionSpec::clusters(int64_t def, const char *doc, int64_t lo) {
+    return integer("k", def, lo, INT32_MAX, doc);
+}
+
+OptionSpec OptionSpec::max_iterations(int64_t def, const char *doc) {
+    return integer("max_iter", def, 1, 100000000, doc);
+}
+
+OptionSpec OptionSpec::restarts(int64_t def, const char *doc) { return integer("n_init", def, 1, 100000, doc); }
+
+OptionSpec OptionSpec::tolerance(double def, const char *doc) { return real("tol", def, 0, kInf, doc); }
+
+OptionTable with_common_options(OptionTable table) {
+    append_common_options(table);
+    return table;
+}
+
 void append_common_options(OptionTable &table) {
     // Options hold doubles: 2^53 - 1 is the largest seed every value of which is exact.
-    table.push_back(OptionSpec::integer("seed", 0, 0, 9007199254740991LL, "seed of the random generator; equal seeds give equal results"));
-    table.push_back(OptionSpec::integer("threads", 0, 0, 1024, "threads of the library's own loops (0 = all cores); results do not depend on it"));
-    table.push_back(OptionSpec::boolean("standardize", false,
-                                        "z-score each feature before the fit (a constant feature becomes 0; dense data "
-                                        "only); the model keeps the scaling and predict / transform apply it"));
+    const OptionSpec common[] = {
+        OptionSpec::integer("seed", 0, 0, 9007199254740991LL, "seed of the random generator; equal seeds give equal results"),
+        OptionSpec::integer("threads", 0, 0, 1024, "threads of the library's own loops (0 = all cores); results do not depend on it"),
+        OptionSpec::boolean("standardize", false,
+                            "z-score each feature before the fit (a constant feature becomes 0; dense data only); the "
+                            "model keeps the scaling and predict / transform apply it"),
+    };
+    // A table may declare a common option itself, with its own default and
+    // text (dcrc standardizes by default); it is then not added twice.
+    for (const OptionSpec &s : common)
+        if (!find_option(table, s.name)) table.push_back(s);
 }
 
 OptionValues::OptionValues(const OptionTable *table) : table_(table), values_(table->size()) {

@@ -43,6 +43,13 @@ struct OptionSpec {
     static OptionSpec real(const char *name, double def, double lo, double hi, const char *doc);
     static OptionSpec boolean(const char *name, bool def, const char *doc);
     static OptionSpec choice(const char *name, const char *def, const char *choices, const char *doc);
+    // The options several algorithms share, each name and range declared
+    // once; the default and the text stay the algorithm's, since what is
+    // counted or compared differs from one method to the next.
+    static OptionSpec clusters(int64_t def, const char *doc, int64_t lo = 1);  // "k", [lo, 2^31 - 1]
+    static OptionSpec max_iterations(int64_t def, const char *doc);          // "max_iter", [1, 1e8]
+    static OptionSpec restarts(int64_t def, const char *doc);                // "n_init", [1, 1e5]
+    static OptionSpec tolerance(double def, const char *doc);                // "tol", [0, inf]
     // Modifiers.
     OptionSpec &open_low() { lo_open = true; return finish(); }
     OptionSpec &open_high() { hi_open = true; return finish(); }
@@ -63,8 +70,11 @@ std::vector<const OptionSpec *> stable_options(const OptionTable &table);
 // The option of that name, of either tier; nullptr when the table has none.
 const OptionSpec *find_option(const OptionTable &table, const std::string &name);
 
-// The options every algorithm has (seed, threads), appended to each table.
+// The options every algorithm has (seed, threads, standardize), appended to each table.
 void append_common_options(OptionTable &table);
+// table with the common options appended: an algorithm's table reads
+// `return with_common_options({ ... });`.
+OptionTable with_common_options(OptionTable table);
 
 class OptionValues {
 public:

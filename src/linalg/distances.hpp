@@ -23,7 +23,7 @@ std::vector<double> center_sqnorms(const double *centers, int64_t k, int64_t d);
 // The end of row_min, given its four lanes lo after the whole groups of four
 // (c = the first entry after them): v[c..m) into lane 0, then the lanes
 // merged in order. Shared with the RDP-means kernels that build a row and
-// take its minimum at once (algorithms/rdpmeans_rows*), so that they give
+// take its minimum at once (algorithms/rdpmeans/rows*), so that they give
 // row_min's value.
 inline double finish_row_min(double lo[4], const double *v, int64_t c, int64_t m) {
     for (; c < m; ++c) lo[0] = v[c] < lo[0] ? v[c] : lo[0];

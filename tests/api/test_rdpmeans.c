@@ -219,7 +219,7 @@ static void objective_never_increases_for_fixed_xi(void **state) {
 
 /* In passes after a pass in which nothing moved, the points whose
  * certificate proves that they keep their cluster are not computed
- * (rdpmeans_stable.hpp): the logged pass_computed is the fraction of blocks computed
+ * (stable.hpp): the logged pass_computed is the fraction of blocks computed
  * (1 for a full pass); the first pass and the one right after a change are
  * always full; the fit still stops after stable_iterations unchanged passes,
  * and a certified pass's objective follows eq. (20) with its own xi (the

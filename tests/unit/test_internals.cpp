@@ -10,8 +10,8 @@
 #include <thread>
 #include <vector>
 
-#include "algorithms/bounded_nearest.hpp"
-#include "algorithms/centroid_steps.hpp"
+#include "algorithms/centroid/bounded_nearest.hpp"
+#include "algorithms/centroid/steps.hpp"
 #include "core/collective.hpp"
 #include "core/error.hpp"
 #include "core/label_sums.hpp"

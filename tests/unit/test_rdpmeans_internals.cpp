@@ -20,13 +20,13 @@ extern "C" {
 #include <map>
 #include <vector>
 
-#include "algorithms/centroid_steps.hpp"
-#include "algorithms/link_count_cache.hpp"
+#include "algorithms/centroid/steps.hpp"
+#include "algorithms/rdpmeans/link_count_cache.hpp"
 #include "algorithms/link_counts.hpp"
-#include "algorithms/link_term_bytes.hpp"
-#include "algorithms/rdpmeans_center_bounds.hpp"
-#include "algorithms/rdpmeans_rows.hpp"
-#include "algorithms/rdpmeans_stable.hpp"
+#include "algorithms/rdpmeans/link_term_bytes.hpp"
+#include "algorithms/rdpmeans/center_bounds.hpp"
+#include "algorithms/rdpmeans/rows.hpp"
+#include "algorithms/rdpmeans/stable.hpp"
 #include "core/rng.hpp"
 #include "core/side_info.hpp"
 #include "divergence/bregman.hpp"
@@ -277,7 +277,7 @@ static int64_t augmented_argmin(const std::vector<double> &D, const std::vector<
     return l;
 }
 
-// The certificate of a stable pass (rdpmeans_stable.hpp): for every xi' up to
+// The certificate of a stable pass (stable.hpp): for every xi' up to
 // xi + delta the first minimum of D + xi' g stays l and stays <= lambda; it
 // is not vacuous (just beyond a finite delta the decision does change in most
 // cases); ties give no certificate; the row is left as it was found.
@@ -472,7 +472,7 @@ static void bregman_blocks_equal_direct_formulas(void **) {
 }
 
 
-// The row kernels of an RDP-means pass (rdpmeans_rows.hpp). Rows with many
+// The row kernels of an RDP-means pass (rows.hpp). Rows with many
 // ties, zeros of both signs, infinities and (for the forms that must agree
 // bit for bit) NaN; lengths 1-70.
 static bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }

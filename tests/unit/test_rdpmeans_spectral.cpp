@@ -9,7 +9,7 @@
 
 // Before cmocka.h, whose fail() macro would clash with kindred::fail.
 #include "algorithms/algorithm.hpp"
-#include "algorithms/rdpmeans_spectral.hpp"
+#include "algorithms/rdpmeans/spectral.hpp"
 #include "core/error.hpp"
 #include "core/rng.hpp"
 #include "core/side_info.hpp"

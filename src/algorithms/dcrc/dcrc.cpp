@@ -26,7 +26,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "algorithms/centroid_steps.hpp"
+#include "algorithms/centroid/steps.hpp"
 #include "algorithms/dcrc/design.hpp"
 #include "algorithms/dcrc/kernel_features.hpp"
 #include "algorithms/dcrc/m_step.hpp"
@@ -265,17 +265,20 @@ void predict_dcrc(const PredictContext &ctx, int32_t *labels) {
 }
 
 OptionTable dcrc_options() {
-    OptionTable t = {
-        OptionSpec::integer("k", 8, 2, INT32_MAX, "number of clusters K (at least 2)"),
+    return with_common_options({
+        OptionSpec::clusters(8, "number of clusters K (at least 2)", 2),
         OptionSpec::real("epsilon", 0.05, 0.0, 2.0 / 3.0,
                          "answer noise of Table I; 0 = hard constraints (eq. 14); 2/3 and above would ignore or invert them")
             .open_high(),
         OptionSpec::real("tau", 1.0, 0.0, kInf, "weight of the entropy terms (cluster separation and balance)").open_high(),
         OptionSpec::real("lambda", 0.015625, 0.0, kInf, "L2 penalty on W without the biases").open_high(),
         OptionSpec::boolean("balance", true, "maximise the entropy of the cluster marginal too (objective 9 instead of 8)"),
-        OptionSpec::boolean("standardize", true, "fit on features scaled to zero mean and unit deviation (weights reported on the raw features)"),
-        OptionSpec::integer("max_iter", 100, 1, 100000000, "maximum EM iterations"),
-        OptionSpec::real("tol", 1e-5, 0.0, kInf, "stop when the lower bound (10) changes by less than tol x max(1, abs(bound))"),
+        // The common option, on by default here: the paper's features are scaled.
+        OptionSpec::boolean("standardize", true,
+                            "z-score each feature before the fit (a constant feature becomes 0); the model keeps the "
+                            "scaling and predict applies it"),
+        OptionSpec::max_iterations(100, "maximum EM iterations"),
+        OptionSpec::tolerance(1e-5, "stop when the lower bound (10) changes by less than tol x max(1, abs(bound))"),
         OptionSpec::integer("mf_max_iter", 100, 1, 100000000, "maximum mean-field sweeps per E-step"),
         OptionSpec::real("mf_tol", 1e-6, 0.0, kInf, "stop the mean field when no q changes by more than this in a sweep"),
         OptionSpec::integer("lbfgs_max_iter", 100, 1, 100000000, "maximum L-BFGS iterations per M-step"),
@@ -284,24 +287,16 @@ OptionTable dcrc_options() {
                            "linear: the model of eq. 6 on x; rbf: on the features exp(-gamma dist(x, b)^2) for kernel_basis points b of the data"),
         OptionSpec::real("gamma", 0.0, 0.0, kInf, "RBF width on the standardised features; 0 = 1 / d").open_high(),
         OptionSpec::integer("kernel_basis", 300, 1, 100000, "number of basis points of the rbf kernel (memory n x kernel_basis)"),
-    };
-    append_common_options(t);
-    return t;
+    });
 }
 
 }  // namespace
 
 const AlgorithmSpec &dcrc_spec() {
-    static const AlgorithmSpec spec = [] {
-        AlgorithmSpec s;
-        s.name = "dcrc";
-        s.summary = "discriminative clustering with relative constraints (triplets with yes / no / don't know)";
-        s.uses = KINDRED_USES_TRIPLETS | KINDRED_USES_SHARDS;
-        s.options = dcrc_options();
-        s.fit = fit_dcrc;
-        s.predict = predict_dcrc;
-        return s;
-    }();
+    static const AlgorithmSpec spec{"dcrc",
+                                    "discriminative clustering with relative constraints (triplets with yes / no / don't know)",
+                                    KINDRED_USES_TRIPLETS | KINDRED_USES_SHARDS, dcrc_options(), fit_dcrc,
+                                    predict_dcrc};
     return spec;
 }
 

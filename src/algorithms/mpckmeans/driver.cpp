@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 
+#include "algorithms/centroid/driver.hpp"
 #include "algorithms/mpckmeans/hmrf.hpp"
 #include "core/error.hpp"
 
@@ -85,10 +86,8 @@ FitResult fit_pointwise(const FitContext &ctx, const Config &cfg, int64_t restar
     // Every point's label on every rank, of which only this rank's rows and
     // the points with constraints are kept (nothing reads the others).
     std::vector<int32_t> labels(static_cast<size_t>(n_total), 0), free_next(static_cast<size_t>(n), -1);
-    std::vector<double> trace;
+    CentroidRun run;
     double learning_rate = cfg.learning_rate;
-    bool converged = false;
-    int64_t it = 0;
     // Constant potentials (pckmeans) do not depend on A: one set of
     // potentials and one E-step graph serve the whole fit.
     Potentials pot = potentials(*dist, cons, cfg.constant_potential);
@@ -169,7 +168,7 @@ FitResult fit_pointwise(const FitContext &ctx, const Config &cfg, int64_t restar
     // of two labels per pair (~7 ms per iteration at n = 1e6, n pairs).
     const bool carry_penalty = cfg.constant_potential && penalty_sums_exact(cons, pot);
     double penalty = carry_penalty ? constraint_penalty(cons, pot, labels.data()) : 0.0;
-    for (it = 1; it <= cfg.max_iter; ++it) {
+    iterate(ctx, ranks, cfg.max_iter, cfg.name, run, [&](int64_t it) {
         // E-step (3.22) with the centres and A of the previous iteration:
         // the points without constraints here, the others by the ICM; with
         // the carried constraint terms, also their change.
@@ -206,31 +205,15 @@ FitResult fit_pointwise(const FitContext &ctx, const Config &cfg, int64_t restar
         if (!std::isfinite(j))
             fail(KINDRED_E_NUMERICAL, cfg.name, ": the objective became ", j, " at iteration ", it,
                  (cfg.kind == divergence::DistortionKind::IDivergence ? " (raise 'smoothing')" : ""));
-        const double prev = trace.empty() ? std::numeric_limits<double>::infinity() : trace.back();
-        trace.push_back(j);
-        ranks.agree([&] { ctx.progress.report(it, j, cat(cfg.name, ": ICM moved ", moves, " points").c_str()); });
-        if (it > 1 && moves == 0 && std::fabs(prev - j) <= cfg.tol * std::max(1.0, std::fabs(prev))) {
-            converged = true;
-            break;
-        }
-        if (moves == 0 && !cfg.learn_metric && it > 1) {
-            converged = true;
-            break;
-        }
-    }
-    FitResult result;
-    result.clusters = k;
-    result.iterations = std::min(it, cfg.max_iter);
-    result.converged = converged;
-    result.objective = trace.empty() ? 0.0 : trace.back();
-    result.labels.assign(labels.begin() + first, labels.begin() + first + n);
-    result.set_array("centers", k, d, centers);
-    if (dist->full_matrix())
-        result.set_array("metric", d, d, dist->params());
-    else
-        result.set_array("metric", 1, d, dist->params());
-    result.set_array("objective_trace", static_cast<int64_t>(trace.size()), 1, trace);
-    return result;
+        const double prev = run.trace.empty() ? std::numeric_limits<double>::infinity() : run.trace.back();
+        const bool converged = it > 1 && moves == 0 &&
+                               (!cfg.learn_metric || std::fabs(prev - j) <= cfg.tol * std::max(1.0, std::fabs(prev)));
+        return StepOutcome{j, converged, cat(cfg.name, ": ICM moved ", moves, " points")};
+    });
+    run.objective = run.trace.back();
+    run.centers = std::move(centers);
+    run.labels.assign(labels.begin() + first, labels.begin() + first + n);
+    return centroid_result(std::move(run), d, {NamedArray{"metric", dist->full_matrix() ? d : 1, d, dist->params()}});
 }
 
 }  // namespace
@@ -240,12 +223,9 @@ FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
     const Collective single(ctx.data.n());
     const Collective &ranks = ctx.collective ? *ctx.collective : single;
     // n_init restarts, the lowest J_obj kept (n_init = 1: the paper's single start).
-    FitResult best = fit_pointwise(ctx, cfg, 0, ranks);
-    for (int64_t r = 1; r < cfg.n_init; ++r) {
-        FitResult next = fit_pointwise(ctx, cfg, r, ranks);
-        if (next.objective < best.objective) best = std::move(next);
-    }
-    return best;
+    return best_of_restarts<FitResult>(cfg.n_init, [&](int64_t r) {
+        return std::optional<FitResult>(fit_pointwise(ctx, cfg, r, ranks));
+    });
 }
 
 namespace {

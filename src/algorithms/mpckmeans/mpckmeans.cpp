@@ -71,7 +71,7 @@ FitResult fit_mpckmeans(const FitContext &ctx) {
 
 OptionTable mpckmeans_options() {
     OptionTable t = {
-        OptionSpec::integer("k", 8, 1, INT32_MAX, "number of clusters"),
+        OptionSpec::clusters(8, "number of clusters"),
         OptionSpec::choice("distortion", "auto", "auto|euclidean-diag|euclidean-full|cosine|idiv",
                            "learned distortion: Mahalanobis with full PSD A (3.15), diagonal weights, weighted cosine (3.17) "
                            "or weighted I-divergence (3.19); cosine and idiv accept CSR data; auto: euclidean-diag, or "
@@ -101,9 +101,9 @@ OptionTable mpckmeans_options() {
         OptionSpec::choice("metric_init", "global", "global|identity",
                            "Euclidean with learn_metric: start from A = n S^{-1} (S: scatter about the global mean; the "
                            "variance scaling of section 3.5.4) or from A = I"),
-        OptionSpec::integer("max_iter", 100, 1, 100000000, "maximum E/M iterations"),
+        OptionSpec::max_iterations(100, "maximum E/M iterations"),
         OptionSpec::integer("icm_max_sweeps", 100, 1, 100000000, "maximum ICM sweeps per E-step"),
-        OptionSpec::real("tol", 1e-6, 0, kInf, "stop when no point moves and J changes by less than tol x |J|"),
+        OptionSpec::tolerance(1e-6, "stop when no point moves and J changes by less than tol x |J|"),
         OptionSpec::boolean("metric_constraints", false,
                             "point-wise fits (propagation off): the violated pairs enter the metric update and their "
                             "penalties scale with the learned distortion (the paper, 3.13, 3.25); false: each costs "
@@ -117,16 +117,10 @@ OptionTable mpckmeans_options() {
 }  // namespace
 
 const AlgorithmSpec &mpckmeans_spec() {
-    static const AlgorithmSpec spec = [] {
-        AlgorithmSpec s;
-        s.name = "mpckmeans";
-        s.summary = "HMRF-KMeans / MPCK-means: soft pairwise constraints with a learned distortion (Basu et al.)";
-        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_SHARDS;
-        s.options = mpckmeans_options();
-        s.fit = fit_mpckmeans;
-        s.predict = hmrf::predict_hmrf;
-        return s;
-    }();
+    static const AlgorithmSpec spec{"mpckmeans",
+                                    "HMRF-KMeans / MPCK-means: soft pairwise constraints with a learned distortion (Basu et al.)",
+                                    KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_SHARDS,
+                                    mpckmeans_options(), fit_mpckmeans, hmrf::predict_hmrf};
     return spec;
 }
 

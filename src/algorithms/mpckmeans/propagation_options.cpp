@@ -12,7 +12,7 @@ void append_propagation_options(OptionTable &t) {
         "from the answers that agree most), transitive (the must-link closure), off (the paper's point-wise HMRF, "
         "pairs as given), or auto (robust or off, chosen by cross-validation over the pairs; off when a pair "
         "contradicts the robust units, i.e. some answers are wrong; robust below 10 pairs)"));
-    t.push_back(OptionSpec::integer("n_init", 10, 1, 100000,
+    t.push_back(OptionSpec::restarts(10,
                                     "restarts (the first from the must-link neighbourhoods as in the paper, the "
                                     "others k-means++); the lowest objective is kept; 1 = the paper's single start"));
     t.push_back(OptionSpec::choice("weight_unit", "spread", "spread|absolute",

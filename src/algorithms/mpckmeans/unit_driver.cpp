@@ -30,6 +30,7 @@
 #include <limits>
 #include <numeric>
 
+#include "algorithms/centroid/driver.hpp"
 #include "algorithms/mpckmeans/hmrf.hpp"
 #include "core/error.hpp"
 
@@ -37,12 +38,8 @@ namespace kindred {
 namespace hmrf {
 namespace {
 
-struct UnitFit {
-    std::vector<int32_t> labels;
-    std::vector<double> centers, metric, trace;
-    int64_t iterations = 0;
-    bool converged = false;
-    double objective = std::numeric_limits<double>::infinity();
+struct UnitFit : CentroidRun {
+    std::vector<double> metric;
 };
 
 // The units as a graph for the E-step of icm.cpp: the edge (U, V) of net
@@ -212,8 +209,7 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
         const int64_t u = units.unit[first + i];
         if (plan.free[u]) unit_label[u] = free_next[i];
     }
-    int64_t it = 0;
-    for (it = 1; it <= cfg.max_iter; ++it) {
+    iterate(ctx, ranks, cfg.max_iter, cfg.name, fit, [&](int64_t it) {
         // E-step: the free units here, then the ICM over the moving ones on every rank alike.
         int64_t free_moves = 0;
         for (int64_t i = 0; i < n; ++i) {
@@ -242,17 +238,11 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
             fail(KINDRED_E_NUMERICAL, cfg.name, ": the objective became ", j, " at iteration ", it,
                  (cfg.kind == divergence::DistortionKind::IDivergence ? " (raise 'smoothing')" : ""));
         const double prev = fit.trace.empty() ? std::numeric_limits<double>::infinity() : fit.trace.back();
-        fit.trace.push_back(j);
-        ranks.agree([&] {
-            ctx.progress.report(it, j, cat(cfg.name, ": restart ", restart + 1, " of ", cfg.n_init, ", ", moves,
-                                           " units moved").c_str());
-        });
-        if (it > 1 && moves == 0 && (!cfg.learn_metric || std::fabs(prev - j) <= cfg.tol * std::max(1.0, std::fabs(prev)))) {
-            fit.converged = true;
-            break;
-        }
-    }
-    fit.iterations = std::min(it, cfg.max_iter);
+        const bool converged =
+            it > 1 && moves == 0 && (!cfg.learn_metric || std::fabs(prev - j) <= cfg.tol * std::max(1.0, std::fabs(prev)));
+        return StepOutcome{j, converged,
+                           cat(cfg.name, ": restart ", restart + 1, " of ", cfg.n_init, ", ", moves, " units moved")};
+    });
     fit.objective = fit.trace.back();
     fit.metric = dist.params();
     return fit;
@@ -299,28 +289,15 @@ FitResult fit_hmrf_units(const FitContext &ctx, const Config &cfg) {
     const Constraints none(nullptr, 0, false, 1.0);
     const std::vector<double> a_start = dist->params();
     Rng rng(static_cast<uint64_t>(ctx.options.get_int("seed")));
-    UnitFit best;
-    for (int64_t r = 0; r < cfg.n_init; ++r) {
+    UnitFit best = best_of_restarts<UnitFit>(cfg.n_init, [&](int64_t r) {
         dist->set_params(a_start);
         if (cfg.learn_metric && cfg.metric_init_global) initialise_metric(*dist, cfg);
         const double w = cfg.relative_weight ? cfg.constraint_weight * mean_spread(*dist, ranks) : cfg.constraint_weight;
-        UnitFit fit = fit_once(ctx, cfg, units, plan, ranks, *dist, none, w, r == 0,
-                               rng.derive(static_cast<uint64_t>(10 + r)), r);
-        if (fit.objective < best.objective) best = std::move(fit);
-    }
-    FitResult result;
-    result.clusters = k;
-    result.iterations = best.iterations;
-    result.converged = best.converged;
-    result.objective = best.objective;
-    result.labels = std::move(best.labels);
-    result.set_array("centers", k, d, best.centers);
-    if (dist->full_matrix())
-        result.set_array("metric", d, d, best.metric);
-    else
-        result.set_array("metric", 1, d, best.metric);
-    result.set_array("objective_trace", static_cast<int64_t>(best.trace.size()), 1, best.trace);
-    return result;
+        return std::optional<UnitFit>(fit_once(ctx, cfg, units, plan, ranks, *dist, none, w, r == 0,
+                                               rng.derive(static_cast<uint64_t>(10 + r)), r));
+    });
+    NamedArray metric{"metric", dist->full_matrix() ? d : 1, d, std::move(best.metric)};
+    return centroid_result(std::move(best), d, {std::move(metric)});
 }
 
 }  // namespace hmrf

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "algorithms/centroid_steps.hpp"
+#include "algorithms/centroid/steps.hpp"
 #include "core/error.hpp"
 #include "core/parallel.hpp"
 #include "linalg/blas.hpp"
@@ -17,8 +17,8 @@ const AlgorithmSpec &gmm_spec();
 namespace tcs {
 
 void append_mixture_options(OptionTable &t) {
-    t.push_back(OptionSpec::integer("k", 8, 1, INT32_MAX, "number of clusters among the unlabelled points"));
-    t.push_back(OptionSpec::integer("n_init", 10, 1, 100000, "k-means++ restarts of the mixture; the highest likelihood is kept"));
+    t.push_back(OptionSpec::clusters(8, "number of clusters among the unlabelled points"));
+    t.push_back(OptionSpec::restarts(10, "k-means++ restarts of the mixture; the highest likelihood is kept"));
     t.push_back(OptionSpec::integer("em_max_iter", 100, 1, 100000000, "maximum EM iterations of the mixture per restart"));
     t.push_back(OptionSpec::real("em_tol", 1e-3, 0, kInf, "EM stops when the mean log-likelihood per point changes less than this"));
 }

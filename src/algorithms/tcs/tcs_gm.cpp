@@ -144,8 +144,8 @@ OptionTable tcs_gm_options() {
                                    "lambda(A): ||A-I||_F^2 (TCS-GM), ||A||_F^2 (TCS-GM-L2), nuclear, trace-logdet, entrywise ||A-I||_1"));
     t.push_back(OptionSpec::real("gamma", 0.01, 0, kInf, "regularisation weight gamma (the loss is a mean over labelled points)").open_high());
     append_gamma_options(t);
-    t.push_back(OptionSpec::integer("max_iter", 500, 1, 100000000, "maximum FISTA iterations when learning A"));
-    t.push_back(OptionSpec::real("tol", 1e-7, 0, kInf, "FISTA stops when the objective falls by less than tol * max(1, |F|)"));
+    t.push_back(OptionSpec::max_iterations(500, "maximum FISTA iterations when learning A"));
+    t.push_back(OptionSpec::tolerance(1e-7, "FISTA stops when the objective falls by less than tol * max(1, |F|)"));
     t.push_back(OptionSpec::boolean("learn_transform", true, "learn A; false keeps A = I (the unsupervised GM baseline on the same data)"));
     append_reduction_options(t);
     append_common_options(t);
@@ -156,18 +156,11 @@ OptionTable tcs_gm_options() {
 }  // namespace tcs
 
 const AlgorithmSpec &tcs_gm_spec() {
-    static const AlgorithmSpec spec = [] {
-        AlgorithmSpec s;
-        s.name = "tcs-gm";
-        s.summary = "TCS-GM: learn a linear transformation from a few labelled clusters, then a Gaussian mixture (Gopal & Yang 2014)";
-        s.uses = KINDRED_USES_PARTIAL_LABELS | KINDRED_USES_SPARSE | KINDRED_USES_SHARDS;
-        s.options = tcs::tcs_gm_options();
-        s.fit = tcs::fit_tcs_gm;
-        s.predict = tcs::predict_tcs_gm;
-        s.transform_dim = tcs::transform_dim_tcs;
-        s.transform = tcs::transform_tcs_gm;
-        return s;
-    }();
+    static const AlgorithmSpec spec{"tcs-gm",
+                                    "TCS-GM: learn a linear transformation from a few labelled clusters, then a Gaussian mixture (Gopal & Yang 2014)",
+                                    KINDRED_USES_PARTIAL_LABELS | KINDRED_USES_SPARSE | KINDRED_USES_SHARDS,
+                                    tcs::tcs_gm_options(), tcs::fit_tcs_gm, tcs::predict_tcs_gm,
+                                    tcs::transform_dim_tcs, tcs::transform_tcs_gm};
     return spec;
 }
 

@@ -168,7 +168,7 @@ OptionTable tcs_vmf_options() {
     append_gamma_options(t);
     t.push_back(OptionSpec::integer("alternations", 10, 1, 100000, "alternations of Algorithm 2 (mean directions, then L)"));
     t.push_back(OptionSpec::integer("lbfgs_max_iter", 50, 1, 100000000, "maximum L-BFGS iterations per L-step"));
-    t.push_back(OptionSpec::real("tol", 1e-6, 0, kInf, "stop alternating when the objective changes by less than tol * max(1, |phi|)"));
+    t.push_back(OptionSpec::tolerance(1e-6, "stop alternating when the objective changes by less than tol * max(1, |phi|)"));
     t.push_back(OptionSpec::boolean("learn_transform", true, "learn L; false keeps L = I (the unsupervised VM baseline on the same data)"));
     append_reduction_options(t);
     append_common_options(t);
@@ -179,18 +179,11 @@ OptionTable tcs_vmf_options() {
 }  // namespace tcs
 
 const AlgorithmSpec &tcs_vmf_spec() {
-    static const AlgorithmSpec spec = [] {
-        AlgorithmSpec s;
-        s.name = "tcs-vmf";
-        s.summary = "TCS-VM: learn L with G(x) = Lx/|Lx| from a few labelled clusters, then a von Mises-Fisher mixture (Gopal & Yang 2014)";
-        s.uses = KINDRED_USES_PARTIAL_LABELS | KINDRED_USES_SPARSE | KINDRED_USES_SHARDS;
-        s.options = tcs::tcs_vmf_options();
-        s.fit = tcs::fit_tcs_vmf;
-        s.predict = tcs::predict_tcs_vmf;
-        s.transform_dim = tcs::transform_dim_tcs_vmf;
-        s.transform = tcs::transform_tcs_vmf;
-        return s;
-    }();
+    static const AlgorithmSpec spec{"tcs-vmf",
+                                    "TCS-VM: learn L with G(x) = Lx/|Lx| from a few labelled clusters, then a von Mises-Fisher mixture (Gopal & Yang 2014)",
+                                    KINDRED_USES_PARTIAL_LABELS | KINDRED_USES_SPARSE | KINDRED_USES_SHARDS,
+                                    tcs::tcs_vmf_options(), tcs::fit_tcs_vmf, tcs::predict_tcs_vmf,
+                                    tcs::transform_dim_tcs_vmf, tcs::transform_tcs_vmf};
     return spec;
 }
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "algorithms/centroid_steps.hpp"
+#include "algorithms/centroid/steps.hpp"
 #include "core/error.hpp"
 #include "core/parallel.hpp"
 #include "linalg/blas.hpp"

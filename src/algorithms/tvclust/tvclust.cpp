@@ -24,7 +24,7 @@
 #include <cstring>
 #include <memory>
 
-#include "algorithms/centroid_steps.hpp"
+#include "algorithms/centroid/steps.hpp"
 #include "algorithms/tvclust/dirichlet_multinomial.hpp"
 #include "algorithms/tvclust/gibbs.hpp"
 #include "algorithms/tvclust/niw_gaussian.hpp"
@@ -197,7 +197,7 @@ FitResult fit_tvclust(const FitContext &ctx) {
 }
 
 OptionTable tvclust_options() {
-    OptionTable t = {
+    return with_common_options({
         OptionSpec::choice("likelihood", "gaussian", "gaussian|multinomial",
                            "data model: Gaussian with Normal-Inverse-Wishart prior, or multinomial counts with Dirichlet prior"),
         OptionSpec::integer("iterations", 200, 1, 100000000, "Gibbs sweeps in all (burn-in included)"),
@@ -219,24 +219,16 @@ OptionTable tvclust_options() {
         OptionSpec::real("cov_scale", 1, 0, kInf, "NIW: Psi_0 = cov_scale * diag(column variances) (prior cluster covariance for nu_0 = d + 2)").open_high().open_low(),
         OptionSpec::real("dirichlet_beta", 0.5, 0, kInf, "multinomial: symmetric Dirichlet parameter").open_high().open_low(),
         OptionSpec::boolean("coclustering", false, "also return the n x n posterior co-clustering matrix (n <= 2000)"),
-    };
-    append_common_options(t);
-    return t;
+    });
 }
 
 }  // namespace
 
 const AlgorithmSpec &tvclust_spec() {
-    static const AlgorithmSpec spec = [] {
-        AlgorithmSpec s;
-        s.name = "tvclust";
-        s.summary = "TVClust (Khashabi et al.): DP mixture + random graph of noisy pairs, collapsed Gibbs sampler";
-        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_NO_K | KINDRED_USES_SHARDS_APPROX;
-        s.options = tvclust_options();
-        s.fit = fit_tvclust;
-        s.predict = predict_nearest_center;
-        return s;
-    }();
+    static const AlgorithmSpec spec{"tvclust",
+                                    "TVClust (Khashabi et al.): DP mixture + random graph of noisy pairs, collapsed Gibbs sampler",
+                                    KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_NO_K | KINDRED_USES_SHARDS_APPROX,
+                                    tvclust_options(), fit_tvclust, predict_nearest_center};
     return spec;
 }
 

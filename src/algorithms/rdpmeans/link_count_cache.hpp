@@ -77,8 +77,8 @@
 // Memory: per adjacency entry 4 bytes (narrow), 8 (wide integer) or 16
 // (counted), and 4 for the packed rows; 25 bytes per point (the record,
 // link_bound and the label copy).
-#ifndef KINDRED_ALGORITHMS_LINK_COUNT_CACHE_HPP
-#define KINDRED_ALGORITHMS_LINK_COUNT_CACHE_HPP
+#ifndef KINDRED_ALGORITHMS_RDPMEANS_LINK_COUNT_CACHE_HPP
+#define KINDRED_ALGORITHMS_RDPMEANS_LINK_COUNT_CACHE_HPP
 
 #include <cstdint>
 #include <vector>

@@ -27,7 +27,8 @@
 #include <queue>
 #include <string>
 
-#include "algorithms/centroid_steps.hpp"
+#include "algorithms/centroid/driver.hpp"
+#include "algorithms/centroid/steps.hpp"
 #include "core/error.hpp"
 #include "core/label_sums.hpp"
 #include "core/parallel.hpp"
@@ -283,54 +284,38 @@ FitResult fit_copkmeans(const FitContext &ctx) {
     Rng rng(static_cast<uint64_t>(ctx.options.get_int("seed")));
     const std::vector<double> x_sqnorm = linalg::row_sqnorms(data);
     const int64_t n_init = ctx.options.get_int("n_init");
-    FitResult best;
-    double best_inertia = std::numeric_limits<double>::infinity();
     std::string first_failure;
     kindred_status first_code = KINDRED_OK;
-    for (int64_t r = 0; r < n_init; ++r) {
+    CentroidRun best = best_of_restarts<CentroidRun>(n_init, [&](int64_t r) -> std::optional<CentroidRun> {
         Rng run_rng = r == 0 ? rng : rng.derive(static_cast<uint64_t>(100 + r));
         // An infeasible run fails on every rank at once (assign), so skipping it keeps the ranks in step.
         try {
-            std::vector<double> centers = kmeanspp_centers(data, k, run_rng, x_sqnorm, ctx.threads, &ranks);
-            std::vector<double> dmat(static_cast<size_t>(n * k)), partial;
-            std::vector<int32_t> labels(static_cast<size_t>(n), -1);
-            std::vector<double> trace;
-            std::vector<double> sums;
+            CentroidRun run;
+            run.centers = kmeanspp_centers(data, k, run_rng, x_sqnorm, ctx.threads, &ranks);
+            run.labels.assign(static_cast<size_t>(n), -1);
+            std::vector<double> &centers = run.centers;
+            std::vector<double> dmat(static_cast<size_t>(n * k)), partial, sums;
             std::vector<int64_t> counts;
-            bool converged = false;
-            int64_t it = 0;
-            for (it = 1; it <= max_iter; ++it) {
+            iterate(ctx, ranks, max_iter, "copkmeans: constrained assignment", run, [&](int64_t it) {
                 const std::vector<double> c_sq = linalg::center_sqnorms(centers.data(), k, d);
                 // Blocks start at multiples of kBlockRows in all the points too (a rank's rows start at a chunk).
                 for (int64_t b = 0; b < n; b += kBlockRows)
-                    linalg::sq_distances(data, b, std::min(n, b + kBlockRows), centers.data(), c_sq.data(), k, x_sqnorm.data(),
-                                         dmat.data() + b * k);
-                assign(data, ranks, comp, g, cannot, saturation, k, it, dmat, labels, partial);
+                    linalg::sq_distances(data, b, std::min(n, b + kBlockRows), centers.data(), c_sq.data(), k,
+                                         x_sqnorm.data(), dmat.data() + b * k);
+                assign(data, ranks, comp, g, cannot, saturation, k, it, dmat, run.labels, partial);
                 // Inertia and changed labels by chunk sums: the same bits on any number of ranks.
                 const std::vector<double> total = ranks.sum_chunks(partial, 2);
-                const double inertia = total[0];
-                trace.push_back(inertia);
-                ranks.agree([&] { ctx.progress.report(it, inertia, "copkmeans: constrained assignment"); });
-                if (total[1] == 0.0) {
-                    converged = true;
-                    break;
+                const bool unchanged = total[1] == 0.0;
+                if (!unchanged) {
+                    cluster_sums(data, ranks, run.labels.data(), k, ctx.threads, sums, counts);
+                    for (int64_t h = 0; h < k; ++h)
+                        if (counts[h] > 0)
+                            for (int64_t m = 0; m < d; ++m) centers[h * d + m] = sums[h * d + m] / static_cast<double>(counts[h]);
                 }
-                cluster_sums(data, ranks, labels.data(), k, ctx.threads, sums, counts);
-                for (int64_t h = 0; h < k; ++h)
-                    if (counts[h] > 0)
-                        for (int64_t m = 0; m < d; ++m) centers[h * d + m] = sums[h * d + m] / static_cast<double>(counts[h]);
-            }
-            if (trace.back() < best_inertia) {
-                best_inertia = trace.back();
-                best = FitResult();
-                best.clusters = k;
-                best.iterations = std::min(it, max_iter);
-                best.converged = converged;
-                best.objective = trace.back();
-                best.labels = std::move(labels);
-                best.set_array("centers", k, d, centers);
-                best.set_array("objective_trace", static_cast<int64_t>(trace.size()), 1, trace);
-            }
+                return StepOutcome{total[0], unchanged};
+            });
+            run.objective = run.trace.back();
+            return run;
         } catch (const Error &e) {
             if (e.code() != KINDRED_E_INFEASIBLE) throw;
             if (first_code == KINDRED_OK) {
@@ -338,42 +323,35 @@ FitResult fit_copkmeans(const FitContext &ctx) {
                 first_failure = e.what();
             }
             ctx.log.info(cat("copkmeans: run ", r + 1, " of ", n_init, " was infeasible; ", e.what()));
+            return std::nullopt;
         }
-    }
-    if (!std::isfinite(best_inertia))
+    });
+    if (!std::isfinite(best.objective))
         fail(first_code, first_failure, n_init > 1 ? cat(" (all ", n_init, " runs failed)") : std::string());
-    return best;
+    return centroid_result(std::move(best), d);
 }
 
 OptionTable copkmeans_options() {
-    OptionTable t = {
-        OptionSpec::integer("k", 8, 1, INT32_MAX, "number of clusters"),
-        OptionSpec::integer("max_iter", 300, 1, 100000000, "maximum assignment / update iterations"),
-        OptionSpec::integer("n_init", 10, 1, 100000,
+    return with_common_options({
+        OptionSpec::clusters(8, "number of clusters"),
+        OptionSpec::max_iterations(300, "maximum assignment / update iterations"),
+        OptionSpec::restarts(10,
                             "k-means++ restarts; runs that find no feasible assignment are skipped, the feasible run "
                             "of lowest inertia is kept"),
         OptionSpec::choice("order", "saturation", "saturation|size|index",
                            "order in which must-link components are placed: most constrained first (the cannot-linked "
                            "clusters they can no longer join; DSATUR), largest first, or by smallest member (the "
                            "paper)"),
-    };
-    append_common_options(t);
-    return t;
+    });
 }
 
 }  // namespace
 
 const AlgorithmSpec &copkmeans_spec() {
-    static const AlgorithmSpec spec = [] {
-        AlgorithmSpec s;
-        s.name = "copkmeans";
-        s.summary = "COP-KMeans: k-means that never violates a must-link or cannot-link (Wagstaff et al. 2001)";
-        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_SHARDS;
-        s.options = copkmeans_options();
-        s.fit = fit_copkmeans;
-        s.predict = predict_nearest_center;
-        return s;
-    }();
+    static const AlgorithmSpec spec{"copkmeans",
+                                    "COP-KMeans: k-means that never violates a must-link or cannot-link (Wagstaff et al. 2001)",
+                                    KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_SHARDS,
+                                    copkmeans_options(), fit_copkmeans, predict_nearest_center};
     return spec;
 }
 

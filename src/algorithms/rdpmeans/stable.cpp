@@ -1,4 +1,4 @@
-#include "algorithms/rdpmeans_stable.hpp"
+#include "algorithms/rdpmeans/stable.hpp"
 
 #include <cmath>
 

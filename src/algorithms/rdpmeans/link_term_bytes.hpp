@@ -19,13 +19,13 @@
 //
 // Memory: 32 bytes per point, allocated by the first build(), and 8 bytes
 // per update waiting in a list.
-#ifndef KINDRED_ALGORITHMS_LINK_TERM_BYTES_HPP
-#define KINDRED_ALGORITHMS_LINK_TERM_BYTES_HPP
+#ifndef KINDRED_ALGORITHMS_RDPMEANS_LINK_TERM_BYTES_HPP
+#define KINDRED_ALGORITHMS_RDPMEANS_LINK_TERM_BYTES_HPP
 
 #include <cstdint>
 #include <vector>
 
-#include "algorithms/link_count_cache.hpp"
+#include "algorithms/rdpmeans/link_count_cache.hpp"
 
 namespace kindred {
 

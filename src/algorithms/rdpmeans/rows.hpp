@@ -3,7 +3,7 @@
 // the link terms in their dense form, with the branch-free minimum and
 // first-position scans they share. The forms here use SSE2 where it is
 // there; where the processor has AVX2 (asked at run time, as OpenBLAS picks
-// its kernels), the pass calls the forms of rdpmeans_rows_avx2.cpp, which
+// its kernels), the pass calls the forms of rows_avx2.cpp, which
 // keep the same four lanes and the same operations and so give the same
 // values bit for bit (tests/unit/test_rdpmeans_internals.cpp checks it), in half
 // the vector instructions.
@@ -213,7 +213,7 @@ inline uint64_t take_decision(bool fits, uint64_t below, double d_b, int64_t &be
 // neither its link terms nor their gather (an exact shortcut, like the
 // distance bounds of accelerated k-means; with a small xi, as in the first
 // iterations of the annealing, it holds for most points). Margins of 1e-12
-// relative, as in rdpmeans_stable.hpp, so that the rounded comparisons of
+// relative, as in stable.hpp, so that the rounded comparisons of
 // the full computation come out the same; it suffices to check the nearest
 // competitor (the margin grows with |D_k| more slowly than the gap). Returns
 // false (decide with the link terms) otherwise; true with b and D_ib, and

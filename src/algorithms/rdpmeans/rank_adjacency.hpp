@@ -4,8 +4,8 @@
 // their turn of a pass. A rank's link terms for its own rows then read the
 // labels of its rows and of its ghosts only, from one label array indexed
 // like this adjacency.
-#ifndef KINDRED_ALGORITHMS_RANK_ADJACENCY_HPP
-#define KINDRED_ALGORITHMS_RANK_ADJACENCY_HPP
+#ifndef KINDRED_ALGORITHMS_RDPMEANS_RANK_ADJACENCY_HPP
+#define KINDRED_ALGORITHMS_RDPMEANS_RANK_ADJACENCY_HPP
 
 #include <cstdint>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "algorithms/rdpmeans_center_bounds.hpp"
+#include "algorithms/rdpmeans/center_bounds.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,10 +1,10 @@
-#include "algorithms/bounded_nearest.hpp"
+#include "algorithms/centroid/bounded_nearest.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "algorithms/centroid_steps.hpp"
+#include "algorithms/centroid/steps.hpp"
 #include "core/collective.hpp"
 #include "core/label_sums.hpp"
 #include "core/parallel.hpp"

@@ -1,8 +1,8 @@
-#include "algorithms/rdpmeans_spectral.hpp"
+#include "algorithms/rdpmeans/spectral.hpp"
 
 #include <algorithm>
 
-#include "algorithms/centroid_steps.hpp"
+#include "algorithms/centroid/steps.hpp"
 #include "core/error.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/psd_projection.hpp"

@@ -1,4 +1,4 @@
-#include "algorithms/link_count_cache.hpp"
+#include "algorithms/rdpmeans/link_count_cache.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,20 +1,20 @@
-// The AVX2 forms of the RDP-means row kernels (rdpmeans_rows.hpp), chosen at
+// The AVX2 forms of the RDP-means row kernels (rows.hpp), chosen at
 // run time. Each function carries its own target attribute instead of the
 // whole file being compiled with -mavx2: the inline functions this file
 // shares with the rest of the library (linalg::finish_row_min, the scalar
-// parts in rdpmeans_rows.hpp) are then emitted, when not inlined, for the
+// parts in rows.hpp) are then emitted, when not inlined, for the
 // baseline processor, and no AVX2 copy of them can reach a caller on a
 // machine without it.
 //
 // Same results as the SSE2 forms, bit for bit: a ymm register holds the four
-// lanes that rdpmeans_rows.hpp keeps in two xmm registers (entry c in lane
+// lanes that rows.hpp keeps in two xmm registers (entry c in lane
 // c mod 4), minpd and its 256-bit form both compute a < b ? a : b per lane,
 // the comparisons use the same predicates, and the sums are the same mul
 // then add (no FMA: the target is avx2 alone, so nothing is contracted).
 // Where it pays: the bound test and the dense argmin are a third of the
 // sequential work of a pass on 20 centres (scratch cycle counters; see
 // docs/performance-history.md, the RDP-means sessions of 2026-11-22 from 05:10 UTC).
-#include "algorithms/rdpmeans_rows.hpp"
+#include "algorithms/rdpmeans/rows.hpp"
 
 #if KINDRED_ROWS_AVX2
 #include <immintrin.h>

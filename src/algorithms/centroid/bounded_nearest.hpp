@@ -23,8 +23,8 @@
 // once the clusters settle.
 //
 // Memory: three values per point (u, l, and the label it already has).
-#ifndef KINDRED_ALGORITHMS_BOUNDED_NEAREST_HPP
-#define KINDRED_ALGORITHMS_BOUNDED_NEAREST_HPP
+#ifndef KINDRED_ALGORITHMS_CENTROID_BOUNDED_NEAREST_HPP
+#define KINDRED_ALGORITHMS_CENTROID_BOUNDED_NEAREST_HPP
 
 #include <cstdint>
 #include <vector>

@@ -1,9 +1,9 @@
-#include "algorithms/link_term_bytes.hpp"
+#include "algorithms/rdpmeans/link_term_bytes.hpp"
 
 #include <algorithm>
 #include <cstring>
 
-#include "algorithms/rdpmeans_rows.hpp"
+#include "algorithms/rdpmeans/rows.hpp"
 
 #if KINDRED_ROWS_AVX2
 #include <immintrin.h>

@@ -23,7 +23,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "algorithms/link_count_cache.hpp"
+#include "algorithms/rdpmeans/link_count_cache.hpp"
 
 namespace kindred {
 

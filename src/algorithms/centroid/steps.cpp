@@ -1,4 +1,4 @@
-#include "algorithms/centroid_steps.hpp"
+#include "algorithms/centroid/steps.hpp"
 
 #include <algorithm>
 #include <cmath>

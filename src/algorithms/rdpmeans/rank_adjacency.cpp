@@ -1,4 +1,4 @@
-#include "algorithms/rank_adjacency.hpp"
+#include "algorithms/rdpmeans/rank_adjacency.hpp"
 
 #include <algorithm>
 

@@ -10,7 +10,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "algorithms/centroid_steps.hpp"
+#include "algorithms/centroid/driver.hpp"
+#include "algorithms/centroid/steps.hpp"
 #include "algorithms/pair_cross_validation.hpp"
 #include "core/error.hpp"
 #include "core/label_sums.hpp"
@@ -103,14 +104,15 @@ FitResult fit_dpmeans_lambda(const FitContext &ctx) {
     const Collective &ranks = ctx.collective ? *ctx.collective : single;
     const int64_t n = data.n(), d = data.d();
     const double lambda = resolve_lambda(ctx, ranks);
-    const int64_t max_iter = ctx.options.get_int("max_iter");
     const std::vector<double> x_sqnorm = linalg::row_sqnorms(data);
-    std::vector<double> centers = global_mean(data, &ranks), block, sums, cost;
-    std::vector<int32_t> labels(n, -1);
+    std::vector<double> block, sums, cost;
     std::vector<int64_t> counts;
-    std::vector<double> trace;
-    FitResult result;
-    for (int64_t it = 1; it <= max_iter; ++it) {
+    CentroidRun run;
+    run.centers = global_mean(data, &ranks);
+    run.labels.assign(static_cast<size_t>(n), -1);
+    std::vector<double> &centers = run.centers;
+    std::vector<int32_t> &labels = run.labels;
+    iterate(ctx, ranks, ctx.options.get_int("max_iter"), "dpmeans: assignment pass", run, [&](int64_t) {
         const int64_t changed = assignment_pass_all_ranks(data, ranks, x_sqnorm, lambda, centers, labels, block);
         const int64_t k = static_cast<int64_t>(centers.size()) / d;
         cluster_sums(data, ranks, labels.data(), k, ctx.threads, sums, counts);
@@ -133,20 +135,10 @@ FitResult fit_dpmeans_lambda(const FitContext &ctx) {
             cost[i / Collective::kChunk] +=
                 std::max(0.0, x_sqnorm[i] - 2.0 * data.dot_row(i, c) + linalg::center_sqnorms(c, 1, d)[0]);
         }
-        const double objective = lambda * kept + ranks.sum_chunks(cost, 1)[0];
-        trace.push_back(objective);
-        result.iterations = it;
-        ranks.agree([&] { ctx.progress.report(it, objective, "dpmeans: assignment pass"); });  // a cancel stops all ranks
-        if (changed == 0) {
-            result.converged = true;
-            break;
-        }
-    }
-    result.clusters = static_cast<int64_t>(centers.size()) / d;
-    result.objective = trace.back();
-    result.labels = std::move(labels);
-    result.set_array("centers", result.clusters, d, centers);
-    result.set_array("objective_trace", static_cast<int64_t>(trace.size()), 1, trace);
+        return StepOutcome{lambda * kept + ranks.sum_chunks(cost, 1)[0], changed == 0};
+    });
+    run.objective = run.trace.back();
+    FitResult result = centroid_result(std::move(run), d);
     result.set_array("lambda", 1, 1, {lambda});
     return result;
 }
@@ -170,29 +162,21 @@ FitResult fit_dpmeans(const FitContext &ctx) {
 }
 
 OptionTable dpmeans_options() {
-    OptionTable t = {
+    return with_common_options({
         OptionSpec::real("lambda", 0, 0, kInf, "penalty per cluster (a squared distance); unset: derived from k, or (neither set) chosen by cross-validation over the pairs").open_low().open_high().unset(),
-        OptionSpec::integer("k", 0, 1, INT32_MAX, "hint: lambda by the k-th farthest-first heuristic when lambda is unset").unset(),
-        OptionSpec::integer("max_iter", 100, 1, 100000000, "maximum assignment passes"),
-    };
-    append_common_options(t);
-    return t;
+        OptionSpec::clusters(0, "hint: lambda by the k-th farthest-first heuristic when lambda is unset").unset(),
+        OptionSpec::max_iterations(100, "maximum assignment passes"),
+    });
 }
 
 }  // namespace
 
 const AlgorithmSpec &dpmeans_spec() {
-    static const AlgorithmSpec spec = [] {
-        AlgorithmSpec s;
-        s.name = "dpmeans";
-        s.summary = "DP-means (Kulis & Jordan): k-means with a cost per cluster, k found from lambda";
-        // pairs: to choose lambda only
-        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_NO_K | KINDRED_USES_SHARDS;
-        s.options = dpmeans_options();
-        s.fit = fit_dpmeans;
-        s.predict = predict_nearest_center;
-        return s;
-    }();
+    // pairs: to choose lambda only
+    static const AlgorithmSpec spec{"dpmeans",
+                                    "DP-means (Kulis & Jordan): k-means with a cost per cluster, k found from lambda",
+                                    KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_NO_K | KINDRED_USES_SHARDS,
+                                    dpmeans_options(), fit_dpmeans, predict_nearest_center};
     return spec;
 }
 

@@ -23,16 +23,17 @@
 #include <limits>
 #include <memory>
 
-#include "algorithms/centroid_steps.hpp"
-#include "algorithms/link_count_cache.hpp"
+#include "algorithms/centroid/driver.hpp"
+#include "algorithms/centroid/steps.hpp"
+#include "algorithms/rdpmeans/link_count_cache.hpp"
 #include "algorithms/link_counts.hpp"
 #include "algorithms/pair_cross_validation.hpp"
-#include "algorithms/link_term_bytes.hpp"
-#include "algorithms/rdpmeans_center_bounds.hpp"
-#include "algorithms/rdpmeans_rows.hpp"
-#include "algorithms/rdpmeans_spectral.hpp"
-#include "algorithms/rdpmeans_stable.hpp"
-#include "algorithms/rank_adjacency.hpp"
+#include "algorithms/rdpmeans/link_term_bytes.hpp"
+#include "algorithms/rdpmeans/center_bounds.hpp"
+#include "algorithms/rdpmeans/rows.hpp"
+#include "algorithms/rdpmeans/spectral.hpp"
+#include "algorithms/rdpmeans/stable.hpp"
+#include "algorithms/rdpmeans/rank_adjacency.hpp"
 #include "core/error.hpp"
 #include "core/rank_totals.hpp"
 #include "divergence/bregman.hpp"
@@ -223,7 +224,7 @@ inline void put_back_link_terms(const LinkCountCache::Slots &s, const double *sa
 
 // The largest xi' up to which point i, assigned to l (a_l its augmented
 // distance, row its augmented distances at this xi), keeps l in a repeat of a
-// pass that moved nothing (rdpmeans_stable.hpp); -inf without a certificate.
+// pass that moved nothing (stable.hpp); -inf without a certificate.
 double certified_limit(const LinkCountCache::Slots &slots, const double *saved, double *row, int64_t k0, int64_t l,
                        double a_l, double lambda, double xi) {
     if (!(a_l <= lambda)) return -std::numeric_limits<double>::infinity();
@@ -290,7 +291,7 @@ inline void sum_kept(const int32_t *pick, const double *value, int64_t m, double
 
 // A repeat of a pass in which nothing moved (same centres, link terms and
 // labels), at a larger xi: the points whose certified limit covers xi keep
-// their clusters (rdpmeans_stable.hpp); the blocks holding any other point
+// their clusters (stable.hpp); the blocks holding any other point
 // are computed exactly as assignment_pass computes them (same rows, same
 // centres, so the same divergences), and those points are certified again at
 // this xi. Returns the fraction of blocks computed, or -1 as soon as a point
@@ -425,7 +426,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
     bool &setting = st.setting;  // the bounds set from this pass's rows (below)
     st.tried_bounds = skipping;
     if (keep_bounds) st.c_sq = linalg::center_sqnorms(st.centers.data(), k_now, d);
-    const bool wide = rows::avx2_available();  // the AVX2 forms of the row kernels (rdpmeans_rows.hpp)
+    const bool wide = rows::avx2_available();  // the AVX2 forms of the row kernels (rows.hpp)
     for (int64_t begin = 0; begin < n; begin += kBlockRows) {
         const int64_t end = std::min(n, begin + kBlockRows);
         const int64_t k0 = k_now;
@@ -910,8 +911,8 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
                 : LinkCounts(adjacency).pair_totals(st.labels.data());
     st.link_within = w_may_not * start.may_not_within - w_may * start.may_within;
 
-    std::vector<double> trace, xi_trace, k_trace;
-    FitResult result;
+    std::vector<double> xi_trace, k_trace;
+    CentroidRun run;
     int64_t stable = 0, k = 1, changed = 0;
     double divergence_total = 0.0;
     // Passes after one in which nothing moved (the paper's stopping rule asks
@@ -943,7 +944,7 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
     int64_t last_linked = 0;
     int64_t sums_age = 0;  // centre updates from sums kept through moves, since the last fresh one
     const std::vector<int> order = ranks.row_order();
-    for (int64_t it = 1; it <= max_iter; ++it) {
+    iterate(ctx, ranks, max_iter, "rdpmeans: assignment pass", run, [&](int64_t it) {
         const bool repeat = it > 1 && changed == 0;
         const bool try_bounds = link_bounds && (bound_share >= 0.3 || it % 8 == 0);
         // A point the center bounds keep is one the link bound decides (its
@@ -1028,24 +1029,18 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
         computed_total += computed;
         // Eq. (20), each pair counted once (see the file comment).
         const double obj = divergence_total + lambda * static_cast<double>(k) + xi * st.link_within;
-        trace.push_back(obj);
         xi_trace.push_back(xi);
         k_trace.push_back(static_cast<double>(k));
-        result.iterations = it;
-        ranks.agree([&] { ctx.progress.report(it, obj, "rdpmeans: assignment pass"); });  // a cancel stops all ranks
         stable = changed == 0 ? stable + 1 : 0;
-        if (stable >= stable_needed) {
-            result.converged = true;
-            break;
-        }
-        xi = std::min({xi * xi_rate, xi_max, xi_ceiling});  // section 4.5: tighten the constraints every iteration
-    }
-    result.clusters = k;
-    result.objective = trace.back();
+        const bool converged = stable >= stable_needed;
+        if (!converged) xi = std::min({xi * xi_rate, xi_max, xi_ceiling});  // section 4.5: tighten the constraints every iteration
+        return StepOutcome{obj, converged};
+    });
+    run.objective = run.trace.back();
     st.labels.resize(static_cast<size_t>(n));  // this rank's rows (the ghosts' labels after them)
-    result.labels = std::move(st.labels);
-    result.set_array("centers", k, d, st.centers);
-    result.set_array("objective_trace", static_cast<int64_t>(trace.size()), 1, trace);
+    run.labels = std::move(st.labels);
+    run.centers = std::move(st.centers);
+    FitResult result = centroid_result(std::move(run), d);
     result.set_array("xi_trace", static_cast<int64_t>(xi_trace.size()), 1, xi_trace);
     result.set_array("clusters_trace", static_cast<int64_t>(k_trace.size()), 1, k_trace);
     result.set_array("lambda", 1, 1, {lambda});
@@ -1096,10 +1091,10 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
 }
 
 OptionTable rdpmeans_options() {
-    OptionTable t = {
+    return with_common_options({
         OptionSpec::real("lambda", 0, 0, kInf, "cost of a new cluster, in units of the divergence; unset: derived from k, or (neither set) chosen by "
                          "cross-validation over the pairs").open_low().open_high().unset(),
-        OptionSpec::integer("k", 0, 1, INT32_MAX, "hint: lambda by the k-th farthest-first heuristic when lambda is unset").unset(),
+        OptionSpec::clusters(0, "hint: lambda by the k-th farthest-first heuristic when lambda is unset").unset(),
         OptionSpec::real("xi_0", 0.001, 0, kInf, "initial constraint weight xi (section 4.5)").open_high(),
         OptionSpec::real("xi_rate", 2, 1, kInf, "xi is multiplied by this after every iteration (1 = fixed xi)").open_high(),
         OptionSpec::real("xi_max", kInf, 0, kInf, "upper bound on the annealed xi (which also stops at 1e290 over the sum of all |link terms|, where the objective would overflow)"),
@@ -1131,26 +1126,18 @@ OptionTable rdpmeans_options() {
                             "per point and cluster (up to 32 clusters; integer terms, at most 127 in sum of "
                             "magnitudes per point) instead of gathering them from the neighbours' labels (same "
                             "result; off: always gather, for timing)").internal(),
-        OptionSpec::integer("max_iter", 300, 1, 100000000, "maximum assignment passes"),
-    };
-    append_common_options(t);
-    return t;
+        OptionSpec::max_iterations(300, "maximum assignment passes"),
+    });
 }
 
 }  // namespace
 
 const AlgorithmSpec &rdpmeans_spec() {
-    static const AlgorithmSpec spec = [] {
-        AlgorithmSpec s;
-        s.name = "rdpmeans";
-        s.summary = "RDP-means (Khashabi et al.): DP-means with noisy may-link / may-not-link pairs, Bregman divergences";
-        // shards: with lambda or k set (rank after rank in each pass, exact)
-        s.uses = KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_NO_K | KINDRED_USES_SHARDS;
-        s.options = rdpmeans_options();
-        s.fit = fit_rdpmeans;
-        s.predict = predict_rdpmeans;
-        return s;
-    }();
+    // shards: with lambda or k set (rank after rank in each pass, exact)
+    static const AlgorithmSpec spec{"rdpmeans",
+                                    "RDP-means (Khashabi et al.): DP-means with noisy may-link / may-not-link pairs, Bregman divergences",
+                                    KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_NO_K | KINDRED_USES_SHARDS,
+                                    rdpmeans_options(), fit_rdpmeans, predict_rdpmeans};
     return spec;
 }
 

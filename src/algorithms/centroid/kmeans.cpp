@@ -1,6 +1,6 @@
 // k-means: k-means++ seeding, n_init restarts (the lowest inertia kept),
 // Lloyd iterations on blocked GEMM distances, skipping the points whose
-// centre cannot change (Hamerly's bounds, algorithms/bounded_nearest.hpp:
+// centre cannot change (Hamerly's bounds, centroid/bounded_nearest.hpp:
 // the labels of the plain Lloyd step). The inertia of an iteration (the
 // objective trace) comes from the cluster sums, sum |x|^2 - 2 c.S_c + n_c |c|^2,
 // so that the points the bounds decide need no distance; it may differ from
@@ -16,8 +16,9 @@
 #include <limits>
 #include <numeric>
 
-#include "algorithms/bounded_nearest.hpp"
-#include "algorithms/centroid_steps.hpp"
+#include "algorithms/centroid/bounded_nearest.hpp"
+#include "algorithms/centroid/driver.hpp"
+#include "algorithms/centroid/steps.hpp"
 #include "core/error.hpp"
 #include "core/parallel.hpp"
 #include "linalg/distances.hpp"
@@ -42,15 +43,6 @@ double mean_variance(const DataView &data, const Collective &ranks) {
     }
     return ranks.sum_chunks(squares, 1)[0] / static_cast<double>(ranks.n_total() * d);
 }
-
-struct Run {
-    std::vector<double> centers;
-    std::vector<int32_t> labels;
-    std::vector<double> trace;
-    double inertia = std::numeric_limits<double>::infinity();
-    int64_t iterations = 0;
-    bool converged = false;
-};
 
 // Empty clusters take the points farthest from their centres, each point
 // once (ties to the smaller index): each rank offers its farthest points,
@@ -89,11 +81,11 @@ void reseed_empty(const DataView &data, const Collective &ranks, const std::vect
         }
 }
 
-Run lloyd(const FitContext &ctx, const Collective &ranks, NearestCenter &nearest, std::vector<double> centers, int64_t k,
-          double tol_abs, int64_t max_iter, int64_t restart) {
+CentroidRun lloyd(const FitContext &ctx, const Collective &ranks, NearestCenter &nearest, std::vector<double> centers,
+                  int64_t k, double tol_abs, int64_t max_iter, int64_t restart) {
     const DataView &data = ctx.data;
     const int64_t n = data.n(), d = data.d();
-    Run run;
+    CentroidRun run;
     run.labels.resize(n);
     std::vector<double> dist, sums;
     std::vector<int64_t> counts;
@@ -103,7 +95,8 @@ Run lloyd(const FitContext &ctx, const Collective &ranks, NearestCenter &nearest
     // bits as cluster_sums: bounded_nearest.hpp), else a second pass.
     const bool sums_in_pass = bounded.sums_in_pass(k);
     std::vector<double> chunk_sums;
-    for (int64_t it = 1; it <= max_iter; ++it) {
+    iterate(ctx, ranks, max_iter, restart == 0 ? "kmeans: Lloyd iteration" : "kmeans: Lloyd iteration (restart)", run,
+            [&](int64_t it) {
         if (sums_in_pass) {
             bounded.assign(centers.data(), k, run.labels.data(), nullptr, &chunk_sums);
             const std::vector<double> total = ranks.sum_chunks(chunk_sums, k * d + k);
@@ -121,7 +114,6 @@ Run lloyd(const FitContext &ctx, const Collective &ranks, NearestCenter &nearest
             for (int64_t j = 0; j < d; ++j) dot += centers[c * d + j] * sums[c * d + j];
             inertia += static_cast<double>(counts[c]) * c_sq[c] - 2.0 * dot;
         }
-        run.trace.push_back(std::max(0.0, inertia));
         std::vector<double> next(static_cast<size_t>(k * d));
         for (int64_t c = 0; c < k; ++c)
             for (int64_t j = 0; j < d; ++j)
@@ -136,22 +128,14 @@ Run lloyd(const FitContext &ctx, const Collective &ranks, NearestCenter &nearest
         double shift = 0.0;
         for (int64_t v = 0; v < k * d; ++v) shift += (next[v] - centers[v]) * (next[v] - centers[v]);
         centers.swap(next);
-        run.iterations = it;
-        // Every rank reports; a cancel on one stops all (agree).
-        ranks.agree([&] {
-            ctx.progress.report(it, inertia, restart == 0 ? "kmeans: Lloyd iteration" : "kmeans: Lloyd iteration (restart)");
-        });
         ctx.log.debug(cat("kmeans: iteration ", it, ": ", bounded.recomputed(), " of ", n,
                           " points compared with every centre"));
-        if (shift <= tol_abs) {
-            run.converged = true;
-            break;
-        }
-    }
-    // Labels and inertia for the final centres.
+        return StepOutcome{std::max(0.0, inertia), shift <= tol_abs};
+    });
+    // Labels and objective (the inertia) for the final centres, by the plain step.
     dist.resize(static_cast<size_t>(n));
     nearest.assign(centers.data(), k, run.labels.data(), dist.data());
-    run.inertia = ranks.sum_rows(dist.data(), n);
+    run.objective = ranks.sum_rows(dist.data(), n);
     run.centers.swap(centers);
     return run;
 }
@@ -163,39 +147,26 @@ FitResult fit_kmeans(const FitContext &ctx) {
     const int64_t k = ctx.options.get_int("k");
     if (k > ranks.n_total())
         fail(KINDRED_E_DIMENSION, "kmeans: k = ", k, " is larger than the number of points n = ", ranks.n_total());
-    const int64_t n_init = ctx.options.get_int("n_init");
     const int64_t max_iter = ctx.options.get_int("max_iter");
     const double tol_abs = ctx.options.get_double("tol") * mean_variance(data, ranks);
     const Rng base(static_cast<uint64_t>(ctx.options.get_int("seed")));
     NearestCenter nearest(data, ctx.threads);
-    Run best;
-    for (int64_t r = 0; r < n_init; ++r) {
+    return centroid_result(best_of_restarts<CentroidRun>(ctx.options.get_int("n_init"), [&](int64_t r) {
         Rng rng = base.derive(static_cast<uint64_t>(r));
-        Run run = lloyd(ctx, ranks, nearest, kmeanspp_centers(data, k, rng, nearest.x_sqnorm(), ctx.threads, &ranks), k,
-                        tol_abs, max_iter, r);
-        ctx.log.debug(cat("kmeans: restart ", r, " inertia ", run.inertia, " after ", run.iterations, " iterations"));
-        if (run.inertia < best.inertia) best = std::move(run);
-    }
-    FitResult result;
-    result.clusters = k;
-    result.iterations = best.iterations;
-    result.converged = best.converged;
-    result.objective = best.inertia;
-    result.labels = std::move(best.labels);
-    result.set_array("centers", k, data.d(), best.centers);
-    result.set_array("objective_trace", static_cast<int64_t>(best.trace.size()), 1, best.trace);
-    return result;
+        CentroidRun run = lloyd(ctx, ranks, nearest, kmeanspp_centers(data, k, rng, nearest.x_sqnorm(), ctx.threads, &ranks),
+                                k, tol_abs, max_iter, r);
+        ctx.log.debug(cat("kmeans: restart ", r, " inertia ", run.objective, " after ", run.iterations, " iterations"));
+        return std::optional<CentroidRun>(std::move(run));
+    }), data.d());
 }
 
 OptionTable kmeans_options() {
-    OptionTable t = {
-        OptionSpec::integer("k", 8, 1, INT32_MAX, "number of clusters"),
-        OptionSpec::integer("n_init", 10, 1, 100000, "k-means++ restarts; the run with the lowest inertia is kept"),
-        OptionSpec::integer("max_iter", 300, 1, 100000000, "maximum Lloyd iterations per restart"),
-        OptionSpec::real("tol", 1e-4, 0, kInf, "stop when the squared centre shift is below tol x mean feature variance"),
-    };
-    append_common_options(t);
-    return t;
+    return with_common_options({
+        OptionSpec::clusters(8, "number of clusters"),
+        OptionSpec::restarts(10, "k-means++ restarts; the run with the lowest inertia is kept"),
+        OptionSpec::max_iterations(300, "maximum Lloyd iterations per restart"),
+        OptionSpec::tolerance(1e-4, "stop when the squared centre shift is below tol x mean feature variance"),
+    });
 }
 
 }  // namespace
@@ -214,16 +185,9 @@ std::vector<int32_t> kmeans_labels(const FitContext &ctx, const DataView &data, 
 }
 
 const AlgorithmSpec &kmeans_spec() {
-    static const AlgorithmSpec spec = [] {
-        AlgorithmSpec s;
-        s.name = "kmeans";
-        s.summary = "k-means (Lloyd) with k-means++ seeding and restarts";
-        s.uses = KINDRED_USES_SPARSE | KINDRED_USES_SHARDS;
-        s.options = kmeans_options();
-        s.fit = fit_kmeans;
-        s.predict = predict_nearest_center;
-        return s;
-    }();
+    static const AlgorithmSpec spec{"kmeans", "k-means (Lloyd) with k-means++ seeding and restarts",
+                                    KINDRED_USES_SPARSE | KINDRED_USES_SHARDS, kmeans_options(), fit_kmeans,
+                                    predict_nearest_center};
     return spec;
 }
 
