@@ -58,7 +58,7 @@ struct UnitFit {
 // inert test (IcmWorkspace::prepare_all_movable).
 IcmGraph unit_graph(const PropagatedConstraints &units, double w) {
     IcmGraph g;
-    g.indptr = units.cl_ptr;
+    g.borrow_offsets(units.cl_ptr);
     g.edges.resize(units.cl_unit.size());
     for (int64_t u = 0; u < units.unit_count(); ++u) {
         const double size_u = static_cast<double>(units.unit_size[u]);
