@@ -14,7 +14,7 @@ void LinkCounts::gather(int64_t i, const int32_t *labels) {
     touched_.clear();
     if (!adj_) return;
     for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) {
-        const int32_t k = labels[adj_->neighbor[e]];
+        const int32_t k = labels[adj_->neighbor(e)];
         if (k < 0) continue;
         if (k >= static_cast<int32_t>(seen_.size())) {
             const size_t size = static_cast<size_t>(k) * 2 + 8;
@@ -38,7 +38,7 @@ LinkCounts::PairTotals LinkCounts::pair_totals(const int32_t *labels) const {
     const int64_t n = static_cast<int64_t>(adj_->indptr.size()) - 1;
     for (int64_t i = 0; i < n; ++i)
         for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) {
-            const int64_t j = adj_->neighbor[e];
+            const int64_t j = adj_->neighbor(e);
             if (j <= i) continue;  // each pair once
             const double v = adj_->value[e];
             const bool within = labels[i] == labels[j];

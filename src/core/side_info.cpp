@@ -127,9 +127,7 @@ void SideInfo::rebuild() {
         ++adjacency_.indptr[p.j + 1];
     }
     for (int64_t k = 0; k < n_; ++k) adjacency_.indptr[k + 1] += adjacency_.indptr[k];
-    adjacency_.neighbor.resize(2 * pairs_.size());
-    adjacency_.value.resize(2 * pairs_.size());
-    adjacency_.pair.resize(2 * pairs_.size());
+    adjacency_.resize_entries(n_, 2 * pairs_.size());
     // The scratch of each step (fill; the union-find and id_of_root, 24
     // bytes a point) lives in a block of its own, released before the
     // propagation below, whose own working set is the peak of a rebuild.
@@ -139,9 +137,8 @@ void SideInfo::rebuild() {
             const Pair &p = pairs_[q];
             for (const int64_t from : {p.i, p.j}) {
                 const int64_t e = fill[from]++;
-                adjacency_.neighbor[e] = from == p.i ? p.j : p.i;
+                adjacency_.set_neighbor(e, from == p.i ? p.j : p.i);
                 adjacency_.value[e] = p.value;
-                adjacency_.pair[e] = static_cast<int64_t>(q);
             }
         }
     }

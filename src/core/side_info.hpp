@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/adjacency.hpp"
 #include "core/constraint_propagation.hpp"
 
 namespace kindred {
@@ -23,19 +24,6 @@ struct Pair {
 struct Triplet {
     int64_t a, b, c;
     int32_t answer;  // +1: a closer to b; -1: closer to c; 0: don't know
-};
-
-// Symmetric adjacency in CSR form: the neighbours of point p are
-// neighbor[indptr[p] .. indptr[p+1]) with the signed pair values in value[]
-// and, in pair[], the index in SideInfo::pairs() of the pair each entry
-// comes from. Within a row the entries follow pairs() order, which makes the
-// neighbours ascending; consumers that walk a row rely on that order for
-// their results, so it is part of the contract.
-struct Adjacency {
-    std::vector<int64_t> indptr;
-    std::vector<int64_t> neighbor;
-    std::vector<double> value;
-    std::vector<int64_t> pair;
 };
 
 class SideInfo {

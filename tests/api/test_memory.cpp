@@ -185,7 +185,7 @@ void side_store_matches_the_documented_bytes(void **) {
     constexpr int64_t n = 20000;
     const double base = static_cast<double>(side_bytes(n, 0, 0));
     expect_close("side", "per point", base / n, 40);
-    expect_close("side", "per pair", (static_cast<double>(side_bytes(n, 2 * n, 0)) - base) / (2 * n), 78);
+    expect_close("side", "per pair", (static_cast<double>(side_bytes(n, 2 * n, 0)) - base) / (2 * n), 54);
     expect_close("side", "per triplet", (static_cast<double>(side_bytes(n, 0, 2 * n)) - base) / (2 * n), 32);
 }
 

@@ -61,11 +61,12 @@ Problem make_problem(uint64_t seed, int64_t n, int64_t k, int64_t pairs, double 
         adj[i].push_back({j, signed_w});
         adj[j].push_back({i, signed_w});
     }
-    p.graph.indptr.assign(1, 0);
+    std::vector<int64_t> indptr(1, 0);
     for (int64_t i = 0; i < n; ++i) {
         p.graph.edges.insert(p.graph.edges.end(), adj[i].begin(), adj[i].end());
-        p.graph.indptr.push_back(static_cast<int64_t>(p.graph.edges.size()));
+        indptr.push_back(static_cast<int64_t>(p.graph.edges.size()));
     }
+    p.graph.set_offsets(std::move(indptr));
     p.graph.compute_slack();
     return p;
 }

@@ -108,15 +108,45 @@ double objective(const divergence::WeightedDistortion &dist, const Constraints &
 // its neighbours j and the cost of the constraint's violation, w phi for a
 // must-link (w > 0) and -w (phi_max - phi) for a cannot-link (w <= 0) (3.13);
 // slack[i] = sum of |w| over the point's edges (compute_slack).
+//
+// The row offsets are borrowed from the constraints the graph is built from
+// (Constraints::indptr, the propagated units' cl_ptr), which outlive it,
+// instead of copied (8 bytes a point or unit: at n = 2e5 with n pairs the
+// copy of cl_ptr was 7 bytes a point at the fit's peak); a graph built
+// otherwise owns them (set_offsets). Move-only: a copy would read the
+// offsets of the graph it was copied from (a move keeps them where they are).
 struct IcmGraph {
     struct Edge {
         int64_t j;
         double w;
     };
-    std::vector<int64_t> indptr;
+    const int64_t *indptr = nullptr;  // rows() + 1 offsets into edges
     std::vector<Edge> edges;
     std::vector<double> slack;
+
+    IcmGraph() = default;
+    IcmGraph(IcmGraph &&) = default;
+    IcmGraph &operator=(IcmGraph &&) = default;
+    IcmGraph(const IcmGraph &) = delete;
+    IcmGraph &operator=(const IcmGraph &) = delete;
+
+    int64_t rows() const { return rows_; }
+    // offsets must outlive the graph and stay unchanged.
+    void borrow_offsets(const std::vector<int64_t> &offsets) {
+        std::vector<int64_t>().swap(own_);
+        indptr = offsets.data();
+        rows_ = static_cast<int64_t>(offsets.size()) - 1;
+    }
+    void set_offsets(std::vector<int64_t> offsets) {
+        own_ = std::move(offsets);
+        indptr = own_.data();
+        rows_ = static_cast<int64_t>(own_.size()) - 1;
+    }
     void compute_slack();
+
+private:
+    std::vector<int64_t> own_;
+    int64_t rows_ = 0;
 };
 IcmGraph icm_graph(const Constraints &cons, const Potentials &pot);
 
@@ -306,9 +336,14 @@ struct IcmWorkspace {
     // copy and its growth slack were about 150 bytes per point, the largest
     // single block of the fit).
     void set_movable(int64_t i, int32_t label) {
-        state[static_cast<size_t>(i)] = {label, 0, 1u, 0u};
+        mark_movable(i, label);
         movable.push_back(i);
     }
+    // set_movable for a caller that keeps the list of the points that can
+    // move itself (ascending) and lends it to movable as it lends the rows:
+    // the propagated engine's list of moving units then exists once (the
+    // copy was 8 bytes per moving unit, about 6 per point with n pairs).
+    void mark_movable(int64_t i, int32_t label) { state[static_cast<size_t>(i)] = {label, 0, 1u, 0u}; }
 };
 
 // The rows of distortions (k values each) of the points whose placement

@@ -384,7 +384,7 @@ private:
 }  // namespace
 
 void IcmGraph::compute_slack() {
-    const int64_t n = static_cast<int64_t>(indptr.size()) - 1;
+    const int64_t n = rows();
     slack.assign(static_cast<size_t>(std::max<int64_t>(n, 0)), 0.0);
     for (int64_t i = 0; i < n; ++i)
         for (int64_t e = indptr[i]; e < indptr[i + 1]; ++e) slack[i] += std::fabs(edges[e].w);
@@ -392,7 +392,7 @@ void IcmGraph::compute_slack() {
 
 IcmGraph icm_graph(const Constraints &cons, const Potentials &pot) {
     IcmGraph g;
-    g.indptr = cons.indptr;
+    g.borrow_offsets(cons.indptr);
     g.edges.resize(cons.other.size());
     for (size_t e = 0; e < cons.other.size(); ++e) {
         const int64_t q = cons.pair_of[e];

@@ -12,29 +12,32 @@ Constraints::Constraints(const SideInfo *side, int64_t n, bool use, double weigh
     indptr.assign(static_cast<size_t>(n + 1), 0);
     if (!use || !side) return;
     if (side->n() != n) fail(KINDRED_E_INTERNAL, "HMRF constraints: side information for ", side->n(), " points, data of ", n);
-    // kept[q]: the index in `pairs` of side->pairs()[q], or -1 for a pair of no weight.
-    std::vector<int64_t> kept(side->pairs().size(), -1);
     for (size_t q = 0; q < side->pairs().size(); ++q) {
         const Pair &p = side->pairs()[q];
         // weight w_ij = |value| (times the global multiplier); the sign is the kind.
         const double w = weight * std::fabs(p.value);
         if (!(w > 0.0)) continue;
-        kept[q] = static_cast<int64_t>(pairs.size());
         pairs.push_back({p.i, p.j, w, p.value > 0.0});
     }
-    // The store's rows with the pairs of no weight left out: the same rows,
-    // in the same order, as a counting sort of `pairs` would give.
-    const Adjacency &adj = side->adjacency();
-    other.reserve(2 * pairs.size());
-    pair_of.reserve(2 * pairs.size());
-    for (int64_t i = 0; i < n; ++i) {
-        for (int64_t e = adj.indptr[i]; e < adj.indptr[i + 1]; ++e) {
-            const int64_t q = kept[adj.pair[e]];
-            if (q < 0) continue;
-            other.push_back(adj.neighbor[e]);
-            pair_of.push_back(q);
+    // The store's rows with the pairs of no weight left out: a counting sort
+    // of `pairs` on both ends, which walks them in pairs() order, so that
+    // every row lists its entries in that order as the store's adjacency does
+    // (core/adjacency.hpp), neighbours ascending.
+    for (const divergence::PairConstraint &p : pairs) {
+        ++indptr[p.i + 1];
+        ++indptr[p.j + 1];
+    }
+    for (int64_t i = 0; i < n; ++i) indptr[i + 1] += indptr[i];
+    other.resize(2 * pairs.size());
+    pair_of.resize(2 * pairs.size());
+    std::vector<int64_t> fill(indptr.begin(), indptr.end() - 1);
+    for (size_t q = 0; q < pairs.size(); ++q) {
+        const divergence::PairConstraint &p = pairs[q];
+        for (const int64_t from : {p.i, p.j}) {
+            const int64_t e = fill[from]++;
+            other[e] = from == p.i ? p.j : p.i;
+            pair_of[e] = static_cast<int64_t>(q);
         }
-        indptr[i + 1] = static_cast<int64_t>(other.size());
     }
 }
 

@@ -55,7 +55,7 @@ struct UnitFit : CentroidRun {
 // inert test (IcmWorkspace::prepare_all_movable).
 IcmGraph unit_graph(const PropagatedConstraints &units, double w) {
     IcmGraph g;
-    g.indptr = units.cl_ptr;
+    g.borrow_offsets(units.cl_ptr);
     g.edges.resize(units.cl_unit.size());
     for (int64_t u = 0; u < units.unit_count(); ++u) {
         const double size_u = static_cast<double>(units.unit_size[u]);
@@ -117,7 +117,7 @@ UnitPlan unit_plan(const PropagatedConstraints &units, int64_t n_total) {
     return plan;
 }
 
-UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConstraints &units, const UnitPlan &plan,
+UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConstraints &units, UnitPlan &plan,
                  const Collective &ranks, divergence::WeightedDistortion &dist, const Constraints &none, double w,
                  bool neighbourhoods, Rng rng, int64_t restart) {
     const int64_t n = dist.n(), k = cfg.k, m = units.unit_count(), first = ranks.first_row();
@@ -220,14 +220,16 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
             unit_label[u] = chosen;
         }
         // Every moving unit can move (no inert test, see unit_graph), so the
-        // workspace's rows would be cost itself, in the same order: cost is
-        // lent to it for the E-step (which only reads the rows) and taken back.
+        // workspace's rows would be cost itself and its list of movable
+        // units plan.moving, in the same order: both are lent to it for the
+        // E-step (which only reads them) and taken back.
         work.prepare_inert(m);
-        work.movable.reserve(static_cast<size_t>(moving));
-        for (int64_t s = 0; s < moving; ++s) work.set_movable(plan.moving[s], unit_label[plan.moving[s]]);
+        for (int64_t s = 0; s < moving; ++s) work.mark_movable(plan.moving[s], unit_label[plan.moving[s]]);
         work.rows.swap(cost);
+        work.movable.swap(plan.moving);
         const int64_t moves = icm_assign_prepared(k, graph, cfg.icm_max_sweeps, icm_rng, unit_label, work, nullptr,
                                                   total_over_ranks(ranks, free_moves));
+        work.movable.swap(plan.moving);
         work.rows.swap(cost);
         for (int64_t i = 0; i < n; ++i) fit.labels[i] = unit_label[units.unit[first + i]];
         dist.centroids(fit.labels.data(), k, fit.centers);
@@ -282,7 +284,7 @@ FitResult fit_hmrf_units(const FitContext &ctx, const Config &cfg) {
                          cfg.propagation == Propagation::Robust ? "robust" : "transitive", ") into ", units.unit_count(),
                          " units, the largest of ", units.largest_unit(), " points; ", units.contradicted_pairs,
                          " pairs contradict the units and are outvoted"));
-    const UnitPlan plan = unit_plan(units, n_total);
+    UnitPlan plan = unit_plan(units, n_total);  // not const: fit_once lends plan.moving to the ICM
     std::unique_ptr<divergence::WeightedDistortion> dist = distortion_of(ctx, cfg, ranks);
     // No pairs for the metric step, which reads only `pairs`: built over no
     // points, so that it holds no n + 1 row offsets (8 bytes a point).

@@ -40,7 +40,7 @@ LinkCountCache::LinkCountCache(const Adjacency *adjacency, int64_t n, double w_m
     if (integer && lowest_term >= -8.0 && highest_term <= 7.0 && n <= (int64_t(1) << 28)) {
         packed_.resize(static_cast<size_t>(nnz));
         for (int64_t e = 0; e < nnz; ++e)
-            packed_[e] = static_cast<uint32_t>(adj_->neighbor[e]) << 4 |
+            packed_[e] = static_cast<uint32_t>(adj_->neighbor(e)) << 4 |
                          static_cast<uint32_t>(static_cast<int32_t>(pair_cost(adj_->value[e])) + 8);
     }
     byte_sums_ = integer && largest_total <= 127.0;

@@ -70,9 +70,10 @@
 //
 // The cache reads the adjacency rows from a packed copy, 4 bytes per entry
 // (neighbour and term), when every term is an integer in [-8, 7] and there
-// are fewer than 2^28 points: a gather reads a quarter of the bytes of the
-// adjacency's 8-byte neighbours and 8-byte values (a sixth less time for
-// the link work of a pass at n = 1e6 with 10n pairs).
+// are fewer than 2^28 points: a gather reads a third of the bytes of the
+// adjacency's 4-byte neighbours and 8-byte values (measured when the
+// neighbours took 8 bytes, a quarter: a sixth less time for the link work
+// of a pass at n = 1e6 with 10n pairs).
 //
 // Memory: per adjacency entry 4 bytes (narrow), 8 (wide integer) or 16
 // (counted), and 4 for the packed rows; 25 bytes per point (the record,
@@ -274,10 +275,10 @@ public:
 private:
     // Adjacency entry e: its neighbour and its term (pair_cost of its value),
     // from the packed rows when there are (packed_: neighbour << 4 | term + 8,
-    // a quarter of the bytes of the adjacency's two arrays, which a gather
+    // a third of the bytes of the adjacency's two arrays, which a gather
     // reads from memory for every point it gathers).
     int64_t neighbour_at(int64_t e) const {
-        return packed_.empty() ? adj_->neighbor[e] : packed_neighbour(packed_[e]);
+        return packed_.empty() ? adj_->neighbor(e) : packed_neighbour(packed_[e]);
     }
     double term_at(int64_t e) const {
         return packed_.empty() ? entry_cost(e) : static_cast<double>(packed_term(packed_[e]));
@@ -291,7 +292,7 @@ private:
             prefetch_lines(packed_.data() + begin, packed_.data() + end);
             return;
         }
-        prefetch_lines(adj_->neighbor.data() + begin, adj_->neighbor.data() + end);
+        prefetch_lines(adj_->neighbor_bytes(begin), adj_->neighbor_bytes(end));
         prefetch_lines(adj_->value.data() + begin, adj_->value.data() + end);
     }
     // Point j's cluster: from the label copy when it holds the labels.

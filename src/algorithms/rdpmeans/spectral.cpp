@@ -30,8 +30,8 @@ std::vector<double> augmented_gram(const FitContext &ctx, double xi_1, double xi
         for (int64_t i = 0; i < n; ++i)
             for (int64_t e = adj.indptr[i]; e < adj.indptr[i + 1]; ++e) {
                 const double v = adj.value[e];
-                if (v > 0) m[i * n + adj.neighbor[e]] += xi_1;
-                if (v < 0) m[i * n + adj.neighbor[e]] -= xi_2;
+                if (v > 0) m[i * n + adj.neighbor(e)] += xi_1;
+                if (v < 0) m[i * n + adj.neighbor(e)] -= xi_2;
             }
     }
     return m;
