@@ -110,6 +110,35 @@ static void every_option_refuses_bad_values(void **state) {
     assert_true(checked >= 50); /* every table was read: 11 algorithms, 3 common options each */
 }
 
+/* Every listed option has a name of its own within its table, and its
+ * listed default is the value a new model holds: an algorithm that declares
+ * a common option itself (dcrc's standardize, default 1) lists it once, with
+ * its own default in force. */
+static void every_option_is_listed_once_with_its_default(void **state) {
+    (void)state;
+    for (int64_t a = 0; a < kindred_algorithm_count(); ++a) {
+        const char *algorithm = kindred_algorithm_name(a);
+        int64_t count = 0;
+        assert_ok(kindred_option_count(algorithm, &count));
+        kindred_model *m = NULL;
+        assert_ok(kindred_model_new(&m, algorithm));
+        for (int64_t o = 0; o < count; ++o) {
+            const char *name = NULL, *def = NULL;
+            assert_ok(kindred_option_info(algorithm, o, &name, NULL, &def, NULL, NULL));
+            for (int64_t p = 0; p < o; ++p) {
+                const char *earlier = NULL;
+                assert_ok(kindred_option_info(algorithm, p, &earlier, NULL, NULL, NULL, NULL));
+                if (strcmp(name, earlier) == 0) fail_msg("%s lists option '%s' twice", algorithm, name);
+            }
+            char value[256];
+            assert_ok(kindred_model_option(m, name, value, sizeof value));
+            if (strcmp(value, def) != 0)
+                fail_msg("%s: option '%s' lists default '%s' but a new model holds '%s'", algorithm, name, def, value);
+        }
+        kindred_model_free(m);
+    }
+}
+
 /* An internal option: not among the options kindred_option_info lists, yet
  * set (by every setter its type takes), read back and checked like any other;
  * and an unknown name's message lists the stable options only. */
@@ -148,6 +177,7 @@ static void internal_options_are_set_but_not_listed(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_option_refuses_bad_values),
+        cmocka_unit_test(every_option_is_listed_once_with_its_default),
         cmocka_unit_test(internal_options_are_set_but_not_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
