@@ -57,6 +57,28 @@ private:
     std::vector<int64_t> wide_;
 };
 
+// The symmetric CSR rows of pairs listed as (i, j) (anything with members i
+// and j), by a counting sort on both ends: indptr gets n + 1 offsets, and
+// set(e, q, other) is called for the two entries of the q-th pair, e in the
+// row of each end, other the opposite end. Each row lists its entries in list
+// order, so its neighbours ascend when the list is sorted by (i, j). The
+// store's adjacency and the HMRF constraints' rows are both made by it.
+template <class PairList, class Set>
+void fill_pair_rows(int64_t n, const PairList &pairs, std::vector<int64_t> &indptr, Set set) {
+    indptr.assign(static_cast<size_t>(n + 1), 0);
+    for (const auto &p : pairs) {
+        ++indptr[static_cast<size_t>(p.i + 1)];
+        ++indptr[static_cast<size_t>(p.j + 1)];
+    }
+    for (int64_t k = 0; k < n; ++k) indptr[k + 1] += indptr[k];
+    std::vector<int64_t> fill(indptr.begin(), indptr.end() - 1);  // released on return
+    for (size_t q = 0; q < pairs.size(); ++q) {
+        const auto &p = pairs[q];
+        set(fill[static_cast<size_t>(p.i)]++, q, p.j);
+        set(fill[static_cast<size_t>(p.j)]++, q, p.i);
+    }
+}
+
 }  // namespace kindred
 
 #endif

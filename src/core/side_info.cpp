@@ -120,28 +120,15 @@ int64_t SideInfo::labelled_count() const {
 }
 
 void SideInfo::rebuild() {
-    // Symmetric CSR adjacency by counting sort on the first end.
-    adjacency_.indptr.assign(n_ + 1, 0);
-    for (const Pair &p : pairs_) {
-        ++adjacency_.indptr[p.i + 1];
-        ++adjacency_.indptr[p.j + 1];
-    }
-    for (int64_t k = 0; k < n_; ++k) adjacency_.indptr[k + 1] += adjacency_.indptr[k];
+    // Symmetric CSR adjacency by counting sort on both ends. Its scratch
+    // (fill), like that of the components below (the union-find and
+    // id_of_root, 24 bytes a point), is released before the propagation,
+    // whose own working set is the peak of a rebuild.
     adjacency_.resize_entries(n_, 2 * pairs_.size());
-    // The scratch of each step (fill; the union-find and id_of_root, 24
-    // bytes a point) lives in a block of its own, released before the
-    // propagation below, whose own working set is the peak of a rebuild.
-    {
-        std::vector<int64_t> fill(adjacency_.indptr.begin(), adjacency_.indptr.end() - 1);
-        for (size_t q = 0; q < pairs_.size(); ++q) {
-            const Pair &p = pairs_[q];
-            for (const int64_t from : {p.i, p.j}) {
-                const int64_t e = fill[from]++;
-                adjacency_.set_neighbor(e, from == p.i ? p.j : p.i);
-                adjacency_.value[e] = p.value;
-            }
-        }
-    }
+    fill_pair_rows(n_, pairs_, adjacency_.indptr, [&](int64_t e, size_t q, int64_t other) {
+        adjacency_.set_neighbor(e, other);
+        adjacency_.value[static_cast<size_t>(e)] = pairs_[q].value;
+    });
     {
         DisjointSets sets(n_);
         for (const Pair &p : pairs_)

@@ -1,4 +1,5 @@
-// The loop every centre-based method runs (k-means, DP-means, COP-KMeans):
+// The loop every centre-based method runs (k-means, DP-means, COP-KMeans,
+// the HMRF engine of PCKMeans / MPCK-means, RDP-means):
 // a run's state, the iterations with one convention for the objective trace
 // and for progress and cancellation, restarts that keep the lowest objective,
 // and the packaging of the result. A method supplies its step (assignment and

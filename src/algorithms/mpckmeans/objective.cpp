@@ -19,26 +19,15 @@ Constraints::Constraints(const SideInfo *side, int64_t n, bool use, double weigh
         if (!(w > 0.0)) continue;
         pairs.push_back({p.i, p.j, w, p.value > 0.0});
     }
-    // The store's rows with the pairs of no weight left out: a counting sort
-    // of `pairs` on both ends, which walks them in pairs() order, so that
-    // every row lists its entries in that order as the store's adjacency does
-    // (core/adjacency.hpp), neighbours ascending.
-    for (const divergence::PairConstraint &p : pairs) {
-        ++indptr[p.i + 1];
-        ++indptr[p.j + 1];
-    }
-    for (int64_t i = 0; i < n; ++i) indptr[i + 1] += indptr[i];
+    // The store's rows with the pairs of no weight left out: the same
+    // counting sort as the store's adjacency (core/adjacency.hpp), so that
+    // every row lists its entries in pairs() order, neighbours ascending.
     other.resize(2 * pairs.size());
     pair_of.resize(2 * pairs.size());
-    std::vector<int64_t> fill(indptr.begin(), indptr.end() - 1);
-    for (size_t q = 0; q < pairs.size(); ++q) {
-        const divergence::PairConstraint &p = pairs[q];
-        for (const int64_t from : {p.i, p.j}) {
-            const int64_t e = fill[from]++;
-            other[e] = from == p.i ? p.j : p.i;
-            pair_of[e] = static_cast<int64_t>(q);
-        }
-    }
+    fill_pair_rows(n, pairs, indptr, [&](int64_t e, size_t q, int64_t to) {
+        other[static_cast<size_t>(e)] = to;
+        pair_of[static_cast<size_t>(e)] = static_cast<int64_t>(q);
+    });
 }
 
 Potentials potentials(const divergence::WeightedDistortion &dist, const Constraints &cons, bool constant) {
