@@ -1,5 +1,7 @@
 #include "active_oracle.hpp"
 
+#include <algorithm>
+
 #include "cli_error.hpp"
 
 namespace kindred_cli {
@@ -65,6 +67,20 @@ std::string default_active_strategy() {
 bool is_active_strategy(const std::string &word) {
     const std::string list = "|" + active_strategies() + "|";
     return !word.empty() && word.find('|') == std::string::npos && list.find("|" + word + "|") != std::string::npos;
+}
+
+std::string active_strategies_help() {
+    const std::string list = active_strategies(), def = default_active_strategy();
+    std::string text;
+    size_t begin = 0;
+    while (begin <= list.size()) {
+        const size_t end = std::min(list.find('|', begin), list.size());
+        const std::string word = list.substr(begin, end - begin);
+        if (!text.empty()) text += end == list.size() ? " or " : ", ";
+        text += word + (word == def ? " (default)" : "");
+        begin = end + 1;
+    }
+    return text;
 }
 
 ActiveOptionsPtr active_options(const std::string &strategy, int64_t k, int64_t budget, uint64_t seed) {

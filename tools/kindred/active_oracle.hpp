@@ -19,6 +19,8 @@ namespace kindred_cli {
 std::string active_strategies();
 std::string default_active_strategy();
 bool is_active_strategy(const std::string &word);
+// The same list for a help text: "explore-consolidate (default), explore or random".
+std::string active_strategies_help();
 
 struct ActiveQuery {
     std::string strategy = default_active_strategy();

@@ -93,7 +93,7 @@ const Command &cmd_active() {
         "  --budget Q             number of questions the oracle (the label column) answers\n"
         "  --k K                  number of clusters for Explore / Consolidate (default: the number of\n"
         "                         classes); -1 = unknown: Explore only\n"
-        "  --strategy S           with an ALGORITHM: explore-consolidate (default), explore or random\n"
+        "  --strategy S           with an ALGORITHM: " + active_strategies_help() + "\n"
         "  --noise P              flip each answer with probability P (default 0)\n"
         "  --seed S               random seed (default 0)\n"
         "  --out FILE             write the pairs as CSV i,j,value (+1 same, -1 different); a strategy\n"
@@ -101,9 +101,10 @@ const Command &cmd_active() {
         "  --json                 print {\"strategy\", \"queries\", \"must_links\", \"cannot_links\", \"pairs\",\n"
         "                         and with an ALGORITHM \"nmi\", \"ari\", \"f_measure\", ...}\n"
         "  --OPTION VALUE         options of ALGORITHM (see `kindred help ALGORITHM`)\n";
-    static const Command c{"active",
-                           "kindred active explore-consolidate|explore|random --data X.csv --budget Q [--k K] [--out P.csv]\n"
-                           "       kindred active ALGORITHM --data X.csv --budget Q [--strategy S] [--OPTION VALUE ...] [--json]",
+    static const std::string synopsis =
+        "kindred active " + active_strategies() + " --data X.csv --budget Q [--k K] [--out P.csv]\n"
+        "       kindred active ALGORITHM --data X.csv --budget Q [--strategy S] [--OPTION VALUE ...] [--json]";
+    static const Command c{"active", synopsis.c_str(),
                            "choose pairs to ask about (Explore / Consolidate), answered from the label column",
                            details.c_str(), run_active};
     return c;

@@ -256,7 +256,7 @@ const Command &cmd_ask() {
         "  --budget Q             ask at most Q questions\n"
         "  --out FILE             the answers: pairs CSV i,j,value (+1 same, -1 different, 0 don't know)\n"
         "                         or triplets CSV a,b,c,answer; appended at each answer, read back to resume\n"
-        "  --strategy S           pairs: explore-consolidate (default), explore or random\n"
+        "  --strategy S           pairs: " + active_strategies_help() + "\n"
         "  --k K                  Explore / Consolidate stops exploring at K neighbourhoods (the algorithm's\n"
         "                         k); without a k only Explore runs\n"
         "  --clusters FILE        write the labels of the final fit, CSV `cluster` (with the IDs)\n"

@@ -632,8 +632,9 @@ end
 Ask `oracle(i, j)` (1-based point indices, i < j) about chosen pairs of the points of `X` and return
 the answers as a [`SideInfo`](@ref), ready for `fit(...; side = ...)`. The oracle answers `1` or
 `true` (same cluster), `-1` or `false` (different), `0` or `nothing` (don't know). `k = nothing`
-when the number of clusters is unknown (Explore only). `strategy`: "explore-consolidate" (the
-library's default, `nothing`), "explore" or "random". An exception thrown by the oracle stops the
+when the number of clusters is unknown (Explore only). `strategy`: a name from the range of the
+"strategy" entry of the library's active-selection options (`kindred_active_option_info`);
+`nothing`: its default. An exception thrown by the oracle stops the
 selection and is rethrown here. Experimental in the C API (its signature may change after 0.1).
 """
 function active_select(X::AbstractArray, oracle; budget::Integer, k = nothing, strategy = nothing,

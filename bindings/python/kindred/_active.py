@@ -41,8 +41,9 @@ def active_select(X, oracle, budget, k=None, strategy=None, seed=0, side=None):
 
     oracle(i, j) (0-based, i < j) answers +1 / True (same cluster), -1 / False (different) or
     0 / None (don't know). budget: maximum number of questions. k: number of clusters, None if
-    unknown (then only Explore runs). strategy: "explore-consolidate" (None: the library's
-    default, which is this one), "explore" or "random". side: a SideInfo to add the pairs to
+    unknown (then only Explore runs). strategy: a name from the range of the "strategy" entry of
+    the library's active-selection options (kindred_active_option_info); None: its default.
+    side: a SideInfo to add the pairs to
     (default: a new one). An exception raised by the oracle (KeyboardInterrupt included) stops the
     selection and is raised again here; `side` is then left unchanged.
     Experimental in the C API (its signature may change after 0.1).
