@@ -19,19 +19,6 @@ struct kindred_active_options {
 
 using namespace kindred;
 
-namespace {
-
-kindred_active_options *checked(kindred_active_options *o) {
-    capi::require_pointer(o, "options");
-    return o;
-}
-const kindred_active_options *checked(const kindred_active_options *o) {
-    capi::require_pointer(o, "options");
-    return o;
-}
-
-}  // namespace
-
 extern "C" {
 
 kindred_status kindred_active_options_new(kindred_active_options **out) {
@@ -45,20 +32,20 @@ kindred_status kindred_active_options_new(kindred_active_options **out) {
 void kindred_active_options_free(kindred_active_options *options) { delete options; }
 
 kindred_status kindred_active_options_set_int(kindred_active_options *options, const char *name, int64_t value) {
-    return capi::guarded([&] { capi::set_int_option(checked(options)->values, name, value); });
+    return capi::guarded([&] { capi::set_int_option(capi::require_pointer(options, "options")->values, name, value); });
 }
 
 kindred_status kindred_active_options_set_double(kindred_active_options *options, const char *name, double value) {
-    return capi::guarded([&] { capi::set_double_option(checked(options)->values, name, value); });
+    return capi::guarded([&] { capi::set_double_option(capi::require_pointer(options, "options")->values, name, value); });
 }
 
 kindred_status kindred_active_options_set_string(kindred_active_options *options, const char *name, const char *value) {
-    return capi::guarded([&] { capi::set_string_option(checked(options)->values, name, value); });
+    return capi::guarded([&] { capi::set_string_option(capi::require_pointer(options, "options")->values, name, value); });
 }
 
 kindred_status kindred_active_options_option(const kindred_active_options *options, const char *name, char *buffer,
                                              size_t capacity) {
-    return capi::guarded([&] { capi::copy_option_text(checked(options)->values, name, buffer, capacity); });
+    return capi::guarded([&] { capi::copy_option_text(capi::require_pointer(options, "options")->values, name, buffer, capacity); });
 }
 
 kindred_status kindred_active_option_count(int64_t *count) {
@@ -79,7 +66,7 @@ kindred_status kindred_active_select(const kindred_active_options *options, cons
                                      kindred_layout layout, int64_t ld, kindred_oracle_fn oracle, void *user,
                                      kindred_side *out_side) {
     return capi::guarded([&] {
-        checked(options);
+        capi::require_pointer(options, "options");
         capi::require_pointer(out_side, "out_side");
         if (!oracle) fail(KINDRED_E_INVALID, "oracle must not be NULL");
         const DataView data = capi::dense_arg(x, n, d, layout, ld);

@@ -41,10 +41,12 @@ kindred_status guarded(Body &&body) noexcept {
     }
 }
 
-// Argument checks shared by the entry points.
+// Argument checks shared by the entry points. Returns p, so that a handle is
+// checked where it is used: require_pointer(model, "model")->options.
 template <typename T>
-void require_pointer(const T *p, const char *what) {
+T *require_pointer(T *p, const char *what) {
     if (!p) fail(KINDRED_E_INVALID, what, " must not be NULL");
+    return p;
 }
 
 }  // namespace capi

@@ -16,16 +16,8 @@ using namespace kindred;
 
 namespace {
 
-kindred_model *checked(kindred_model *m) {
-    capi::require_pointer(m, "model");
-    return m;
-}
-const kindred_model *checked(const kindred_model *m) {
-    capi::require_pointer(m, "model");
-    return m;
-}
 const FitResult &fitted_result(const kindred_model *m) {
-    checked(m);
+    capi::require_pointer(m, "model");
     if (!m->fitted) fail(KINDRED_E_STATE, "the ", m->spec->name, " model is not fitted; call kindred_model_fit_dense first");
     return m->result;
 }
@@ -97,7 +89,7 @@ template <typename T>
 kindred_status fit_dense(kindred_model *model, const T *x, int64_t n, int64_t d, kindred_layout layout, int64_t ld,
                          const kindred_side *side) {
     return capi::guarded([&] {
-        checked(model);
+        capi::require_pointer(model, "model");
         model->fitted = false;
         fit(model, dense_points(x, n, d, layout, ld), side);
     });
@@ -168,31 +160,31 @@ const char *kindred_model_algorithm(const kindred_model *model) {
 }
 
 kindred_status kindred_model_set_int(kindred_model *model, const char *name, int64_t value) {
-    return capi::guarded([&] { capi::set_int_option(checked(model)->options, name, value); });
+    return capi::guarded([&] { capi::set_int_option(capi::require_pointer(model, "model")->options, name, value); });
 }
 
 kindred_status kindred_model_set_double(kindred_model *model, const char *name, double value) {
-    return capi::guarded([&] { capi::set_double_option(checked(model)->options, name, value); });
+    return capi::guarded([&] { capi::set_double_option(capi::require_pointer(model, "model")->options, name, value); });
 }
 
 kindred_status kindred_model_set_string(kindred_model *model, const char *name, const char *value) {
-    return capi::guarded([&] { capi::set_string_option(checked(model)->options, name, value); });
+    return capi::guarded([&] { capi::set_string_option(capi::require_pointer(model, "model")->options, name, value); });
 }
 
 kindred_status kindred_model_option(const kindred_model *model, const char *name, char *buffer, size_t capacity) {
-    return capi::guarded([&] { capi::copy_option_text(checked(model)->options, name, buffer, capacity); });
+    return capi::guarded([&] { capi::copy_option_text(capi::require_pointer(model, "model")->options, name, buffer, capacity); });
 }
 
 kindred_status kindred_model_set_progress(kindred_model *model, kindred_progress_fn fn, void *user) {
     return capi::guarded([&] {
-        checked(model)->progress_fn = fn;
+        capi::require_pointer(model, "model")->progress_fn = fn;
         model->progress_user = user;
     });
 }
 
 kindred_status kindred_model_set_log(kindred_model *model, kindred_log_fn fn, void *user) {
     return capi::guarded([&] {
-        checked(model)->log_fn = fn;
+        capi::require_pointer(model, "model")->log_fn = fn;
         model->log_user = user;
     });
 }
@@ -210,7 +202,7 @@ kindred_status kindred_model_fit_dense_f32(kindred_model *model, const float *x,
 kindred_status kindred_model_fit_csr(kindred_model *model, int64_t n, int64_t d, const int64_t *indptr,
                                      const int64_t *indices, const double *values, const kindred_side *side) {
     return capi::guarded([&] {
-        checked(model);
+        capi::require_pointer(model, "model");
         model->fitted = false;
         if (!(model->spec->uses & KINDRED_USES_SPARSE))
             fail(KINDRED_E_INVALID, model->spec->name, " does not accept sparse (CSR) data; pass dense data");
