@@ -28,6 +28,16 @@ struct DenseView {
     const double *row_ptr(int64_t i) const { return row_major ? x + i * ld : x + i; }
     // float32 data only (xf non-null).
     const float *row_ptr_f32(int64_t i) const { return row_major ? xf + i * ld : xf + i; }
+    // n points of d float64 values, row after row, each ld values from the last.
+    static DenseView rows(const double *x, int64_t n, int64_t d, int64_t ld) {
+        DenseView v;
+        v.x = x;
+        v.n = n;
+        v.d = d;
+        v.ld = ld;
+        return v;
+    }
+    static DenseView rows(const double *x, int64_t n, int64_t d) { return rows(x, n, d, d); }
 };
 
 struct CsrView {

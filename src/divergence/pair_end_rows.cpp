@@ -18,11 +18,7 @@ void PairEndRows::gather(const Collective &ranks, const DataView &local, const s
     ends_.erase(std::unique(ends_.begin(), ends_.end()), ends_.end());
     rows_ = ranks.rows(local, ends_);
     if (!sparse) return;
-    DenseView view;
-    view.x = rows_.data();
-    view.n = count();
-    view.d = view.ld = local.d();
-    sparse_ = SparseRows(DataView::dense(view));
+    sparse_ = SparseRows(DataView::dense(DenseView::rows(rows_.data(), count(), local.d())));
 }
 
 int64_t PairEndRows::position(int64_t i) const {

@@ -175,12 +175,7 @@ void BoundedNearest::assign(const double *centers, int64_t k, int32_t *labels, d
             for (int64_t r = 0; r < m; ++r) linalg::minus_two_cross(data_, todo[r], todo[r] + 1, centers, k, block + r * k);
         } else {
             for (int64_t r = 0; r < m; ++r) data_.copy_row(todo[r], gathered + r * d);
-            DenseView v;
-            v.x = gathered;
-            v.n = m;
-            v.d = d;
-            v.ld = d;
-            linalg::minus_two_cross(DataView::dense(v), 0, m, centers, k, block);
+            linalg::minus_two_cross(DataView::dense(DenseView::rows(gathered, m, d)), 0, m, centers, k, block);
         }
         for (int64_t r = 0; r < m; ++r) {
             const int64_t i = todo[r];

@@ -11,13 +11,7 @@ namespace kindred {
 namespace dcrc {
 
 DataView Design::features() const {
-    DenseView v;
-    v.x = xa.data();
-    v.n = n;
-    v.d = d;
-    v.ld = d + 1;
-    v.row_major = true;
-    return DataView::dense(v);
+    return DataView::dense(DenseView::rows(xa.data(), n, d, d + 1));
 }
 
 Design make_design(const DataView &data, const Collective &ranks, bool standardize) {

@@ -64,21 +64,12 @@ void predict_kernel_classes(const DataView &data, const double *mean, const doub
         data.copy_row(i, z.data() + i * d);
         for (int64_t j = 0; j < d; ++j) z[i * d + j] = (z[i * d + j] - mean[j]) / scale[j];
     }
-    DenseView v;
-    v.x = z.data();
-    v.n = n;
-    v.d = d;
-    v.ld = d;
-    v.row_major = true;
     // Features and probabilities per block of rows, so that n x m is never held.
     std::vector<double> feat(static_cast<size_t>(std::min(n, kBlock) * (m + 1)));
     std::vector<double> logp(static_cast<size_t>(std::min(n, kBlock) * k));
     for (int64_t b = 0; b < n; b += kBlock) {
         const int64_t e = std::min(n, b + kBlock);
-        DenseView bv = v;
-        bv.x = z.data() + b * d;
-        bv.n = e - b;
-        rbf_rows(DataView::dense(bv), basis, feat.data());
+        rbf_rows(DataView::dense(DenseView::rows(z.data() + b * d, e - b, d)), basis, feat.data());
         log_probabilities(feat.data(), e - b, m + 1, w, k, logp.data());
         for (int64_t i = 0; i < e - b; ++i) {
             const double *row = logp.data() + i * k;
