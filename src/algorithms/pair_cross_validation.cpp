@@ -46,11 +46,7 @@ HeldOut held_out_by_ends(const std::vector<Pair> &held_out) {
 // the same lookup, so that one code path serves both.
 std::vector<int32_t> labels_of_ends(const Collective &ranks, const std::vector<int32_t> &local, const HeldOut &h) {
     std::vector<double> as_double(local.begin(), local.end());
-    DenseView v;
-    v.x = as_double.data();
-    v.n = static_cast<int64_t>(local.size());
-    v.d = 1;
-    v.ld = 1;
+    const DenseView v = DenseView::rows(as_double.data(), static_cast<int64_t>(local.size()), 1);
     const std::vector<double> got = ranks.rows(DataView::dense(v), h.ends);
     return std::vector<int32_t>(got.begin(), got.end());
 }
@@ -78,8 +74,7 @@ int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
     const std::vector<Pair> &pairs = ctx.side->pairs();
     // On several ranks ctx.data holds this rank's rows; the pairs, and so
     // the folds, are about all n_total points and the same on every rank.
-    const Collective single(ctx.data.n());
-    const Collective &ranks = ctx.collective ? *ctx.collective : single;
+    const Collective ranks = Collective::or_single(ctx.collective, ctx.data.n());
     const int64_t n = ranks.n_total(), m = static_cast<int64_t>(pairs.size());
     // Folds: the pairs in a random order (from the fit's seed), dealt round-robin.
     std::vector<int64_t> order(static_cast<size_t>(m));

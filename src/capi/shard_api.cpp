@@ -169,11 +169,7 @@ DataView dense_held_rows(const DataView &mine, const std::vector<std::vector<cha
     held.dense.resize(static_cast<size_t>((own_end - own_begin) * d));
     for (int64_t i = own_begin; i < end; ++i) mine.copy_row(i - row_offset, held.dense.data() + (i - own_begin) * d);
     place_lent_rows(moved, d, end, own_begin, own_end, held.dense.data());
-    DenseView view;
-    view.x = held.dense.data();
-    view.n = own_end - own_begin;
-    view.d = view.ld = d;
-    return DataView::dense(view);
+    return DataView::dense(DenseView::rows(held.dense.data(), own_end - own_begin, d));
 }
 
 DataView csr_held_rows(const DataView &mine, const std::vector<std::vector<char>> &moved, int64_t row_offset,
@@ -296,9 +292,7 @@ void fit_shard(kindred_model *model, const kindred_comm &comm, const ReadRows &r
             if (sparse) {
                 local = held.csr(d);
             } else {
-                DenseView none;
-                none.d = none.ld = d;
-                local = DataView::dense(none);
+                local = DataView::dense(DenseView::rows(nullptr, 0, d));
             }
         } else if (own_end > end) {
             local = sparse ? csr_held_rows(mine, moved, row_offset, own_begin, end, own_end, held)

@@ -45,6 +45,11 @@ public:
     Collective(const kindred_comm &comm, int64_t first_row, int64_t n_local, int64_t n_total)
         : comm_(&comm), first_row_(first_row), n_local_(n_local), n_total_(n_total) {}
 
+    // The ranks a fit was given, or (collective null) one process holding all n points.
+    static Collective or_single(const Collective *collective, int64_t n) {
+        return collective ? *collective : Collective(n);
+    }
+
     bool single() const { return comm_ == nullptr; }
     // The same ranks over another sequence of n_total rows (a subset of the
     // points, say), this rank holding n_local of them from first_row, under

@@ -11,8 +11,7 @@ namespace kindred {
 Scaling fit_scaling(const DataView &data, const char *what, const Collective *collective) {
     if (!data.is_dense())
         fail(KINDRED_E_INVALID, what, ": standardize needs dense data (z-scoring would fill a sparse matrix)");
-    const Collective single(data.n());
-    const Collective &ranks = collective ? *collective : single;
+    const Collective ranks = Collective::or_single(collective, data.n());
     FeatureMoments moments = feature_moments(data, ranks);
     Scaling s;
     s.mean = std::move(moments.mean);
@@ -36,12 +35,7 @@ ScaledData apply_scaling(const Scaling &s, const DataView &data, const char *wha
         data.copy_row(i, row);
         for (int64_t m = 0; m < d; ++m) row[m] = (row[m] - s.mean[m]) * s.scale[m];
     }
-    DenseView v;
-    v.x = out.values.data();
-    v.n = n;
-    v.d = d;
-    v.ld = d;
-    out.view = DataView::dense(v);
+    out.view = DataView::dense(DenseView::rows(out.values.data(), n, d));
     return out;
 }
 

@@ -196,11 +196,7 @@ void assign(const DataView &data, const Collective &ranks, const std::vector<int
     const int64_t n = data.n(), m = static_cast<int64_t>(g.place.size());
     std::vector<double> drows;
     if (!ranks.single()) {
-        DenseView view;
-        view.x = dmat.data();
-        view.n = n;
-        view.d = view.ld = k;
-        drows = ranks.rows(DataView::dense(view), g.members);
+        drows = ranks.rows(DataView::dense(DenseView::rows(dmat.data(), n, k)), g.members);
     }
     // The distances of the e-th constrained point (g.members[e]).
     auto dist = [&](int64_t e) { return ranks.single() ? dmat.data() + g.members[e] * k : drows.data() + e * k; };
@@ -256,8 +252,7 @@ void assign(const DataView &data, const Collective &ranks, const std::vector<int
 
 FitResult fit_copkmeans(const FitContext &ctx) {
     const DataView &data = ctx.data;
-    const Collective single(data.n());
-    const Collective &ranks = ctx.collective ? *ctx.collective : single;
+    const Collective ranks = Collective::or_single(ctx.collective, data.n());
     const int64_t n = data.n(), n_total = ranks.n_total(), d = data.d(), k = ctx.options.get_int("k");
     const int64_t max_iter = ctx.options.get_int("max_iter");
     if (k > n_total)

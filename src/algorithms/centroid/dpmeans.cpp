@@ -100,8 +100,7 @@ int64_t assignment_pass_all_ranks(const DataView &data, const Collective &ranks,
 
 FitResult fit_dpmeans_lambda(const FitContext &ctx) {
     const DataView &data = ctx.data;
-    const Collective single(data.n());
-    const Collective &ranks = ctx.collective ? *ctx.collective : single;
+    const Collective ranks = Collective::or_single(ctx.collective, data.n());
     const int64_t n = data.n(), d = data.d();
     const double lambda = resolve_lambda(ctx, ranks);
     const std::vector<double> x_sqnorm = linalg::row_sqnorms(data);
@@ -148,8 +147,7 @@ FitResult fit_dpmeans_lambda(const FitContext &ctx) {
 // the final fit run on the ranks (fit_choosing_lambda passes the collective on).
 FitResult fit_dpmeans(const FitContext &ctx) {
     if (ctx.options.is_set("lambda") || ctx.options.is_set("k")) return fit_dpmeans_lambda(ctx);
-    const Collective single(ctx.data.n());
-    const Collective &ranks = ctx.collective ? *ctx.collective : single;
+    const Collective ranks = Collective::or_single(ctx.collective, ctx.data.n());
     // The reach: the largest squared distance of a point from the mean of all
     // points, over every rank's rows (a largest value: exact in any order).
     const std::vector<double> mean = global_mean(ctx.data, &ranks);

@@ -142,8 +142,7 @@ CentroidRun lloyd(const FitContext &ctx, const Collective &ranks, NearestCenter 
 
 FitResult fit_kmeans(const FitContext &ctx) {
     const DataView &data = ctx.data;
-    const Collective single(data.n());
-    const Collective &ranks = ctx.collective ? *ctx.collective : single;
+    const Collective ranks = Collective::or_single(ctx.collective, data.n());
     const int64_t k = ctx.options.get_int("k");
     if (k > ranks.n_total())
         fail(KINDRED_E_DIMENSION, "kmeans: k = ", k, " is larger than the number of points n = ", ranks.n_total());

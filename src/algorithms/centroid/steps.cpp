@@ -81,8 +81,7 @@ void NearestCenter::assign(const double *centers, int64_t k, int32_t *labels, do
 
 std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, const std::vector<double> &x_sqnorm,
                                      int threads, const Collective *collective) {
-    const Collective single(data.n());
-    const Collective &ranks = collective ? *collective : single;
+    const Collective ranks = Collective::or_single(collective, data.n());
     const int64_t n = data.n(), d = data.d(), n_total = ranks.n_total();
     const int64_t trials = 2 + static_cast<int64_t>(std::log(static_cast<double>(k)));
     const int64_t rows = block_rows(trials);
@@ -204,8 +203,7 @@ std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, 
 }
 
 std::vector<double> global_mean(const DataView &data, const Collective *collective) {
-    const Collective single(data.n());
-    const Collective &ranks = collective ? *collective : single;
+    const Collective ranks = Collective::or_single(collective, data.n());
     const int64_t n = data.n(), d = data.d();
     // Chunk sums started from 0 in index order: for n <= one chunk, the plain sequential sum.
     std::vector<double> partial(static_cast<size_t>(chunk_count(n, Collective::kChunk) * d), 0.0);
@@ -216,8 +214,7 @@ std::vector<double> global_mean(const DataView &data, const Collective *collecti
 }
 
 double farthest_first_lambda(const DataView &data, int64_t k, const Collective *collective) {
-    const Collective single(data.n());
-    const Collective &ranks = collective ? *collective : single;
+    const Collective ranks = Collective::or_single(collective, data.n());
     const int64_t n = data.n(), d = data.d();
     if (k < 1) fail(KINDRED_E_INVALID, "farthest-first: k must be >= 1, got ", k);
     std::vector<double> centre = global_mean(data, &ranks);

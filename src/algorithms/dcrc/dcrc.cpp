@@ -87,8 +87,7 @@ FitResult fit_dcrc(const FitContext &ctx) {
     const DataView &data = ctx.data;
     require_dense(data, "dcrc");
     const OptionValues &o = ctx.options;
-    const Collective single(data.n());
-    const Collective &ranks = ctx.collective ? *ctx.collective : single;
+    const Collective ranks = Collective::or_single(ctx.collective, data.n());
     const int64_t n = data.n(), d = data.d(), n_total = ranks.n_total();
     const int64_t k = o.get_int("k");
     if (k > n_total) fail(KINDRED_E_DIMENSION, "dcrc: k = ", k, " is larger than the number of points n = ", n_total);
@@ -181,12 +180,7 @@ FitResult fit_dcrc(const FitContext &ctx) {
                     std::copy(logp_held.begin() + static_cast<std::ptrdiff_t>(r * k),
                               logp_held.begin() + static_cast<std::ptrdiff_t>((r + 1) * k),
                               logp.begin() + static_cast<std::ptrdiff_t>(local_constrained[r] * k));
-                DenseView held;
-                held.x = logp.data();
-                held.n = n;
-                held.d = held.ld = k;
-                held.row_major = true;
-                logp_gathered = ranks.rows(DataView::dense(held), mf.points());
+                logp_gathered = ranks.rows(DataView::dense(DenseView::rows(logp.data(), n, k)), mf.points());
                 logp_i = logp_gathered.data();
             }
             if (q.empty()) mf.start_from(logp_i, q);

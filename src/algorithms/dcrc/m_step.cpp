@@ -123,8 +123,7 @@ void row_pass(const RowPass &r, int64_t chunk, int64_t begin, int64_t end) {
 double objective_and_gradient(const MStepProblem &pb, const double *w, double *grad, MStepWorkspace &ws) {
     const Design &des = *pb.design;
     const int64_t n = des.n, k = pb.k, cols = des.cols(), d = des.d;
-    const Collective single(n);
-    const Collective &ranks = pb.ranks ? *pb.ranks : single;
+    const Collective ranks = Collective::or_single(pb.ranks, n);
     const int64_t n_total = ranks.n_total();
     const std::vector<int64_t> &target_of = *pb.target_of;
     double *zs = ws.t.data(), *p = ws.p.data(), *g = ws.g.data(), *srow = ws.s.data();

@@ -45,13 +45,7 @@ MixtureFit gaussian_mixture(const std::vector<double> &z, int64_t n, int64_t p, 
     o.set_number("reg_covar", s.reg_covar);
     o.set_number("seed", static_cast<double>(s.seed));
     o.set_number("threads", ctx.threads);
-    DenseView v;
-    v.x = z.data();
-    v.n = n;
-    v.d = p;
-    v.ld = p;
-    v.row_major = true;
-    const DataView data = DataView::dense(v);
+    const DataView data = DataView::dense(DenseView::rows(z.data(), n, p));
     // gmm's fit is exactly sharded (its sums are chunk sums over the ranks).
     FitContext sub{data, nullptr, o, ctx.progress, ctx.log, ctx.threads, ranks};
     FitResult r = gmm.fit(sub);
@@ -89,16 +83,10 @@ double vmf_log_normaliser(double kappa, int64_t p) {
 
 MixtureFit vmf_mixture(const std::vector<double> &z, int64_t n, int64_t p, const MixtureSettings &s,
                        const FitContext &ctx, const Collective *collective) {
-    const Collective single(n);
-    const Collective &ranks = collective ? *collective : single;
+    const Collective ranks = Collective::or_single(collective, n);
     const int64_t k = s.k, chunks = chunk_count(n, Collective::kChunk);
     const double n_total = static_cast<double>(ranks.n_total());
-    DenseView v;
-    v.x = z.data();
-    v.n = n;
-    v.d = p;
-    v.ld = p;
-    const DataView data = DataView::dense(v);
+    const DataView data = DataView::dense(DenseView::rows(z.data(), n, p));
     NearestCenter nearest(data, ctx.threads);
     const Rng base(s.seed);
     MixtureFit best;
