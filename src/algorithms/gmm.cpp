@@ -224,8 +224,7 @@ Params load(const FitResult &r, const OptionValues &o) {
 FitResult fit_gmm(const FitContext &ctx) {
     const DataView &data = ctx.data;
     require_dense(data, "gmm");
-    const Collective single(data.n());
-    const Collective &ranks = ctx.collective ? *ctx.collective : single;
+    const Collective ranks = Collective::or_single(ctx.collective, data.n());
     const int64_t n = data.n(), d = data.d();
     const int64_t k = ctx.options.get_int("k");
     if (k > ranks.n_total())
@@ -292,11 +291,16 @@ FitResult fit_gmm(const FitContext &ctx) {
     return best;
 }
 
+// log p(x_i, component c) of the new points (n x k) under the fitted model.
+std::vector<double> new_points_log_joint(const PredictContext &ctx, const Params &p) {
+    std::vector<double> lj;
+    log_joint(p, ctx.data, linalg::row_sqnorms(ctx.data), lj);
+    return lj;
+}
+
 void predict_gmm(const PredictContext &ctx, int32_t *labels) {
     const Params p = load(ctx.model, ctx.options);
-    const std::vector<double> x_sqnorm = linalg::row_sqnorms(ctx.data);
-    std::vector<double> lj;
-    log_joint(p, ctx.data, x_sqnorm, lj);
+    const std::vector<double> lj = new_points_log_joint(ctx, p);
     for (int64_t i = 0; i < ctx.data.n(); ++i) {
         const double *row = lj.data() + i * p.k;
         labels[i] = static_cast<int32_t>(std::max_element(row, row + p.k) - row);
@@ -306,9 +310,7 @@ void predict_gmm(const PredictContext &ctx, int32_t *labels) {
 // Posterior probabilities of the components for new points: the E-step's responsibilities.
 void predict_proba_gmm(const PredictContext &ctx, double *out) {
     const Params p = load(ctx.model, ctx.options);
-    const std::vector<double> x_sqnorm = linalg::row_sqnorms(ctx.data);
-    std::vector<double> lj;
-    log_joint(p, ctx.data, x_sqnorm, lj);
+    std::vector<double> lj = new_points_log_joint(ctx, p);
     normalise(lj, ctx.data.n(), p.k, Collective(ctx.data.n()));
     std::copy(lj.begin(), lj.end(), out);
 }
