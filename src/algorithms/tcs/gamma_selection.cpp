@@ -9,6 +9,8 @@
 namespace kindred {
 namespace tcs {
 
+namespace {
+
 void append_gamma_options(OptionTable &t) {
     t.push_back(OptionSpec::integer("validation_classes", 0, 0, INT32_MAX,
                                     "choose gamma on a grid: hold out this many labelled classes and keep the gamma whose "
@@ -16,6 +18,23 @@ void append_gamma_options(OptionTable &t) {
     t.push_back(OptionSpec::real("gamma_min", 1e-5, 0, kInf, "smallest gamma of the selection grid").open_low());
     t.push_back(OptionSpec::real("gamma_max", 10, 0, kInf, "largest gamma of the selection grid").open_low());
     t.push_back(OptionSpec::integer("gamma_grid", 7, 1, 1000, "number of log-spaced gammas in the selection grid"));
+}
+
+}  // namespace
+
+OptionTable tcs_options(const OptionTable &own) {
+    OptionTable t;
+    append_mixture_options(t);
+    for (const OptionSpec &spec : own) {
+        t.push_back(spec);
+        if (spec.name == "gamma") append_gamma_options(t);
+    }
+    t.push_back(OptionSpec::boolean("learn_transform", true,
+                                    "learn the transformation; false keeps it the identity (the unsupervised mixture "
+                                    "baseline on the same data)"));
+    append_reduction_options(t);
+    append_common_options(t);
+    return t;
 }
 
 std::vector<double> GammaChoice::table() const {

@@ -19,7 +19,10 @@
 namespace kindred {
 namespace tcs {
 
-void append_gamma_options(OptionTable &t);
+// The option table of a TCS method: the mixture's options, then `own` (its
+// learning options) with the grid's options right after its "gamma", then
+// learn_transform, the SVD reduction and the common options.
+OptionTable tcs_options(const OptionTable &own);
 
 // L (p x p) learned from the labelled classes `train` with weight gamma.
 // `state` carries a warm start along the grid: empty at the first (largest)

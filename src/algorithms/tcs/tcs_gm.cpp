@@ -80,16 +80,8 @@ std::vector<double> class_means(const LabelledClasses &cls, const std::vector<do
 
 FitResult fit_tcs_gm(const FitContext &ctx) {
     const OptionValues &o = ctx.options;
-    const Collective single(ctx.data.n());
-    const Collective &ranks = ctx.collective ? *ctx.collective : single;
-    const LabelledClasses cls = read_partial_labels(ctx, kName);
-    const WorkingData w = make_working_data(ctx, kName);
-    const int64_t p = w.d, n_u = static_cast<int64_t>(cls.unlabelled.size());
-    const int64_t k = o.get_int("k");
-    if (n_u > 0 && k > n_u)
-        fail(KINDRED_E_DIMENSION, kName, ": k = ", k, " clusters asked for ", n_u, " unlabelled points");
-    // A is learned from the labelled points alone, on every rank from the same rows.
-    const LabelledData known = labelled_data(ctx, w, cls);
+    const FitInputs in = read_fit_inputs(ctx, kName);
+    const int64_t p = in.w.d;
 
     FitResult r;
     // Continuation along the gamma grid (largest first): each FISTA solve starts
@@ -97,7 +89,7 @@ FitResult fit_tcs_gm(const FitContext &ctx) {
     // the same as from A = I; the warm start reaches it in fewer iterations and
     // ends nearer to it at the same tolerance (docs/algorithms/tcs.md).
     const GammaLearner learner = [&](const LabelledClasses &train, double g, std::vector<double> &state) {
-        Learned l = learn(known.w, train, o, g, nullptr, state);
+        Learned l = learn(in.known.w, train, o, g, nullptr, state);
         state = std::move(l.a);
         return l.l;
     };
@@ -106,61 +98,45 @@ FitResult fit_tcs_gm(const FitContext &ctx) {
     Learned learned;
     // Every rank computes these alone (no collective call inside): agree()
     // turns a failure or a cancel on one rank into the same error on all.
-    ranks.agree([&] {
-        gamma = fit_gamma(kName, ctx, known.w, known.cls, false, learner, gaussian_mixture, r, &start);
+    in.ranks.agree([&] {
+        gamma = fit_gamma(kName, ctx, in.known.w, in.known.cls, false, learner, gaussian_mixture, r, &start);
         // On all labelled classes, from the grid's A at the chosen gamma (same convex
         // problem, a nearer start) or from A = I when gamma was given.
-        learned = learn(known.w, known.cls, o, gamma, &ctx.progress, start);
+        learned = learn(in.known.w, in.known.cls, o, gamma, &ctx.progress, start);
     });
-    const std::vector<double> z = apply_linear(w.x, w.n, p, learned.l, false);
+    const std::vector<double> z = apply_linear(in.w.x, in.w.n, p, learned.l, false);
 
     // Centres in the transformed space: the labelled classes' means L m_k, then
     // the k clusters of the GM on the transformed unlabelled points.
-    std::vector<double> centers = class_means(cls, z, w.n, p, ranks);
-    cluster_known_and_new(ctx, cls, z, w.n, p, k, std::move(centers), gaussian_mixture, ranks, r);
+    std::vector<double> centers = class_means(in.cls, z, in.w.n, p, in.ranks);
+    cluster_known_and_new(ctx, in.cls, z, in.w.n, p, in.k, std::move(centers), gaussian_mixture, in.ranks, r);
     r.iterations = learned.fista.iterations;
     r.converged = o.get_bool("learn_transform") ? learned.fista.converged : true;
     r.objective = learned.fista.objective;
     r.set_array("metric", p, p, learned.a);
     r.set_array("transform", p, p, learned.l);
-    if (!w.basis.empty()) r.set_array("svd_basis", w.original_d, p, w.basis);
+    if (!in.w.basis.empty()) r.set_array("svd_basis", in.w.original_d, p, in.w.basis);
     r.set_array("objective_trace", static_cast<int64_t>(learned.fista.trace.size()), 1, learned.fista.trace);
     return r;
 }
 
-void predict_tcs_gm(const PredictContext &ctx, int32_t *labels) { model_predict(ctx.model, ctx.data, false, labels); }
-
-int64_t transform_dim_tcs(const FitResult &r) { return model_transform_dim(r); }
-
-void transform_tcs_gm(const PredictContext &ctx, double *out) {
-    const std::vector<double> z = model_transform(ctx.model, ctx.data, false);
-    std::copy(z.begin(), z.end(), out);
-}
-
 OptionTable tcs_gm_options() {
-    OptionTable t;
-    append_mixture_options(t);
-    t.push_back(OptionSpec::choice("regularizer", "frobenius-identity", regularizer_choices(),
-                                   "lambda(A): ||A-I||_F^2 (TCS-GM), ||A||_F^2 (TCS-GM-L2), nuclear, trace-logdet, entrywise ||A-I||_1"));
-    t.push_back(OptionSpec::real("gamma", 0.01, 0, kInf, "regularisation weight gamma (the loss is a mean over labelled points)").open_high());
-    append_gamma_options(t);
-    t.push_back(OptionSpec::max_iterations(500, "maximum FISTA iterations when learning A"));
-    t.push_back(OptionSpec::tolerance(1e-7, "FISTA stops when the objective falls by less than tol * max(1, |F|)"));
-    t.push_back(OptionSpec::boolean("learn_transform", true, "learn A; false keeps A = I (the unsupervised GM baseline on the same data)"));
-    append_reduction_options(t);
-    append_common_options(t);
-    return t;
+    return tcs_options({
+        OptionSpec::choice("regularizer", "frobenius-identity", regularizer_choices(),
+                           "lambda(A): ||A-I||_F^2 (TCS-GM), ||A||_F^2 (TCS-GM-L2), nuclear, trace-logdet, entrywise ||A-I||_1"),
+        OptionSpec::real("gamma", 0.01, 0, kInf, "regularisation weight gamma (the loss is a mean over labelled points)").open_high(),
+        OptionSpec::max_iterations(500, "maximum FISTA iterations when learning A"),
+        OptionSpec::tolerance(1e-7, "FISTA stops when the objective falls by less than tol * max(1, |F|)"),
+    });
 }
 
 }  // namespace
 }  // namespace tcs
 
 const AlgorithmSpec &tcs_gm_spec() {
-    static const AlgorithmSpec spec{"tcs-gm",
-                                    "TCS-GM: learn a linear transformation from a few labelled clusters, then a Gaussian mixture (Gopal & Yang 2014)",
-                                    KINDRED_USES_PARTIAL_LABELS | KINDRED_USES_SPARSE | KINDRED_USES_SHARDS,
-                                    tcs::tcs_gm_options(), tcs::fit_tcs_gm, tcs::predict_tcs_gm,
-                                    tcs::transform_dim_tcs, tcs::transform_tcs_gm};
+    static const AlgorithmSpec spec = tcs::tcs_spec(
+        "tcs-gm", "TCS-GM: learn a linear transformation from a few labelled clusters, then a Gaussian mixture (Gopal & Yang 2014)",
+        tcs::tcs_gm_options(), tcs::fit_tcs_gm, false);
     return spec;
 }
 

@@ -112,32 +112,24 @@ Learned learn(const WorkingData &w, const LabelledClasses &cls, const OptionValu
 
 FitResult fit_tcs_vmf(const FitContext &ctx) {
     const OptionValues &o = ctx.options;
-    const Collective single(ctx.data.n());
-    const Collective &ranks = ctx.collective ? *ctx.collective : single;
-    const LabelledClasses cls = read_partial_labels(ctx, kName);
-    const WorkingData w = make_working_data(ctx, kName);
-    const int64_t p = w.d, n_u = static_cast<int64_t>(cls.unlabelled.size());
-    const int64_t k = o.get_int("k");
-    if (n_u > 0 && k > n_u)
-        fail(KINDRED_E_DIMENSION, kName, ": k = ", k, " clusters asked for ", n_u, " unlabelled points");
-    // L and the mean directions are learned from the labelled points alone, on every rank from the same rows.
-    const LabelledData known = labelled_data(ctx, w, cls);
+    const FitInputs in = read_fit_inputs(ctx, kName);
+    const int64_t p = in.w.d;
 
     FitResult r;
     // No warm start: the problem in L is not convex, every gamma starts at L = I.
     const GammaLearner learner = [&](const LabelledClasses &train, double g, std::vector<double> &) {
-        return learn(known.w, train, o, g, nullptr).l;
+        return learn(in.known.w, train, o, g, nullptr).l;
     };
     Learned learned;
     // Every rank computes these alone (no collective call inside): agree()
     // turns a failure or a cancel on one rank into the same error on all.
-    ranks.agree([&] {
-        const double gamma = fit_gamma(kName, ctx, known.w, known.cls, true, learner, vmf_mixture, r);
-        learned = learn(known.w, known.cls, o, gamma, &ctx.progress);
+    in.ranks.agree([&] {
+        const double gamma = fit_gamma(kName, ctx, in.known.w, in.known.cls, true, learner, vmf_mixture, r);
+        learned = learn(in.known.w, in.known.cls, o, gamma, &ctx.progress);
     });
-    const std::vector<double> z = apply_linear(w.x, w.n, p, learned.l, true);
+    const std::vector<double> z = apply_linear(in.w.x, in.w.n, p, learned.l, true);
     // The labelled classes' mean directions, then the vMF mixture's on the unlabelled points.
-    cluster_known_and_new(ctx, cls, z, w.n, p, k, learned.mu, vmf_mixture, ranks, r);
+    cluster_known_and_new(ctx, in.cls, z, in.w.n, p, in.k, learned.mu, vmf_mixture, in.ranks, r);
     // A = L^T L, for symmetry with tcs-gm (the vMF model sees only directions of L x).
     std::vector<double> a(static_cast<size_t>(p * p));
     linalg::gemm(true, false, p, p, p, 1.0, learned.l.data(), p, learned.l.data(), p, 0.0, a.data(), p);
@@ -147,43 +139,27 @@ FitResult fit_tcs_vmf(const FitContext &ctx) {
     r.set_array("transform", p, p, learned.l);
     r.set_array("metric", p, p, a);
     r.set_array("kappa", 1, 1, {learned.kappa});
-    if (!w.basis.empty()) r.set_array("svd_basis", w.original_d, p, w.basis);
+    if (!in.w.basis.empty()) r.set_array("svd_basis", in.w.original_d, p, in.w.basis);
     r.set_array("objective_trace", static_cast<int64_t>(learned.trace.size()), 1, learned.trace);
     return r;
 }
 
-void predict_tcs_vmf(const PredictContext &ctx, int32_t *labels) { model_predict(ctx.model, ctx.data, true, labels); }
-
-int64_t transform_dim_tcs_vmf(const FitResult &r) { return model_transform_dim(r); }
-
-void transform_tcs_vmf(const PredictContext &ctx, double *out) {
-    const std::vector<double> z = model_transform(ctx.model, ctx.data, true);
-    std::copy(z.begin(), z.end(), out);
-}
-
 OptionTable tcs_vmf_options() {
-    OptionTable t;
-    append_mixture_options(t);
-    t.push_back(OptionSpec::real("gamma", 0.01, 0, kInf, "weight gamma of ||L - I||_F^2 (the loss is a mean over labelled points)").open_high());
-    append_gamma_options(t);
-    t.push_back(OptionSpec::integer("alternations", 10, 1, 100000, "alternations of Algorithm 2 (mean directions, then L)"));
-    t.push_back(OptionSpec::integer("lbfgs_max_iter", 50, 1, 100000000, "maximum L-BFGS iterations per L-step"));
-    t.push_back(OptionSpec::tolerance(1e-6, "stop alternating when the objective changes by less than tol * max(1, |phi|)"));
-    t.push_back(OptionSpec::boolean("learn_transform", true, "learn L; false keeps L = I (the unsupervised VM baseline on the same data)"));
-    append_reduction_options(t);
-    append_common_options(t);
-    return t;
+    return tcs_options({
+        OptionSpec::real("gamma", 0.01, 0, kInf, "weight gamma of ||L - I||_F^2 (the loss is a mean over labelled points)").open_high(),
+        OptionSpec::integer("alternations", 10, 1, 100000, "alternations of Algorithm 2 (mean directions, then L)"),
+        OptionSpec::integer("lbfgs_max_iter", 50, 1, 100000000, "maximum L-BFGS iterations per L-step"),
+        OptionSpec::tolerance(1e-6, "stop alternating when the objective changes by less than tol * max(1, |phi|)"),
+    });
 }
 
 }  // namespace
 }  // namespace tcs
 
 const AlgorithmSpec &tcs_vmf_spec() {
-    static const AlgorithmSpec spec{"tcs-vmf",
-                                    "TCS-VM: learn L with G(x) = Lx/|Lx| from a few labelled clusters, then a von Mises-Fisher mixture (Gopal & Yang 2014)",
-                                    KINDRED_USES_PARTIAL_LABELS | KINDRED_USES_SPARSE | KINDRED_USES_SHARDS,
-                                    tcs::tcs_vmf_options(), tcs::fit_tcs_vmf, tcs::predict_tcs_vmf,
-                                    tcs::transform_dim_tcs_vmf, tcs::transform_tcs_vmf};
+    static const AlgorithmSpec spec = tcs::tcs_spec(
+        "tcs-vmf", "TCS-VM: learn L with G(x) = Lx/|Lx| from a few labelled clusters, then a von Mises-Fisher mixture (Gopal & Yang 2014)",
+        tcs::tcs_vmf_options(), tcs::fit_tcs_vmf, true);
     return spec;
 }
 

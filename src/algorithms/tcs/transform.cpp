@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "algorithms/tcs/working_data.hpp"
 #include "core/collective.hpp"
@@ -90,6 +91,33 @@ void model_predict(const FitResult &model, const DataView &data, bool normalise,
         }
         labels[i] = static_cast<int32_t>(ids.values[best]);
     }
+}
+
+namespace {
+
+template <bool Normalise>
+void predict_step(const PredictContext &ctx, int32_t *labels) {
+    model_predict(ctx.model, ctx.data, Normalise, labels);
+}
+
+template <bool Normalise>
+void transform_step(const PredictContext &ctx, double *out) {
+    const std::vector<double> z = model_transform(ctx.model, ctx.data, Normalise);
+    std::copy(z.begin(), z.end(), out);
+}
+
+}  // namespace
+
+AlgorithmSpec tcs_spec(const char *name, const char *summary, OptionTable options, FitResult (*fit)(const FitContext &),
+                       bool normalise) {
+    return {name,
+            summary,
+            KINDRED_USES_PARTIAL_LABELS | KINDRED_USES_SPARSE | KINDRED_USES_SHARDS,
+            std::move(options),
+            fit,
+            normalise ? predict_step<true> : predict_step<false>,
+            model_transform_dim,
+            normalise ? transform_step<true> : transform_step<false>};
 }
 
 }  // namespace tcs

@@ -34,6 +34,11 @@ int64_t model_transform_dim(const FitResult &model);
 std::vector<double> model_transform(const FitResult &model, const DataView &data, bool normalise);
 void model_predict(const FitResult &model, const DataView &data, bool normalise, int32_t *labels);
 
+// The AlgorithmSpec of a TCS method: partial labels, sparse and sharded input,
+// predict and transform by the model's map (normalise: TCS-VM's L x / |L x|).
+AlgorithmSpec tcs_spec(const char *name, const char *summary, OptionTable options, FitResult (*fit)(const FitContext &),
+                       bool normalise);
+
 }  // namespace tcs
 }  // namespace kindred
 

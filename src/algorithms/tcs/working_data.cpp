@@ -119,6 +119,17 @@ LabelledData labelled_data(const FitContext &ctx, const WorkingData &w, const La
     return out;
 }
 
+FitInputs read_fit_inputs(const FitContext &ctx, const char *algorithm) {
+    FitInputs in{Collective::or_single(ctx.collective, ctx.data.n()), read_partial_labels(ctx, algorithm),
+                 make_working_data(ctx, algorithm), ctx.options.get_int("k"), {}};
+    const int64_t n_u = static_cast<int64_t>(in.cls.unlabelled.size());
+    if (n_u > 0 && in.k > n_u)
+        fail(KINDRED_E_DIMENSION, algorithm, ": k = ", in.k, " clusters asked for ", n_u, " unlabelled points");
+    // Learning reads the labelled points alone, on every rank from the same rows.
+    in.known = labelled_data(ctx, in.w, in.cls);
+    return in;
+}
+
 std::vector<double> gather_rows(const WorkingData &w, const std::vector<int64_t> &rows) {
     std::vector<double> out(rows.size() * static_cast<size_t>(w.d));
     for (size_t r = 0; r < rows.size(); ++r)

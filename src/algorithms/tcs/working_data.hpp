@@ -57,6 +57,18 @@ struct LabelledData {
 };
 LabelledData labelled_data(const FitContext &ctx, const WorkingData &w, const LabelledClasses &cls);
 
+// What a TCS fit reads before it learns: the ranks (one process: all the
+// points), the partial labels, the working data, the number k of new clusters
+// (checked against the unlabelled points) and the labelled points alone.
+struct FitInputs {
+    Collective ranks;
+    LabelledClasses cls;
+    WorkingData w;
+    int64_t k = 0;
+    LabelledData known;
+};
+FitInputs read_fit_inputs(const FitContext &ctx, const char *algorithm);
+
 // Rows `rows` of the working matrix, row-major.
 std::vector<double> gather_rows(const WorkingData &w, const std::vector<int64_t> &rows);
 
