@@ -10,7 +10,8 @@
  * and the methods run --iters iterations, which is what a per-iteration
  * figure needs. Methods: kmeans (n_init 1, tol 0), pckmeans, mpckmeans with a
  * diagonal metric (euclidean-diag), with a full metric (euclidean-full),
- * copkmeans; each runs at most --iters iterations.
+ * copkmeans, mpckmeans with the weighted cosine (mpck-cosine: the data is
+ * dense, so every point has d non-zeros); each runs at most --iters iterations.
  *
  * The methods are interleaved (kmeans, pckmeans, ..., kmeans, pckmeans, ...)
  * --repeats times, and the per-iteration figures are medians over all the
@@ -20,7 +21,7 @@
  *
  * usage: pairwise_bench --n N --d D --k K --pairs P [--iters I] [--threads T]
  *        [--spread S] [--repeats R]
- *        [--methods kmeans,pckmeans,mpck-diag,mpck-full,copkmeans]
+ *        [--methods kmeans,pckmeans,mpck-diag,mpck-full,copkmeans,mpck-cosine]
  * --propagation P (robust | transitive | off; default robust) is pckmeans's
  * and mpckmeans's.
  * Output: one line per method: "method=... n=... d=... k=... pairs=...
@@ -43,7 +44,7 @@
 #include "bench_clock.h"
 #include "kindred.h"
 
-enum { kMethods = 5, kMaxIntervals = 100000 };
+enum { kMethods = 6, kMaxIntervals = 100000 };
 
 /* Per-iteration intervals of one method over all repeats. */
 typedef struct timing {
@@ -160,8 +161,8 @@ int main(int argc, char **argv) {
     if (fail_status(kindred_side_new(&side, n), "side")) return 1;
     if (fail_status(kindred_sample_pairs(side, truth, n, pairs, -1, 0.0, 7), "sampling pairs")) return 1;
 
-    const char *names[kMethods] = {"kmeans", "pckmeans", "mpck-diag", "mpck-full", "copkmeans"};
-    const char *algos[kMethods] = {"kmeans", "pckmeans", "mpckmeans", "mpckmeans", "copkmeans"};
+    const char *names[kMethods] = {"kmeans", "pckmeans", "mpck-diag", "mpck-full", "copkmeans", "mpck-cosine"};
+    const char *algos[kMethods] = {"kmeans", "pckmeans", "mpckmeans", "mpckmeans", "copkmeans", "mpckmeans"};
     timing t[kMethods];
     double *fit_s[kMethods];
     int64_t iterations[kMethods];
@@ -191,7 +192,9 @@ int main(int argc, char **argv) {
             }
             if (m == 2) kindred_model_set_string(model, "distortion", "euclidean-diag");
             if (m == 3) kindred_model_set_string(model, "distortion", "euclidean-full");
-            if (m >= 2 && m <= 3) kindred_model_set_double(model, "tol", 0.0);
+            if (m == 5) kindred_model_set_string(model, "distortion", "cosine");
+            const int mpck = m == 2 || m == 3 || m == 5;
+            if (mpck) kindred_model_set_double(model, "tol", 0.0);
             /* One fit per measurement: one start, a weight given (no
              * cross-validation); the propagation of the defaults (robust
              * units) for pckmeans / mpckmeans. */
@@ -200,7 +203,7 @@ int main(int argc, char **argv) {
                 kindred_model_set_double(model, "penalty", 1.0);
                 kindred_model_set_string(model, "propagation", propagation);
             }
-            if (m == 2 || m == 3) {
+            if (mpck) {
                 kindred_model_set_double(model, "constraint_weight", 1.0);
                 kindred_model_set_string(model, "propagation", propagation);
             }

@@ -35,9 +35,13 @@ public:
         set_params(identity());
     }
 
+    // |x_i|_A of the points are computed when next read (x_norms), not
+    // here: the metric step's line search sets every candidate A and then
+    // only asks for assigned_distortion, which computes them in its own pass
+    // over the rows (one pass per candidate instead of two).
     void set_params(const std::vector<double> &a) override {
         a_ = a;
-        norms(x_, norm_);
+        norms_fresh_ = false;
         norms(ends_.sparse(), end_norm_);
     }
 
@@ -57,7 +61,7 @@ public:
     // sum x_i / |x_i|_A (Cauchy-Schwarz in the A inner product). Equation
     // (3.24) sums the raw x_i; both agree when the rows have equal A-norms.
     void centroids(const int32_t *labels, int64_t k, std::vector<double> &centers) const override {
-        const std::vector<double> state = sparse_cluster_sums(x_, labels, k, norm_.data(), ranks_);
+        const std::vector<double> state = sparse_cluster_sums(x_, labels, k, x_norms().data(), ranks_);
         centers.resize(static_cast<size_t>(k * d_));
         for (int64_t h = 0; h < k; ++h)
             if (state[k * d_ + h] > 0.0)
@@ -72,6 +76,7 @@ public:
             if (nm <= 0.0) continue;
             for (int64_t m = 0; m < d_; ++m) w[m * k + h] = a_[m] * centers[h * d_ + m] / nm;
         }
+        const std::vector<double> &norm = x_norms();
         parallel_chunks(threads_, n_, kRowChunk, [&](int64_t, int64_t lo, int64_t hi) {
             for (int64_t i = lo; i < hi; ++i) {
                 double *row = out + i * k;
@@ -81,9 +86,44 @@ public:
                     const double *wm = w.data() + x_.indices[p] * k;
                     for (int64_t h = 0; h < k; ++h) row[h] += v * wm[h];
                 }
-                for (int64_t h = 0; h < k; ++h) row[h] = 1.0 - row[h] / norm_[i];
+                for (int64_t h = 0; h < k; ++h) row[h] = 1.0 - row[h] / norm[i];
             }
         });
+    }
+
+    // The metric step's line search evaluates this for every candidate A:
+    // only the assigned centre's term of each row, O(nnz) instead of the
+    // O(nnz k) rows of point_center_all and their n x k write (work is not
+    // touched). The bits are point_center_all's for that column (the same
+    // products added in the same order, then 1 - s / |x|_A), summed in index
+    // order as the base class does. Stale |x_i|_A (a new A) are computed in
+    // the same pass, with norms()'s additions, and kept.
+    double assigned_distortion(const double *centers, int64_t k, const int32_t *labels, double *) const override {
+        std::vector<double> w(static_cast<size_t>(k * d_), 0.0);  // row h: a_m mu_hm / |mu_h|_A
+        for (int64_t h = 0; h < k; ++h) {
+            const double nm = a_norm(centers + h * d_);
+            if (nm <= 0.0) continue;
+            for (int64_t m = 0; m < d_; ++m) w[h * d_ + m] = a_[m] * centers[h * d_ + m] / nm;
+        }
+        const bool fresh = norms_fresh_;
+        norm_.resize(static_cast<size_t>(n_));
+        double j = 0.0;
+        pass_over_points(&j, 1, [&](double *sum) {
+            for (int64_t i = 0; i < n_; ++i) {
+                const double *wh = w.data() + static_cast<int64_t>(labels[i]) * d_;
+                double s = 0.0, q = 0.0;
+                for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p) {
+                    const double v = x_.values[p];
+                    const int64_t m = x_.indices[p];
+                    s += v * wh[m];
+                    if (!fresh) q += a_[m] * v * v;
+                }
+                if (!fresh) norm_[i] = std::sqrt(q);
+                *sum += 1.0 - s / norm_[i];
+            }
+        });
+        norms_fresh_ = true;
+        return j;
     }
 
     double center_distance(const double *a, const double *b) const override {
@@ -113,6 +153,7 @@ public:
         for (int64_t h = 0; h < in.k; ++h) mu_norm[h] = a_norm(in.centers + h * d_);
         // The points' terms of g (d), then the sums of the similarities per cluster (k).
         std::vector<double> state(static_cast<size_t>(d_ + in.k), 0.0);
+        const std::vector<double> &norm = x_norms();
         pass_over_points(state.data(), state.size(), [&](double *gs) {
             double *s_sum = gs + d_;
             for (int64_t i = 0; i < n_; ++i) {
@@ -122,7 +163,7 @@ public:
                 double dot = 0.0;
                 for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p)
                     dot += a_[x_.indices[p]] * x_.values[p] * mu[x_.indices[p]];
-                const double nx = norm_[i], s = dot / (nx * mu_norm[h]);
+                const double nx = norm[i], s = dot / (nx * mu_norm[h]);
                 s_sum[h] += s;
                 for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p) {
                     const double v = x_.values[p];
@@ -178,7 +219,15 @@ private:
     // Point i (global) and its |x_i|_A: this process's row, or on several
     // ranks the gathered end of a pair.
     SparseRow row(int64_t i) const { return ranks_ ? ends_.sparse().row(ends_.position(i)) : x_.row(i); }
-    double norm_of(int64_t i) const { return ranks_ ? end_norm_[ends_.position(i)] : norm_[i]; }
+    double norm_of(int64_t i) const { return ranks_ ? end_norm_[ends_.position(i)] : x_norms()[i]; }
+
+    const std::vector<double> &x_norms() const {
+        if (!norms_fresh_) {
+            norms(x_, norm_);
+            norms_fresh_ = true;
+        }
+        return norm_;
+    }
 
     // f(m, x_m, y_m) for the columns where both rows are non-zero.
     template <typename F>
@@ -201,7 +250,8 @@ private:
     SparseRows x_;
     int threads_;
     bool has_negative_ = false;
-    std::vector<double> norm_;
+    mutable std::vector<double> norm_;  // |x_i|_A for a_ when norms_fresh_ (x_norms)
+    mutable bool norms_fresh_ = false;
     PairEndRows ends_;  // sharded: the rows of the ends of the pairs
     std::vector<double> end_norm_;
 };
