@@ -1,7 +1,6 @@
 #include "core/constraint_propagation.hpp"
 
 #include <algorithm>
-#include <tuple>
 #include <unordered_map>
 
 #include "core/side_info.hpp"
@@ -9,41 +8,70 @@
 namespace kindred {
 namespace {
 
-// A signed graph in CSR form: edges with the net value between two nodes.
-struct SignedGraph {
+// Rows of net values: entry e of row a, for e in ptr[a] .. ptr[a + 1], is
+// the sum of the values given for (a, other), rows sorted by other.
+struct NetEntry {
+    int64_t other;
+    double value;
+};
+struct NetRows {
     int64_t nodes = 0;
-    std::vector<int64_t> ptr, other;
-    std::vector<double> value;
+    std::vector<int64_t> ptr;
+    std::vector<NetEntry> entry;
 };
 
-// Edges (a, b, v) given in both directions, summed per (a, b); a == b dropped.
-// edges is consumed: released once the graph is built (at n pairs it is 48
-// bytes a point, and the graph is read for the rest of the propagation).
-SignedGraph signed_graph(int64_t nodes, std::vector<std::tuple<int64_t, int64_t, double>> &edges) {
-    std::sort(edges.begin(), edges.end());
-    SignedGraph g;
-    g.nodes = nodes;
-    g.ptr.assign(static_cast<size_t>(nodes + 1), 0);
-    // Sized to the distinct (a, b), an upper bound of what is kept, instead
-    // of grown by push_back (up to twice the size, for as long as the graph lives).
-    size_t distinct = 0;
-    for (size_t e = 0; e < edges.size(); ++e)
-        distinct += e == 0 || std::get<0>(edges[e]) != std::get<0>(edges[e - 1]) ||
-                    std::get<1>(edges[e]) != std::get<1>(edges[e - 1]);
-    g.other.reserve(distinct);
-    g.value.reserve(distinct);
-    for (size_t e = 0; e < edges.size();) {
-        const int64_t a = std::get<0>(edges[e]), b = std::get<1>(edges[e]);
-        double v = 0.0;
-        for (; e < edges.size() && std::get<0>(edges[e]) == a && std::get<1>(edges[e]) == b; ++e) v += std::get<2>(edges[e]);
-        if (a == b || v == 0.0) continue;
-        ++g.ptr[a + 1];
-        g.other.push_back(b);
-        g.value.push_back(v);
+// The entries (a, b, v) that each(emit) emits (twice: counted, then
+// placed), summed per (a, b); keep(a, b, net) says which sums stay. The sums
+// are those of sorting the triples (a, b, v) and adding up each run of equal
+// (a, b) in ascending v, as this did before, so the results are bitwise the
+// same; but the rows come from a counting sort, each sorted in place, at 16
+// bytes an entry instead of a list of triples (24 bytes an entry) and the
+// rows beside it. With n pairs this list was the peak of building the store.
+template <class Each, class Keep>
+NetRows net_rows(int64_t nodes, Each each, Keep keep) {
+    NetRows r;
+    r.nodes = nodes;
+    r.ptr.assign(static_cast<size_t>(nodes + 1), 0);
+    size_t count = 0;
+    each([&](int64_t a, int64_t, double) {
+        ++r.ptr[static_cast<size_t>(a + 1)];
+        ++count;
+    });
+    for (int64_t a = 0; a < nodes; ++a) r.ptr[a + 1] += r.ptr[a];
+    r.entry.resize(count);
+    // ptr[a] is row a's cursor while placing; afterwards it holds row a's end.
+    each([&](int64_t a, int64_t b, double v) { r.entry[static_cast<size_t>(r.ptr[a]++)] = {b, v}; });
+    for (int64_t a = nodes; a > 0; --a) r.ptr[a] = r.ptr[a - 1];
+    r.ptr[0] = 0;
+    // Summed and compacted in place: a row's kept sums never pass its start.
+    int64_t out = 0, begin = 0;
+    for (int64_t a = 0; a < nodes; ++a) {
+        const int64_t end = r.ptr[a + 1];
+        r.ptr[a] = out;
+        std::sort(r.entry.begin() + begin, r.entry.begin() + end, [](const NetEntry &x, const NetEntry &y) {
+            return x.other != y.other ? x.other < y.other : x.value < y.value;
+        });
+        for (int64_t e = begin; e < end;) {
+            const int64_t b = r.entry[e].other;
+            double net = 0.0;
+            for (; e < end && r.entry[e].other == b; ++e) net += r.entry[e].value;
+            if (keep(a, b, net)) r.entry[static_cast<size_t>(out++)] = {b, net};
+        }
+        begin = end;
     }
-    std::vector<std::tuple<int64_t, int64_t, double>>().swap(edges);
-    for (int64_t a = 0; a < nodes; ++a) g.ptr[a + 1] += g.ptr[a];
-    return g;
+    r.ptr[static_cast<size_t>(nodes)] = out;
+    r.entry.resize(static_cast<size_t>(out));
+    r.entry.shrink_to_fit();  // a no-op when every sum is kept (the first level)
+    return r;
+}
+
+// A signed graph: the net value between two nodes, both directions, none
+// zero, no loops.
+using SignedGraph = NetRows;
+
+template <class Each>
+SignedGraph signed_graph(int64_t nodes, Each each) {
+    return net_rows(nodes, each, [](int64_t a, int64_t b, double v) { return a != b && v != 0.0; });
 }
 
 // Local moving (the first phase of Louvain-style methods, for the
@@ -66,9 +94,9 @@ bool local_moves(const SignedGraph &g, std::vector<int64_t> &group) {
             const int64_t own = group[a];
             touched.clear();
             for (int64_t e = g.ptr[a]; e < g.ptr[a + 1]; ++e) {
-                const int64_t h = group[g.other[e]];
+                const int64_t h = group[g.entry[e].other];
                 if (net[h] == 0.0) touched.push_back(h);
-                net[h] += g.value[e];
+                net[h] += g.entry[e].value;
             }
             // Staying is worth net[own] (0 when alone), a group of its own 0,
             // another group net[h]; a node moves only for a strict gain, so
@@ -117,14 +145,13 @@ std::vector<int64_t> robust_groups(int64_t n, const std::vector<Pair> &pairs) {
                 local[x] = static_cast<int64_t>(point.size());
                 point.push_back(x);
             }
-    std::vector<std::tuple<int64_t, int64_t, double>> edges;
-    edges.reserve(2 * pairs.size());
-    for (const Pair &p : pairs) {
-        edges.emplace_back(local[p.i], local[p.j], p.value);
-        edges.emplace_back(local[p.j], local[p.i], p.value);
-    }
+    SignedGraph g = signed_graph(static_cast<int64_t>(point.size()), [&](auto &&emit) {
+        for (const Pair &p : pairs) {
+            emit(local[p.i], local[p.j], p.value);
+            emit(local[p.j], local[p.i], p.value);
+        }
+    });
     std::vector<int64_t>().swap(local);  // not read again (8 bytes a point)
-    SignedGraph g = signed_graph(static_cast<int64_t>(point.size()), edges);
     std::vector<int64_t> node_of(point.size());  // the current level's node of each original node
     for (size_t a = 0; a < point.size(); ++a) node_of[a] = static_cast<int64_t>(a);
     std::vector<int64_t> group;
@@ -134,12 +161,15 @@ std::vector<int64_t> robust_groups(int64_t n, const std::vector<Pair> &pairs) {
         int64_t count = 0;
         for (int64_t a = 0; a < g.nodes; ++a)
             if (id[group[a]] < 0) id[group[a]] = count++;
-        std::vector<std::tuple<int64_t, int64_t, double>> up;
-        up.reserve(g.other.size());
-        for (int64_t a = 0; a < g.nodes; ++a)
-            for (int64_t e = g.ptr[a]; e < g.ptr[a + 1]; ++e) up.emplace_back(id[group[a]], id[group[g.other[e]]], g.value[e]);
         for (int64_t &v : node_of) v = id[group[v]];
-        g = signed_graph(count, up);
+        // Edges inside a group are left out: the graph drops loops anyway.
+        g = signed_graph(count, [&](auto &&emit) {
+            for (int64_t a = 0; a < g.nodes; ++a)
+                for (int64_t e = g.ptr[a]; e < g.ptr[a + 1]; ++e) {
+                    const int64_t u = id[group[a]], v = id[group[g.entry[e].other]];
+                    if (u != v) emit(u, v, g.entry[e].value);
+                }
+        });
     }
     // Every point of a group to the smallest point of the group.
     std::vector<int64_t> first(static_cast<size_t>(g.nodes), -1);
@@ -167,67 +197,49 @@ int64_t PropagatedConstraints::largest_unit() const {
 }
 
 PropagatedConstraints propagate_constraints(int64_t n, const std::vector<Pair> &pairs, Propagation mode) {
-    const std::vector<int64_t> owner = mode == Propagation::Robust ? robust_groups(n, pairs) : transitive_groups(n, pairs);
+    std::vector<int64_t> owner = mode == Propagation::Robust ? robust_groups(n, pairs) : transitive_groups(n, pairs);
     PropagatedConstraints out;
     out.n = n;
     out.unit.assign(static_cast<size_t>(n), -1);
-    std::vector<int64_t> id_of(static_cast<size_t>(n), -1);
-    for (int64_t i = 0; i < n; ++i) {
-        int64_t &id = id_of[owner[i]];
-        if (id < 0) {
-            id = out.unit_count();
-            out.unit_size.push_back(0);
+    {
+        std::vector<int64_t> id_of(static_cast<size_t>(n), -1);
+        for (int64_t i = 0; i < n; ++i) {
+            int64_t &id = id_of[owner[i]];
+            if (id < 0) {
+                id = out.unit_count();
+                out.unit_size.push_back(0);
+            }
+            out.unit[i] = id;
+            ++out.unit_size[id];
         }
-        out.unit[i] = id;
-        ++out.unit_size[id];
     }
+    std::vector<int64_t>().swap(owner);  // with id_of, 16 bytes a point not needed below
     out.unit_size.shrink_to_fit();  // kept by the store for every fit: without push_back's slack
     const int64_t units = out.unit_count();
 
-    // Net evidence between units, from the pairs that cross them.
-    std::vector<std::tuple<int64_t, int64_t, double>> cross;
-    // Sized exactly (two entries per pair across units) rather than grown by
-    // push_back, which left up to twice the 48 bytes an entry.
-    size_t crossing = 0;
-    for (const Pair &p : pairs) crossing += out.unit[p.i] != out.unit[p.j];
-    cross.reserve(2 * crossing);
-    for (const Pair &p : pairs) {
-        const int64_t u = out.unit[p.i], v = out.unit[p.j];
-        if (u == v) {
-            out.contradicted_pairs += p.value < 0;
-            continue;
-        }
-        out.contradicted_pairs += p.value > 0;
-        cross.emplace_back(u, v, p.value);
-        cross.emplace_back(v, u, p.value);
+    // Net evidence between units, from the pairs that cross them; the
+    // cannot-link rows keep the negative nets, sized exactly.
+    for (const Pair &p : pairs)
+        if (out.unit[p.i] == out.unit[p.j]) out.contradicted_pairs += p.value < 0;
+        else out.contradicted_pairs += p.value > 0;
+    NetRows cross = net_rows(
+        units,
+        [&](auto &&emit) {
+            for (const Pair &p : pairs) {
+                const int64_t u = out.unit[p.i], v = out.unit[p.j];
+                if (u == v) continue;
+                emit(u, v, p.value);
+                emit(v, u, p.value);
+            }
+        },
+        [](int64_t, int64_t, double net) { return net < 0.0; });
+    out.cl_ptr = std::move(cross.ptr);
+    out.cl_unit.resize(cross.entry.size());
+    out.cl_weight.resize(cross.entry.size());
+    for (size_t e = 0; e < cross.entry.size(); ++e) {
+        out.cl_unit[e] = cross.entry[e].other;
+        out.cl_weight[e] = -cross.entry[e].value;
     }
-    std::sort(cross.begin(), cross.end());
-    out.cl_ptr.assign(static_cast<size_t>(units + 1), 0);
-    // The net of each (u, v), in the order of the sort.
-    auto each_net = [&cross](auto &&take) {
-        for (size_t e = 0; e < cross.size();) {
-            const int64_t u = std::get<0>(cross[e]), v = std::get<1>(cross[e]);
-            double net = 0.0;
-            for (; e < cross.size() && std::get<0>(cross[e]) == u && std::get<1>(cross[e]) == v; ++e)
-                net += std::get<2>(cross[e]);
-            take(u, v, net);
-        }
-    };
-    // Counted first (the same sums), so that the rows the store keeps for
-    // every fit are sized exactly rather than grown by push_back, which
-    // left up to twice their 16 bytes an entry.
-    size_t kept = 0;
-    each_net([&kept](int64_t, int64_t, double net) { kept += net < 0.0; });
-    out.cl_unit.reserve(kept);
-    out.cl_weight.reserve(kept);
-    each_net([&out](int64_t u, int64_t v, double net) {
-        if (net < 0.0) {
-            ++out.cl_ptr[u + 1];
-            out.cl_unit.push_back(v);
-            out.cl_weight.push_back(-net);
-        }
-    });
-    for (int64_t u = 0; u < units; ++u) out.cl_ptr[u + 1] += out.cl_ptr[u];
     return out;
 }
 

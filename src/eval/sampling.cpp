@@ -42,7 +42,7 @@ void decode_pair(int64_t t, int64_t m, int64_t &a, int64_t &b) {
 
 void sample_pairs(SideInfo &side, const int32_t *labels, int64_t n, int64_t count, double rate, double noise,
                   uint64_t seed) {
-    const std::vector<int64_t> pts = labelled_points(side, labels, n);
+    std::vector<int64_t> pts = labelled_points(side, labels, n);
     check_probability(noise, "noise");
     const int64_t m = static_cast<int64_t>(pts.size());
     const int64_t total = m * (m - 1) / 2;
@@ -79,7 +79,11 @@ void sample_pairs(SideInfo &side, const int32_t *labels, int64_t n, int64_t coun
         if (rng.uniform() < noise) v = -v;
         vs[e] = v;
     }
-    side.add_pairs(is.data(), js.data(), vs.data(), static_cast<int64_t>(order.size()));
+    // Not read again: released (8 bytes a pair and 8 a labelled point) before
+    // the store is rebuilt, the peak of a sampling.
+    std::vector<int64_t>().swap(order);
+    std::vector<int64_t>().swap(pts);
+    side.add_pairs(is.data(), js.data(), vs.data(), static_cast<int64_t>(is.size()));
 }
 
 void sample_triplets(SideInfo &side, const int32_t *labels, int64_t n, int64_t count, double noise, uint64_t seed) {
