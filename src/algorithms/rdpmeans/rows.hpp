@@ -2,11 +2,10 @@
 // that decides a point without its link terms, and the choice from a row and
 // the link terms in their dense form, with the branch-free minimum and
 // first-position scans they share. The forms here use SSE2 where it is
-// there; where the processor has AVX2 (asked at run time, as OpenBLAS picks
-// its kernels), the pass calls the forms of rows_avx2.cpp, which
-// keep the same four lanes and the same operations and so give the same
-// values bit for bit (tests/unit/test_rdpmeans_internals.cpp checks it), in half
-// the vector instructions.
+// there (every x86-64 processor). An AVX2 copy of these kernels, chosen at
+// run time, was measured and removed: it bought 1-10% of an iteration, below
+// the 20% a second hand-written copy of a kernel must buy
+// (docs/performance.md, "RDP-means").
 #ifndef KINDRED_ALGORITHMS_RDPMEANS_ROWS_HPP
 #define KINDRED_ALGORITHMS_RDPMEANS_ROWS_HPP
 
@@ -20,12 +19,6 @@
 #endif
 
 #include "linalg/distances.hpp"
-
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-#define KINDRED_ROWS_AVX2 1
-#else
-#define KINDRED_ROWS_AVX2 0
-#endif
 
 namespace kindred {
 namespace rows {
@@ -250,30 +243,6 @@ inline bool decided_fast(const double *row, int64_t k0, double t, double lambda,
     d_best = d_b;
     return true;
 }
-
-// Whether this processor (and its operating system) runs AVX2: then the
-// pass uses the forms below. Always false where they are not built.
-bool avx2_available();
-
-// The AVX2 forms (defined only where KINDRED_ROWS_AVX2; call them only when
-// avx2_available()).
-// decide_block: decided_fast for rows r = 0 .. rows - 1 of block (row r at
-// block + r k0, k0 <= 64), t = xi bound[r] (bound null: 0), as the pass's
-// loop calls it: pick[r] and pick_value[r] the centre and divergence the test
-// chose (-1 and 0 when the links decide), and reads_links[0 .. listed) the
-// rows r with pick[r] != labels[r]; returns listed. With x_sq (else null),
-// the rows are raw (Bregman::raw_distances) and each is first finished in
-// place, linalg::finish_sq_row(row r, k0, x_sq[r], c_sq), bit for bit: the
-// block is then read once instead of twice.
-int64_t decide_block_avx2(double *block, int64_t rows, int64_t k0, double xi, const double *bound, double lambda,
-                          const int32_t *labels, const double *x_sq, const double *c_sq, int32_t *pick,
-                          double *pick_value, int32_t *reads_links);
-// dense_argmin, the same result; also with the terms as signed bytes
-// (LinkTermBytes).
-int64_t dense_argmin_avx2(const double *row, const int32_t *acc, double xi, int64_t k0, double *a,
-                          double &best_value);
-int64_t dense_argmin_avx2(const double *row, const int8_t *acc, double xi, int64_t k0, double *a,
-                          double &best_value);
 
 }  // namespace rows
 }  // namespace kindred
