@@ -511,6 +511,13 @@ static void row_kernels_agree(void **) {
             assert_int_equal(best, scan);
             assert_true(best_value == a[scan]);
         }
+        // The same terms as signed bytes (LinkTermBytes' rows): the same bits.
+        std::vector<int8_t> small(acc.begin(), acc.end());
+        std::vector<double> a_small(static_cast<size_t>(k0));
+        double best_small = 0.0;
+        assert_int_equal(rows::dense_argmin(row.data(), small.data(), xi, k0, a_small.data(), best_small), best);
+        assert_true(same_bits(best_small, best_value));
+        for (int64_t c = 0; c < k0; ++c) assert_true(same_bits(a_small[c], a[c]));
     }
     // The bound test over a block: the pass's loop of decided_fast on rows of up to 64 centres whose bound decides some points
     // and not others.

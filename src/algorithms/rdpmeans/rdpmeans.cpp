@@ -159,7 +159,6 @@ struct PassState {
     // The link terms as bytes per point (link_term_bytes.hpp): null, or read
     // and kept by the pass while valid.
     LinkTermBytes *term_bytes = nullptr;
-    std::vector<int32_t> byte_acc;  // a byte row as ints (the SSE2 form)
     std::vector<double> pick_value;
     // With center bounds (squared Euclidean, dense data): the bounds, |x_i|^2,
     // and per row of the block its row in `block` (-1: skipped, the point
@@ -539,8 +538,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                 have_slots && !byte_row && dense_pass && k_now == k0 && k0 <= 4 * links.degree(i) + 16;
             if (byte_row) {
                 ++st.linked;
-                st.byte_acc.assign(byte_row, byte_row + k0);
-                best = rows::dense_argmin(row, st.byte_acc.data(), xi, k0, st.augmented.data(), best_value);
+                best = rows::dense_argmin(row, byte_row, xi, k0, st.augmented.data(), best_value);
             } else if (dense) {
                 ++st.linked;
                 links.add_integer_terms(i, st.labels.data(), st.acc.data());
