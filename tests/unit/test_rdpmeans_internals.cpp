@@ -489,8 +489,6 @@ static double random_entry(Rng &rng, bool with_nan) {
 
 static void row_kernels_agree(void **) {
     Rng rng(7);
-    const bool wide = rows::avx2_available();
-    if (!wide) std::printf("# this processor has no AVX2: only the SSE2 forms are checked against the scan\n");
     for (int trial = 0; trial < 4000; ++trial) {
         const int64_t k0 = 1 + rng.below(70);
         const bool with_nan = trial % 4 == 3;
@@ -501,8 +499,8 @@ static void row_kernels_agree(void **) {
         const double xi = rng.below(3) == 0 ? 0.0 : rng.uniform() * 2.0;
         // The dense choice: the first minimum of row + xi acc, as the scan
         // "a[c] < best" finds it (without NaN, where the scan is the rule).
-        std::vector<double> a(static_cast<size_t>(k0)), a_wide(static_cast<size_t>(k0));
-        double best_value = 0.0, best_wide = 0.0;
+        std::vector<double> a(static_cast<size_t>(k0));
+        double best_value = 0.0;
         const int64_t best = rows::dense_argmin(row.data(), acc.data(), xi, k0, a.data(), best_value);
         if (!with_nan) {
             int64_t scan = 0;
@@ -513,22 +511,15 @@ static void row_kernels_agree(void **) {
             assert_int_equal(best, scan);
             assert_true(best_value == a[scan]);
         }
-        if (wide) {
-            const int64_t b2 = rows::dense_argmin_avx2(row.data(), acc.data(), xi, k0, a_wide.data(), best_wide);
-            assert_int_equal(b2, best);
-            assert_true(same_bits(best_wide, best_value));
-            for (int64_t c = 0; c < k0; ++c) assert_true(same_bits(a_wide[c], a[c]));
-            // The same terms as signed bytes (LinkTermBytes' rows).
-            std::vector<int8_t> small(acc.begin(), acc.end());
-            std::fill(a_wide.begin(), a_wide.end(), 0.0);
-            const int64_t b3 = rows::dense_argmin_avx2(row.data(), small.data(), xi, k0, a_wide.data(), best_wide);
-            assert_int_equal(b3, best);
-            assert_true(same_bits(best_wide, best_value));
-            for (int64_t c = 0; c < k0; ++c) assert_true(same_bits(a_wide[c], a[c]));
-        }
+        // The same terms as signed bytes (LinkTermBytes' rows): the same bits.
+        std::vector<int8_t> small(acc.begin(), acc.end());
+        std::vector<double> a_small(static_cast<size_t>(k0));
+        double best_small = 0.0;
+        assert_int_equal(rows::dense_argmin(row.data(), small.data(), xi, k0, a_small.data(), best_small), best);
+        assert_true(same_bits(best_small, best_value));
+        for (int64_t c = 0; c < k0; ++c) assert_true(same_bits(a_small[c], a[c]));
     }
-    // The bound test over a block: the pass's loop of decided_fast, and its
-    // AVX2 form, on rows of up to 64 centres whose bound decides some points
+    // The bound test over a block: the pass's loop of decided_fast on rows of up to 64 centres whose bound decides some points
     // and not others.
     int64_t decided_total = 0, undecided_total = 0;
     for (int trial = 0; trial < 300; ++trial) {
@@ -572,34 +563,6 @@ static void row_kernels_agree(void **) {
         reference();
         decided_total += decided;
         undecided_total += rows_n - decided;
-        if (!wide) continue;
-        // Every other trial, the AVX2 form gets raw rows and their terms:
-        // raw + x_sq + c_sq is the block above, which the form must rebuild
-        // (linalg::finish_sq_row) bit for bit before its test.
-        const bool raw = trial % 2 == 1;
-        std::vector<double> given = block, x_sq(static_cast<size_t>(rows_n)), c_sq(static_cast<size_t>(k0));
-        if (raw) {
-            for (auto &v : x_sq) v = rng.uniform() * 4.0;
-            for (auto &v : c_sq) v = rng.below(9) == 0 ? random_entry(rng, with_nan) : rng.uniform() * 4.0;
-            for (auto &v : given) v = rng.below(8) == 0 ? random_entry(rng, with_nan) : rng.uniform() * 20.0 - 10.0;
-            // The reference on the rows finished the library's way.
-            block = given;
-            for (int64_t r = 0; r < rows_n; ++r)
-                linalg::finish_sq_row(block.data() + r * k0, k0, x_sq[r], c_sq.data());
-            reference();
-        }
-        std::vector<int32_t> pick_w(static_cast<size_t>(rows_n)), reads_w(static_cast<size_t>(rows_n));
-        std::vector<double> value_w(static_cast<size_t>(rows_n));
-        const int64_t listed_w = rows::decide_block_avx2(
-            given.data(), rows_n, k0, xi, no_bounds ? nullptr : bound.data(), lambda, labels.data(),
-            raw ? x_sq.data() : nullptr, raw ? c_sq.data() : nullptr, pick_w.data(), value_w.data(), reads_w.data());
-        for (size_t v = 0; v < block.size(); ++v) assert_true(same_bits(given[v], block[v]));
-        assert_int_equal(listed_w, listed);
-        for (int64_t r = 0; r < rows_n; ++r) {
-            assert_int_equal(pick_w[r], pick[r]);
-            assert_true(same_bits(value_w[r], value[r]));
-        }
-        for (int64_t w = 0; w < listed; ++w) assert_int_equal(reads_w[w], reads[w]);
     }
     // Both outcomes were exercised.
     assert_true(decided_total > 500);
@@ -630,7 +593,7 @@ static void link_term_bytes_equal_gather(void **) {
         for (auto &l : labels) l = static_cast<int32_t>(rng.below(K));
         cache.labels_changed(labels.data(), K);
         const int64_t block_rows = int64_t(16) << (trial % 3);  // blocks as a pass makes them
-        LinkTermBytes bytes(cache, block_rows, trial % 2 == 0);  // odd trials: the scalar build
+        LinkTermBytes bytes(cache, block_rows);
         assert_true(bytes.possible() == !hub);
         if (hub) continue;
         assert_false(bytes.valid());

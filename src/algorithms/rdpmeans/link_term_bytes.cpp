@@ -3,41 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "algorithms/rdpmeans/rows.hpp"
-
-#if KINDRED_ROWS_AVX2
-#include <immintrin.h>
-#endif
-
 namespace kindred {
-
-namespace {
-
-#if KINDRED_ROWS_AVX2
-// build() for one point: its terms summed in 32 byte lanes, two
-// accumulators (independent additions), stored in one write.
-__attribute__((target("avx2"))) void build_row_avx2(int8_t *out, const LinkCountCache::PackedRow &r,
-                                                    const uint8_t *labels) {
-    const __m256i iota = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
-                                          22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
-    const auto term = [&](uint32_t entry) __attribute__((target("avx2"))) {
-        const __m256i here = _mm256_cmpeq_epi8(
-            iota, _mm256_set1_epi8(static_cast<char>(labels[LinkCountCache::packed_neighbour(entry)])));
-        return _mm256_and_si256(here, _mm256_set1_epi8(static_cast<char>(LinkCountCache::packed_term(entry))));
-    };
-    // Two named accumulators (an array indexed by e & 1 was kept in memory).
-    __m256i even = _mm256_setzero_si256(), odd = _mm256_setzero_si256();
-    int64_t e = 0;
-    for (; e + 2 <= r.size; e += 2) {
-        even = _mm256_add_epi8(even, term(r.entry[e]));
-        odd = _mm256_add_epi8(odd, term(r.entry[e + 1]));
-    }
-    if (e < r.size) even = _mm256_add_epi8(even, term(r.entry[e]));
-    _mm256_store_si256(reinterpret_cast<__m256i *>(out), _mm256_add_epi8(even, odd));
-}
-#endif
-
-}  // namespace
 
 void LinkTermBytes::build() {
     const int64_t n = links_.size();
@@ -46,13 +12,6 @@ void LinkTermBytes::build() {
     base_ = bytes_.data() + (kClusters - reinterpret_cast<uintptr_t>(bytes_.data()) % kClusters) % kClusters;
     waiting_.assign(static_cast<size_t>(((n - 1) >> block_shift_) + 1), {});
     const uint8_t *labels = links_.label_copy();
-#if KINDRED_ROWS_AVX2
-    if (allow_avx2_ && rows::avx2_available()) {
-        for (int64_t i = 0; i < n; ++i) build_row_avx2(base_ + i * kClusters, links_.packed_row(i), labels);
-        valid_ = true;
-        return;
-    }
-#endif
     for (int64_t i = 0; i < n; ++i) {
         const LinkCountCache::PackedRow r = links_.packed_row(i);
         int8_t *out = base_ + i * kClusters;

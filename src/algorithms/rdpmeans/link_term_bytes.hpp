@@ -34,11 +34,9 @@ public:
     static constexpr int64_t kClusters = 32;  // cluster ids 0 .. 31
 
     // block_rows: the rows of a pass's blocks (enter_block), a power of 2
-    // (the block of a row is a shift, not a division). allow_avx2
-    // false: the scalar form of build() even where the processor has AVX2
-    // (for tests; the same bytes).
-    LinkTermBytes(const LinkCountCache &links, int64_t block_rows, bool allow_avx2 = true)
-        : links_(links), block_shift_(shift_of(block_rows)), allow_avx2_(allow_avx2) {}
+    // (the block of a row is a shift, not a division).
+    LinkTermBytes(const LinkCountCache &links, int64_t block_rows)
+        : links_(links), block_shift_(shift_of(block_rows)) {}
 
     // Whether the terms of every point fit (LinkCountCache::byte_rows).
     bool possible() const { return links_.byte_rows(); }
@@ -78,7 +76,6 @@ private:
 
     const LinkCountCache &links_;
     int block_shift_;  // a row's block: row >> block_shift_
-    bool allow_avx2_;
     std::vector<int8_t> bytes_;
     int8_t *base_ = nullptr;  // bytes_ from its first 32-byte boundary: a point's bytes in one line
     bool valid_ = false;

@@ -159,7 +159,6 @@ struct PassState {
     // The link terms as bytes per point (link_term_bytes.hpp): null, or read
     // and kept by the pass while valid.
     LinkTermBytes *term_bytes = nullptr;
-    std::vector<int32_t> byte_acc;  // a byte row as ints (the SSE2 form)
     std::vector<double> pick_value;
     // With center bounds (squared Euclidean, dense data): the bounds, |x_i|^2,
     // and per row of the block its row in `block` (-1: skipped, the point
@@ -426,7 +425,6 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
     bool &setting = st.setting;  // the bounds set from this pass's rows (below)
     st.tried_bounds = skipping;
     if (keep_bounds) st.c_sq = linalg::center_sqnorms(st.centers.data(), k_now, d);
-    const bool wide = rows::avx2_available();  // the AVX2 forms of the row kernels (rows.hpp)
     for (int64_t begin = 0; begin < n; begin += kBlockRows) {
         const int64_t end = std::min(n, begin + kBlockRows);
         const int64_t k0 = k_now;
@@ -442,16 +440,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
         // links is requested ahead of their turn, from that list.
         st.reads_links.resize(static_cast<size_t>(kBlockRows));
         int64_t listed = 0;
-        // The common case (every row of the block computed, no certificate)
-        // in the AVX2 form where the processor has it: the same picks.
-        const bool wide_block = wide && link_bounds && !limit && computed == end - begin && k0 <= 64;
-        if (wide_block)
-            listed = rows::decide_block_avx2(st.block.data(), end - begin, k0, xi,
-                                             links.link_bounds() ? links.link_bounds() + begin : nullptr, lambda,
-                                             st.labels.data() + begin, st.finish.row ? st.finish.row + begin : nullptr,
-                                             st.finish.center.data(), st.pick.data(), st.pick_value.data(),
-                                             st.reads_links.data());
-        for (int64_t i = wide_block ? end : begin; i < end; ++i) {
+        for (int64_t i = begin; i < end; ++i) {
             int64_t b = -1;
             double d_b = 0.0;
             if (st.finish.row && st.row_of[i - begin] >= 0)
@@ -549,17 +538,11 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                 have_slots && !byte_row && dense_pass && k_now == k0 && k0 <= 4 * links.degree(i) + 16;
             if (byte_row) {
                 ++st.linked;
-                if (wide) {
-                    best = rows::dense_argmin_avx2(row, byte_row, xi, k0, st.augmented.data(), best_value);
-                } else {
-                    st.byte_acc.assign(byte_row, byte_row + k0);
-                    best = rows::dense_argmin(row, st.byte_acc.data(), xi, k0, st.augmented.data(), best_value);
-                }
+                best = rows::dense_argmin(row, byte_row, xi, k0, st.augmented.data(), best_value);
             } else if (dense) {
                 ++st.linked;
                 links.add_integer_terms(i, st.labels.data(), st.acc.data());
-                best = wide ? rows::dense_argmin_avx2(row, st.acc.data(), xi, k0, st.augmented.data(), best_value)
-                            : rows::dense_argmin(row, st.acc.data(), xi, k0, st.augmented.data(), best_value);
+                best = rows::dense_argmin(row, st.acc.data(), xi, k0, st.augmented.data(), best_value);
             } else if (have_slots) {
                 slots = links.slots(i, st.labels.data());
                 ++st.linked;

@@ -2,11 +2,10 @@
 // that decides a point without its link terms, and the choice from a row and
 // the link terms in their dense form, with the branch-free minimum and
 // first-position scans they share. The forms here use SSE2 where it is
-// there; where the processor has AVX2 (asked at run time, as OpenBLAS picks
-// its kernels), the pass calls the forms of rows_avx2.cpp, which
-// keep the same four lanes and the same operations and so give the same
-// values bit for bit (tests/unit/test_rdpmeans_internals.cpp checks it), in half
-// the vector instructions.
+// there (every x86-64 processor). An AVX2 copy of these kernels, chosen at
+// run time, was measured and removed: it bought 1-10% of an iteration, below
+// the 20% a second hand-written copy of a kernel must buy
+// (docs/performance.md, "RDP-means").
 #ifndef KINDRED_ALGORITHMS_RDPMEANS_ROWS_HPP
 #define KINDRED_ALGORITHMS_RDPMEANS_ROWS_HPP
 
@@ -20,12 +19,6 @@
 #endif
 
 #include "linalg/distances.hpp"
-
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-#define KINDRED_ROWS_AVX2 1
-#else
-#define KINDRED_ROWS_AVX2 0
-#endif
 
 namespace kindred {
 namespace rows {
@@ -110,7 +103,7 @@ inline int64_t first_argmin(const double *v, int64_t m, double &smallest, double
 }
 
 // Point i's choice from its divergence row and its link terms g_ik in the
-// dense form (acc, ints): the first minimum of row[c] + xi g_ic over the k0
+// dense form (acc, ints or bytes): the first minimum of row[c] + xi g_ic over the k0
 // clusters, computed in a (k0 entries), and its augmented distance into
 // best_value.
 // The same sums as add_link_terms makes in place (a cluster without a slot
@@ -118,7 +111,24 @@ inline int64_t first_argmin(const double *v, int64_t m, double &smallest, double
 // With SSE2 the row is built and its minimum taken in one loop, in the lanes
 // of linalg::row_min (the same minimum): a third fewer loads and loop steps
 // than building it first, where every point reads its links.
-inline int64_t dense_argmin(const double *row, const int32_t *acc, double xi, int64_t k0, double *a,
+#if defined(__SSE2__)
+// Four link terms as 32-bit lanes: int32 as they are; signed bytes
+// (LinkTermBytes' rows) sign-extended, each lane the value
+// static_cast<int32_t>(byte), so the sums below are the same either way.
+inline __m128i load_terms4(const int32_t *acc) { return _mm_loadu_si128(reinterpret_cast<const __m128i *>(acc)); }
+inline __m128i load_terms4(const int8_t *acc) {
+    int32_t four;
+    std::memcpy(&four, acc, sizeof four);
+    __m128i b = _mm_cvtsi32_si128(four);
+    b = _mm_unpacklo_epi8(b, b);
+    b = _mm_unpacklo_epi16(b, b);  // byte j in all four bytes of lane j
+    return _mm_srai_epi32(b, 24);
+}
+#endif
+
+// Term: int32_t (the dense int rows) or int8_t (LinkTermBytes' rows), one body.
+template <typename Term>
+inline int64_t dense_argmin(const double *row, const Term *acc, double xi, int64_t k0, double *a,
                             double &best_value) {
 #if defined(__SSE2__)
     a[0] = row[0] + xi * static_cast<double>(acc[0]);
@@ -126,7 +136,7 @@ inline int64_t dense_argmin(const double *row, const int32_t *acc, double xi, in
     __m128d low = _mm_set1_pd(a[0]), high = low;  // row_min's lanes 0, 1 and 2, 3
     int64_t c = 0;
     for (; c + 4 <= k0; c += 4) {
-        const __m128i g = _mm_loadu_si128(reinterpret_cast<const __m128i *>(acc + c));
+        const __m128i g = load_terms4(acc + c);
         const __m128d a01 = _mm_add_pd(_mm_loadu_pd(row + c), _mm_mul_pd(x, _mm_cvtepi32_pd(g)));
         const __m128d a23 = _mm_add_pd(_mm_loadu_pd(row + c + 2), _mm_mul_pd(x, _mm_cvtepi32_pd(_mm_srli_si128(g, 8))));
         _mm_storeu_pd(a + c, a01);
@@ -250,30 +260,6 @@ inline bool decided_fast(const double *row, int64_t k0, double t, double lambda,
     d_best = d_b;
     return true;
 }
-
-// Whether this processor (and its operating system) runs AVX2: then the
-// pass uses the forms below. Always false where they are not built.
-bool avx2_available();
-
-// The AVX2 forms (defined only where KINDRED_ROWS_AVX2; call them only when
-// avx2_available()).
-// decide_block: decided_fast for rows r = 0 .. rows - 1 of block (row r at
-// block + r k0, k0 <= 64), t = xi bound[r] (bound null: 0), as the pass's
-// loop calls it: pick[r] and pick_value[r] the centre and divergence the test
-// chose (-1 and 0 when the links decide), and reads_links[0 .. listed) the
-// rows r with pick[r] != labels[r]; returns listed. With x_sq (else null),
-// the rows are raw (Bregman::raw_distances) and each is first finished in
-// place, linalg::finish_sq_row(row r, k0, x_sq[r], c_sq), bit for bit: the
-// block is then read once instead of twice.
-int64_t decide_block_avx2(double *block, int64_t rows, int64_t k0, double xi, const double *bound, double lambda,
-                          const int32_t *labels, const double *x_sq, const double *c_sq, int32_t *pick,
-                          double *pick_value, int32_t *reads_links);
-// dense_argmin, the same result; also with the terms as signed bytes
-// (LinkTermBytes).
-int64_t dense_argmin_avx2(const double *row, const int32_t *acc, double xi, int64_t k0, double *a,
-                          double &best_value);
-int64_t dense_argmin_avx2(const double *row, const int8_t *acc, double xi, int64_t k0, double *a,
-                          double &best_value);
 
 }  // namespace rows
 }  // namespace kindred
