@@ -411,7 +411,7 @@ int64_t icm_assign_prepared(int64_t k, const IcmGraph &graph, int64_t max_sweeps
 // split.
 std::vector<double> initial_centers(const FitContext &ctx, const divergence::WeightedDistortion &dist,
                                     const Config &cfg, Rng &rng, const Collective &ranks,
-                                    const std::vector<int64_t> *units = nullptr, int64_t unit_count = 0,
+                                    const IndexVector *units = nullptr, int64_t unit_count = 0,
                                     bool neighbourhoods = true);
 
 // mpckmeans's distortion = auto: the kind fitted, kept in the model as the
