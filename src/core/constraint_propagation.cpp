@@ -193,28 +193,31 @@ std::vector<int64_t> transitive_groups(int64_t n, const std::vector<Pair> &pairs
 }  // namespace
 
 int64_t PropagatedConstraints::largest_unit() const {
-    return unit_size.empty() ? 0 : *std::max_element(unit_size.begin(), unit_size.end());
+    int64_t largest = 0;
+    for (int64_t u = 0; u < unit_count(); ++u) largest = std::max(largest, unit_size[u]);
+    return largest;
 }
 
 PropagatedConstraints propagate_constraints(int64_t n, const std::vector<Pair> &pairs, Propagation mode) {
     std::vector<int64_t> owner = mode == Propagation::Robust ? robust_groups(n, pairs) : transitive_groups(n, pairs);
     PropagatedConstraints out;
     out.n = n;
-    out.unit.assign(static_cast<size_t>(n), -1);
+    out.unit.assign(static_cast<size_t>(n), n, 0);
     {
+        // Ids in order of smallest member, then the sizes, sized exactly
+        // (kept by the store for every fit).
         std::vector<int64_t> id_of(static_cast<size_t>(n), -1);
+        int64_t count = 0;
         for (int64_t i = 0; i < n; ++i) {
             int64_t &id = id_of[owner[i]];
-            if (id < 0) {
-                id = out.unit_count();
-                out.unit_size.push_back(0);
-            }
-            out.unit[i] = id;
-            ++out.unit_size[id];
+            if (id < 0) id = count++;
+            out.unit.set(i, id);
         }
+        std::vector<int64_t>().swap(id_of);
+        std::vector<int64_t>().swap(owner);  // with id_of, 16 bytes a point not needed below
+        out.unit_size.assign(static_cast<size_t>(count), n, 0);
+        for (int64_t i = 0; i < n; ++i) out.unit_size.set(out.unit[i], out.unit_size[out.unit[i]] + 1);
     }
-    std::vector<int64_t>().swap(owner);  // with id_of, 16 bytes a point not needed below
-    out.unit_size.shrink_to_fit();  // kept by the store for every fit: without push_back's slack
     const int64_t units = out.unit_count();
 
     // Net evidence between units, from the pairs that cross them; the

@@ -25,7 +25,9 @@
 #ifndef KINDRED_CORE_CONSTRAINT_PROPAGATION_HPP
 #define KINDRED_CORE_CONSTRAINT_PROPAGATION_HPP
 
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace kindred {
@@ -34,11 +36,40 @@ struct Pair;  // core/side_info.hpp
 
 enum class Propagation { Transitive, Robust };
 
+// Values in [0, bound] (point indices, unit ids, unit sizes): 32-bit when
+// the bound allows it, chosen once when the array is sized (as Adjacency's
+// neighbours), 64-bit otherwise, since the library takes int64 sizes. With
+// n pairs the robust units' ids and sizes were 8 + 7 bytes a point, kept by
+// the store and read through every fit.
+class IndexVector {
+public:
+    static bool narrow_for(int64_t bound) { return bound <= std::numeric_limits<int32_t>::max(); }
+    void assign(size_t size, int64_t bound, int64_t value) {
+        std::vector<int32_t>().swap(narrow_);
+        std::vector<int64_t>().swap(wide_);
+        if (narrow_for(bound)) narrow_.assign(size, static_cast<int32_t>(value));
+        else wide_.assign(size, value);
+    }
+    // (An empty wide array means the narrow one: with no entries neither is read.)
+    int64_t operator[](int64_t i) const {
+        return wide_.empty() ? static_cast<int64_t>(narrow_[static_cast<size_t>(i)]) : wide_[static_cast<size_t>(i)];
+    }
+    void set(int64_t i, int64_t value) {
+        if (wide_.empty()) narrow_[static_cast<size_t>(i)] = static_cast<int32_t>(value);
+        else wide_[static_cast<size_t>(i)] = value;
+    }
+    size_t size() const { return wide_.empty() ? narrow_.size() : wide_.size(); }
+
+private:
+    std::vector<int32_t> narrow_;
+    std::vector<int64_t> wide_;
+};
+
 struct PropagatedConstraints {
     int64_t n = 0;
     // unit[i]: the unit of point i, numbered 0, 1, ... in order of smallest member.
-    std::vector<int64_t> unit;
-    std::vector<int64_t> unit_size;
+    IndexVector unit;
+    IndexVector unit_size;
     // Net cannot-link weight between units (CSR over units, symmetric; each
     // row sorted by neighbour unit).
     std::vector<int64_t> cl_ptr, cl_unit;

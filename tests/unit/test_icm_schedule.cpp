@@ -53,7 +53,11 @@ Problem make_problem(uint64_t seed, int64_t n, int64_t k, int64_t pairs, double 
     for (double &v : p.dmat) v = rng.uniform();
     p.labels.resize(static_cast<size_t>(n));
     for (int32_t &y : p.labels) y = static_cast<int32_t>(rng.below(k));
-    std::vector<std::vector<hmrf::IcmGraph::Edge>> adj(static_cast<size_t>(n));
+    struct Edge {
+        int64_t j;
+        double w;
+    };
+    std::vector<std::vector<Edge>> adj(static_cast<size_t>(n));
     for (int64_t q = 0; q < pairs; ++q) {
         const int64_t i = rng.below(n), j = (i + 1 + rng.below(n - 1)) % n;
         const double w = 0.05 + 0.5 * rng.uniform();
@@ -61,12 +65,17 @@ Problem make_problem(uint64_t seed, int64_t n, int64_t k, int64_t pairs, double 
         adj[i].push_back({j, signed_w});
         adj[j].push_back({i, signed_w});
     }
-    std::vector<int64_t> indptr(1, 0);
+    std::vector<int64_t> indptr(1, 0), neighbours;
+    std::vector<double> w;
     for (int64_t i = 0; i < n; ++i) {
-        p.graph.edges.insert(p.graph.edges.end(), adj[i].begin(), adj[i].end());
-        indptr.push_back(static_cast<int64_t>(p.graph.edges.size()));
+        for (const Edge &e : adj[i]) {
+            neighbours.push_back(e.j);
+            w.push_back(e.w);
+        }
+        indptr.push_back(static_cast<int64_t>(neighbours.size()));
     }
-    p.graph.set_offsets(std::move(indptr));
+    p.graph.set_rows(std::move(indptr), std::move(neighbours));
+    p.graph.w = std::move(w);
     p.graph.compute_slack();
     return p;
 }
@@ -115,11 +124,11 @@ void result_is_a_local_minimum(void **) {
         for (int64_t i = 0; i < p.n; ++i) {
             std::vector<double> cost(p.dmat.begin() + i * p.k, p.dmat.begin() + (i + 1) * p.k);
             for (int64_t e = p.graph.indptr[i]; e < p.graph.indptr[i + 1]; ++e) {
-                const auto &edge = p.graph.edges[e];
+                const double w = p.graph.w[e];
                 for (int64_t h = 0; h < p.k; ++h) {
-                    const bool same = labels[edge.j] == h;
-                    if (edge.w > 0 && !same) cost[h] += edge.w;
-                    if (edge.w < 0 && same) cost[h] -= edge.w;
+                    const bool same = labels[p.graph.neighbor[e]] == h;
+                    if (w > 0 && !same) cost[h] += w;
+                    if (w < 0 && same) cost[h] -= w;
                 }
             }
             for (int64_t h = 0; h < p.k; ++h) assert_true(cost[labels[i]] <= cost[h] + 1e-9);

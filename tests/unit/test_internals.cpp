@@ -221,6 +221,22 @@ void adjacency_neighbours_widen_past_32_bits(void **) {
     assert_true(wide.value[0] == 1.0 && wide.value[1] == -2.0);  // kept by the resize
 }
 
+// The propagated units' ids and sizes likewise: 32-bit while every value
+// (at most n) fits, 64-bit past that.
+void unit_ids_widen_past_32_bits(void **) {
+    const int64_t most = (int64_t(1) << 31) - 1, big = (int64_t(1) << 31) + 5;
+    assert_true(kindred::IndexVector::narrow_for(most));
+    assert_false(kindred::IndexVector::narrow_for(most + 1));
+    kindred::IndexVector narrow, wide;
+    narrow.assign(3, most, 0);
+    narrow.set(1, most);
+    narrow.set(2, narrow[1] - 1);
+    assert_true(narrow.size() == 3 && narrow[0] == 0 && narrow[1] == most && narrow[2] == most - 1);
+    wide.assign(2, big, -1);
+    wide.set(0, big);
+    assert_true(wide.size() == 2 && wide[0] == big && wide[1] == -1);
+}
+
 void side_info_closure_of_a_small_graph(void **) {
     // Must-links 0-1, 1-2, 4-5, 5-6, 6-4 (a cycle), cannot-links 2-4, 0-2 (inside).
     SideInfo s(8);
@@ -633,6 +649,7 @@ int main() {
         cmocka_unit_test(rng_categorical_and_shuffle),
         cmocka_unit_test(psd_projection_of_a_rotated_diagonal),
         cmocka_unit_test(adjacency_neighbours_widen_past_32_bits),
+        cmocka_unit_test(unit_ids_widen_past_32_bits),
         cmocka_unit_test(side_info_closure_of_a_small_graph),
         cmocka_unit_test(disjoint_sets),
         cmocka_unit_test(option_ranges_and_validation),

@@ -105,23 +105,23 @@ double objective(const divergence::WeightedDistortion &dist, const Constraints &
                  const std::vector<double> &dist_matrix, int64_t k, const int32_t *labels, const Config &cfg);
 
 // The constraints as the E-step reads them: for each point (CSR by indptr)
-// its neighbours j and the cost of the constraint's violation, w phi for a
-// must-link (w > 0) and -w (phi_max - phi) for a cannot-link (w <= 0) (3.13);
-// slack[i] = sum of |w| over the point's edges (compute_slack).
+// its neighbours j = neighbor[e] and the cost w[e] of the constraint's
+// violation, w phi for a must-link (w > 0) and -w (phi_max - phi) for a
+// cannot-link (w <= 0) (3.13); slack[i] = sum of |w| over the point's edges
+// (compute_slack).
 //
-// The row offsets are borrowed from the constraints the graph is built from
-// (Constraints::indptr, the propagated units' cl_ptr), which outlive it,
-// instead of copied (8 bytes a point or unit: at n = 2e5 with n pairs the
-// copy of cl_ptr was 7 bytes a point at the fit's peak); a graph built
-// otherwise owns them (set_offsets). Move-only: a copy would read the
-// offsets of the graph it was copied from (a move keeps them where they are).
+// The row offsets and the neighbours are borrowed from the constraints the
+// graph is built from (Constraints::indptr and other, the propagated units'
+// cl_ptr and cl_unit), which outlive it, instead of copied: the graph owns
+// only the costs. The copies were 8 bytes a point or unit (the offsets: at
+// n = 2e5 with n pairs 7 bytes a point at the fit's peak) and 8 bytes an
+// edge (the neighbours: half of the unit graph, about 14 bytes a point); a
+// graph built otherwise owns them (set_rows). Move-only: a copy would read
+// the rows of the graph it was copied from (a move keeps them where they are).
 struct IcmGraph {
-    struct Edge {
-        int64_t j;
-        double w;
-    };
-    const int64_t *indptr = nullptr;  // rows() + 1 offsets into edges
-    std::vector<Edge> edges;
+    const int64_t *indptr = nullptr;    // rows() + 1 offsets into neighbor and w
+    const int64_t *neighbor = nullptr;  // per edge: the other end
+    std::vector<double> w;              // per edge: the cost of its violation, signed as above
     std::vector<double> slack;
 
     IcmGraph() = default;
@@ -131,21 +131,28 @@ struct IcmGraph {
     IcmGraph &operator=(const IcmGraph &) = delete;
 
     int64_t rows() const { return rows_; }
-    // offsets must outlive the graph and stay unchanged.
-    void borrow_offsets(const std::vector<int64_t> &offsets) {
-        std::vector<int64_t>().swap(own_);
-        indptr = offsets.data();
-        rows_ = static_cast<int64_t>(offsets.size()) - 1;
+    // offsets and neighbours must outlive the graph and stay unchanged; w
+    // gets one (unset) cost per neighbour.
+    void borrow_rows(const std::vector<int64_t> &offsets, const std::vector<int64_t> &neighbours) {
+        std::vector<int64_t>().swap(own_offsets_);
+        std::vector<int64_t>().swap(own_neighbours_);
+        point_at(offsets, neighbours);
     }
-    void set_offsets(std::vector<int64_t> offsets) {
-        own_ = std::move(offsets);
-        indptr = own_.data();
-        rows_ = static_cast<int64_t>(own_.size()) - 1;
+    void set_rows(std::vector<int64_t> offsets, std::vector<int64_t> neighbours) {
+        own_offsets_ = std::move(offsets);
+        own_neighbours_ = std::move(neighbours);
+        point_at(own_offsets_, own_neighbours_);
     }
     void compute_slack();
 
 private:
-    std::vector<int64_t> own_;
+    void point_at(const std::vector<int64_t> &offsets, const std::vector<int64_t> &neighbours) {
+        indptr = offsets.data();
+        neighbor = neighbours.data();
+        rows_ = static_cast<int64_t>(offsets.size()) - 1;
+        w.assign(neighbours.size(), 0.0);
+    }
+    std::vector<int64_t> own_offsets_, own_neighbours_;
     int64_t rows_ = 0;
 };
 IcmGraph icm_graph(const Constraints &cons, const Potentials &pot);
@@ -404,7 +411,7 @@ int64_t icm_assign_prepared(int64_t k, const IcmGraph &graph, int64_t max_sweeps
 // split.
 std::vector<double> initial_centers(const FitContext &ctx, const divergence::WeightedDistortion &dist,
                                     const Config &cfg, Rng &rng, const Collective &ranks,
-                                    const std::vector<int64_t> *units = nullptr, int64_t unit_count = 0,
+                                    const IndexVector *units = nullptr, int64_t unit_count = 0,
                                     bool neighbourhoods = true);
 
 // mpckmeans's distortion = auto: the kind fitted, kept in the model as the

@@ -187,7 +187,7 @@ private:
         ++moved_;
         const uint64_t ki = key(i);
         for (int64_t e = g_.indptr[i]; e < g_.indptr[i + 1]; ++e) {
-            const int64_t j = g_.edges[e].j;
+            const int64_t j = g_.neighbor[e];
             PointState &t = state_[j];
             if (t.dirty || t.inert) continue;
             t.dirty = 1;
@@ -209,15 +209,15 @@ private:
         double must = 0.0;
         for (int64_t h = 0; h < k_; ++h) cost[h] = row[h];
         for (int64_t e = g_.indptr[i]; e < g_.indptr[i + 1]; ++e) {
-            const IcmGraph::Edge &edge = g_.edges[e];
-            const int32_t yj = state_[edge.j].label;
-            if (edge.w > 0.0) {
+            const double w = g_.w[e];
+            const int32_t yj = state_[g_.neighbor[e]].label;
+            if (w > 0.0) {
                 // A must-link costs w phi unless y_i = y_j (3.13, c_ij = 1).
-                must += edge.w;
-                cost[yj] -= edge.w;
+                must += w;
+                cost[yj] -= w;
             } else {
                 // A cannot-link costs w (phi_max - phi) when y_i = y_j (3.13, c_ij = -1).
-                cost[yj] -= edge.w;
+                cost[yj] -= w;
             }
         }
         for (int64_t h = 0; h < k_; ++h) cost[h] += must;
@@ -228,7 +228,7 @@ private:
     bool ready(int64_t i) const {
         const uint64_t ki = key(i);
         for (int64_t e = g_.indptr[i]; e < g_.indptr[i + 1]; ++e) {
-            const int64_t j = g_.edges[e].j;
+            const int64_t j = g_.neighbor[e];
             const PointState &t = state_[j];
             if (before(key(j), j, ki, i) && t.visited_in != stamp_ && !t.inert) return false;
         }
@@ -246,12 +246,12 @@ private:
             const int32_t bi = labels_[i], ai = state_[i].label;
             if (bi == ai) continue;
             for (int64_t e = g_.indptr[i]; e < g_.indptr[i + 1]; ++e) {
-                const IcmGraph::Edge &edge = g_.edges[e];
-                const int64_t j = edge.j;
+                const int64_t j = g_.neighbor[e];
+                const double w = g_.w[e];
                 const int32_t bj = labels_[j], aj = state_[j].label;
                 if (j < i && bj != aj) continue;  // the pair was counted from j
-                const double after = edge.w > 0.0 ? (ai == aj ? 0.0 : edge.w) : (ai == aj ? -edge.w : 0.0);
-                const double before = edge.w > 0.0 ? (bi == bj ? 0.0 : edge.w) : (bi == bj ? -edge.w : 0.0);
+                const double after = w > 0.0 ? (ai == aj ? 0.0 : w) : (ai == aj ? -w : 0.0);
+                const double before = w > 0.0 ? (bi == bj ? 0.0 : w) : (bi == bj ? -w : 0.0);
                 change += after - before;
             }
         }
@@ -263,7 +263,7 @@ private:
     // analysis of what functions modify (IPA modref), which then deleted
     // every call, so that before this no prefetch was ever issued.
     KINDRED_PREFETCH_HELPER void prefetch_neighbours(int64_t i) const {
-        for (int64_t e = g_.indptr[i]; e < g_.indptr[i + 1]; ++e) __builtin_prefetch(&state_[g_.edges[e].j]);
+        for (int64_t e = g_.indptr[i]; e < g_.indptr[i + 1]; ++e) __builtin_prefetch(&state_[g_.neighbor[e]]);
     }
 
     // Visits of a list of points jump through memory: fetch ahead in three
@@ -281,7 +281,8 @@ private:
         }
         if (pos + 2 * kPrefetchAhead < size) {
             const int64_t a = at(pos + 2 * kPrefetchAhead);
-            __builtin_prefetch(g_.edges.data() + g_.indptr[a]);
+            __builtin_prefetch(g_.neighbor + g_.indptr[a]);
+            __builtin_prefetch(g_.w.data() + g_.indptr[a]);
             __builtin_prefetch(&state_[a]);
             if (with_rows) {  // (every point of such a list is dirty, so that it has a row)
                 const double *row = rows_.data() + slot_of_[a] * k_;
@@ -387,18 +388,17 @@ void IcmGraph::compute_slack() {
     const int64_t n = rows();
     slack.assign(static_cast<size_t>(std::max<int64_t>(n, 0)), 0.0);
     for (int64_t i = 0; i < n; ++i)
-        for (int64_t e = indptr[i]; e < indptr[i + 1]; ++e) slack[i] += std::fabs(edges[e].w);
+        for (int64_t e = indptr[i]; e < indptr[i + 1]; ++e) slack[i] += std::fabs(w[e]);
 }
 
 IcmGraph icm_graph(const Constraints &cons, const Potentials &pot) {
     IcmGraph g;
-    g.borrow_offsets(cons.indptr);
-    g.edges.resize(cons.other.size());
+    g.borrow_rows(cons.indptr, cons.other);
     for (size_t e = 0; e < cons.other.size(); ++e) {
         const int64_t q = cons.pair_of[e];
         const auto &p = cons.pairs[q];
         // (3.13): w phi for a must-link, w (phi_max - phi) for a cannot-link (stored negated).
-        g.edges[e] = {cons.other[e], p.must ? p.w * pot.phi[q] : -(p.w * (pot.phi_max - pot.phi[q]))};
+        g.w[e] = p.must ? p.w * pot.phi[q] : -(p.w * (pot.phi_max - pot.phi[q]));
     }
     g.compute_slack();
     return g;

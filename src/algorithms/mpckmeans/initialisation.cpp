@@ -21,7 +21,7 @@ namespace {
 // the ranks), through the distortion's centroid rule (so that the idiv
 // smoothing and the cosine normalisation apply); the distortion holds this
 // rank's rows, from ranks.first_row().
-void center_of_point(const divergence::WeightedDistortion &dist, int64_t i, const std::vector<int64_t> *units,
+void center_of_point(const divergence::WeightedDistortion &dist, int64_t i, const IndexVector *units,
                      const Collective &ranks, double *out) {
     const int64_t first = ranks.first_row();
     std::vector<int32_t> lab(static_cast<size_t>(dist.n()), -1);
@@ -65,7 +65,7 @@ void add_perturbed(const FitContext &ctx, const divergence::WeightedDistortion &
 // candidates by the potential it leaves (the plain variant, one candidate,
 // gave visibly worse starts on many-class data such as optdigits).
 void add_kmeanspp(const divergence::WeightedDistortion &dist, int64_t have, int64_t k, Rng &rng,
-                  const std::vector<int64_t> *units, const Collective &ranks, std::vector<double> &centers) {
+                  const IndexVector *units, const Collective &ranks, std::vector<double> &centers) {
     const int64_t n = dist.n(), d = dist.d(), n_total = ranks.n_total();
     const int64_t trials = 2 + static_cast<int64_t>(std::log(static_cast<double>(k)));
     std::vector<double> closest(static_cast<size_t>(n), std::numeric_limits<double>::infinity()), col(static_cast<size_t>(n));
@@ -131,7 +131,7 @@ void add_kmeanspp(const divergence::WeightedDistortion &dist, int64_t have, int6
 
 std::vector<double> initial_centers(const FitContext &ctx, const divergence::WeightedDistortion &dist,
                                     const Config &cfg, Rng &rng, const Collective &ranks,
-                                    const std::vector<int64_t> *units, int64_t unit_count, bool neighbourhoods) {
+                                    const IndexVector *units, int64_t unit_count, bool neighbourhoods) {
     const int64_t n = dist.n(), d = dist.d(), k = cfg.k, n_total = ranks.n_total(), first = ranks.first_row();
     std::vector<double> centers(static_cast<size_t>(k * d), 0.0);
     // Neighbourhoods: must-link components with at least two points,
@@ -140,12 +140,13 @@ std::vector<double> initial_centers(const FitContext &ctx, const divergence::Wei
     std::vector<int32_t> hood(static_cast<size_t>(n), -1);
     std::vector<int64_t> size;
     if (neighbourhoods && cfg.use_constraints && ctx.side && !ctx.side->pairs().empty()) {
-        const std::vector<int64_t> &comp = units ? *units : ctx.side->component();
+        const std::vector<int64_t> &component = ctx.side->component();
+        const auto comp = [&](int64_t i) { return units ? (*units)[i] : component[static_cast<size_t>(i)]; };
         std::vector<int64_t> comp_size(static_cast<size_t>(units ? unit_count : ctx.side->component_count()), 0);
-        for (int64_t i = 0; i < n_total; ++i) ++comp_size[comp[i]];
+        for (int64_t i = 0; i < n_total; ++i) ++comp_size[comp(i)];
         std::vector<int32_t> id(comp_size.size(), -1);
         for (int64_t i = 0; i < n_total; ++i) {
-            const int64_t c = comp[i];
+            const int64_t c = comp(i);
             if (comp_size[c] < 2) continue;
             if (id[c] < 0) {
                 id[c] = static_cast<int32_t>(size.size());

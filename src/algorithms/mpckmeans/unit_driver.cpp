@@ -55,14 +55,11 @@ struct UnitFit : CentroidRun {
 // inert test (IcmWorkspace::prepare_all_movable).
 IcmGraph unit_graph(const PropagatedConstraints &units, double w) {
     IcmGraph g;
-    g.borrow_offsets(units.cl_ptr);
-    g.edges.resize(units.cl_unit.size());
+    g.borrow_rows(units.cl_ptr, units.cl_unit);
     for (int64_t u = 0; u < units.unit_count(); ++u) {
         const double size_u = static_cast<double>(units.unit_size[u]);
-        for (int64_t e = units.cl_ptr[u]; e < units.cl_ptr[u + 1]; ++e) {
-            const int64_t v = units.cl_unit[e];
-            g.edges[e] = {v, -(w * units.cl_weight[e] * size_u * static_cast<double>(units.unit_size[v]))};
-        }
+        for (int64_t e = units.cl_ptr[u]; e < units.cl_ptr[u + 1]; ++e)
+            g.w[e] = -(w * units.cl_weight[e] * size_u * static_cast<double>(units.unit_size[units.cl_unit[e]]));
     }
     return g;
 }
@@ -73,48 +70,53 @@ double unit_penalty(const IcmGraph &graph, const std::vector<int32_t> &unit_labe
     const int64_t m = static_cast<int64_t>(unit_label.size());
     for (int64_t u = 0; u < m; ++u)
         for (int64_t e = graph.indptr[u]; e < graph.indptr[u + 1]; ++e) {
-            const IcmGraph::Edge &edge = graph.edges[e];
-            if (edge.j > u && unit_label[u] == unit_label[edge.j]) s -= edge.w;
+            const int64_t v = graph.neighbor[e];
+            if (v > u && unit_label[u] == unit_label[v]) s -= graph.w[e];
         }
     return s;
 }
 
 // The units whose label depends on others' (two or more points, or a
-// cannot-link) and their members, the same on every rank; every other unit
-// is one point without constraints, which the E-step gives icm_choice of its
-// row where it lies.
+// cannot-link), the same on every rank; every other unit is one point
+// without constraints, which the E-step gives icm_choice of its row where it
+// lies. A point's unit and the unit's slot say whether it is a member and
+// where its row is added: the list of the members (ascending, with n pairs
+// about 0.86 n) and each member's slot, 16 bytes a member for the whole fit,
+// are made only for a fit that gathers the members' rows (sharded, or
+// distortions without cross blocks: those hold the n x k distortions, 80
+// bytes a point at k = 10, anyway).
 struct UnitPlan {
-    std::vector<int64_t> moving;       // the units, ascending
-    std::vector<int64_t> slot_of_member;  // per member (ConstrainedRows order): its unit's index in `moving`
-    std::vector<uint8_t> free;         // per unit: 1 when it is one point without constraints
-    std::vector<int64_t> members;      // global indices, ascending
+    std::vector<int64_t> moving;   // the units, ascending
+    // Per unit: its index in `moving`, -1 for a free unit (one point
+    // without constraints). Lent to the ICM workspace as its slot_of, which
+    // holds the same values for the units that can move (Icm::fill_slots).
+    std::vector<int64_t> slot;
+    std::vector<int64_t> members;  // global indices, ascending (fill_members)
+
+    bool free(int64_t u) const { return slot[static_cast<size_t>(u)] < 0; }
 };
 
-UnitPlan unit_plan(const PropagatedConstraints &units, int64_t n_total) {
+UnitPlan unit_plan(const PropagatedConstraints &units) {
     const int64_t m = units.unit_count();
     UnitPlan plan;
-    plan.free.assign(static_cast<size_t>(m), 1);
-    std::vector<int64_t> slot(static_cast<size_t>(m), -1);
-    int64_t moving = 0, members = 0;
+    plan.slot.assign(static_cast<size_t>(m), -1);
+    int64_t moving = 0;
     for (int64_t u = 0; u < m; ++u)
-        if (units.unit_size[u] > 1 || units.cl_ptr[u + 1] > units.cl_ptr[u]) {
-            plan.free[u] = 0;
-            slot[u] = moving++;
-            members += units.unit_size[u];
-        }
-    // Sized exactly: grown by push_back they kept up to twice their size
-    // for the whole fit (with n pairs most points are members).
+        if (units.unit_size[u] > 1 || units.cl_ptr[u + 1] > units.cl_ptr[u]) plan.slot[u] = moving++;
+    // Sized exactly: grown by push_back it kept up to twice its size for the whole fit.
     plan.moving.reserve(static_cast<size_t>(moving));
-    plan.members.reserve(static_cast<size_t>(members));
-    plan.slot_of_member.reserve(static_cast<size_t>(members));
     for (int64_t u = 0; u < m; ++u)
-        if (!plan.free[u]) plan.moving.push_back(u);
-    for (int64_t i = 0; i < n_total; ++i)
-        if (!plan.free[units.unit[i]]) {
-            plan.members.push_back(i);
-            plan.slot_of_member.push_back(slot[units.unit[i]]);
-        }
+        if (!plan.free(u)) plan.moving.push_back(u);
     return plan;
+}
+
+void fill_members(UnitPlan &plan, const PropagatedConstraints &units, int64_t n_total) {
+    if (!plan.members.empty()) return;
+    int64_t members = 0;
+    for (int64_t s = 0; s < static_cast<int64_t>(plan.moving.size()); ++s) members += units.unit_size[plan.moving[s]];
+    plan.members.reserve(static_cast<size_t>(members));
+    for (int64_t i = 0; i < n_total; ++i)
+        if (!plan.free(units.unit[i])) plan.members.push_back(i);
 }
 
 UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConstraints &units, UnitPlan &plan,
@@ -153,14 +155,13 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
     auto take_row = [&](int64_t i, const double *row) {
         own[i] = row[fit.labels[i]];
         const int64_t u = units.unit[first + i];
-        if (plan.free[u]) free_next[i] = starting ? first_smallest(row, k) : icm_choice(row, k, unit_label[u]);
+        if (plan.free(u)) free_next[i] = starting ? first_smallest(row, k) : icm_choice(row, k, unit_label[u]);
     };
     // The distortions of this rank's rows (block by block while in cache),
     // the moving units' costs from their members' rows (gathered), and the
     // distortion term of J_obj, summed in index order over the ranks.
     auto distances = [&]() {
         cost.assign(static_cast<size_t>(moving * k), 0.0);
-        size_t member = 0;  // the next of plan.members (ascending, as the rows come)
         std::vector<double> finished(static_cast<size_t>(k));
         // The values point_center_blocks hands over, finished here
         // (finished_distance, the same additions in the same order).
@@ -172,10 +173,11 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
                     for (int64_t h = 0; h < k; ++h)
                         finished[h] = divergence::WeightedDistortion::finished_distance(row[h], x_sqnorm[i], c_sqnorm[h]);
                     take_row(i, finished.data());
-                    if (member < plan.members.size() && plan.members[member] == i) {
-                        double *c = cost.data() + plan.slot_of_member[member] * k;
+                    // (the members' rows come in index order, as one process adds them)
+                    const int64_t slot = plan.slot[units.unit[first + i]];
+                    if (slot >= 0) {
+                        double *c = cost.data() + slot * k;
                         for (int64_t h = 0; h < k; ++h) c[h] += finished[h];
-                        ++member;
                     }
                 }
             });
@@ -189,10 +191,11 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
                     take_row(i, row);
                 }
             });
+            fill_members(plan, units, ranks.n_total());
             member_rows.gather(dmat, n);
             for (size_t e = 0; e < plan.members.size(); ++e) {
                 const double *row = member_rows.row(e);
-                double *c = cost.data() + plan.slot_of_member[e] * k;
+                double *c = cost.data() + plan.slot[units.unit[plan.members[e]]] * k;
                 for (int64_t h = 0; h < k; ++h) c[h] += row[h];
             }
         }
@@ -207,28 +210,31 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
     }
     for (int64_t i = 0; i < n; ++i) {
         const int64_t u = units.unit[first + i];
-        if (plan.free[u]) unit_label[u] = free_next[i];
+        if (plan.free(u)) unit_label[u] = free_next[i];
     }
     iterate(ctx, ranks, cfg.max_iter, cfg.name, fit, [&](int64_t it) {
         // E-step: the free units here, then the ICM over the moving ones on every rank alike.
         int64_t free_moves = 0;
         for (int64_t i = 0; i < n; ++i) {
             const int64_t u = units.unit[first + i];
-            if (!plan.free[u]) continue;
+            if (!plan.free(u)) continue;
             const int32_t chosen = free_next[i];
             free_moves += chosen != unit_label[u];
             unit_label[u] = chosen;
         }
         // Every moving unit can move (no inert test, see unit_graph), so the
-        // workspace's rows would be cost itself and its list of movable
-        // units plan.moving, in the same order: both are lent to it for the
-        // E-step (which only reads them) and taken back.
+        // workspace's rows would be cost itself, its list of movable units
+        // plan.moving, in the same order, and its slots plan.slot: all are
+        // lent to it for the E-step (which only reads them, or writes a slot
+        // its value) and taken back.
         work.prepare_inert(m);
         for (int64_t s = 0; s < moving; ++s) work.mark_movable(plan.moving[s], unit_label[plan.moving[s]]);
         work.rows.swap(cost);
         work.movable.swap(plan.moving);
+        work.slot_of.swap(plan.slot);
         const int64_t moves = icm_assign_prepared(k, graph, cfg.icm_max_sweeps, icm_rng, unit_label, work, nullptr,
                                                   total_over_ranks(ranks, free_moves));
+        work.slot_of.swap(plan.slot);
         work.movable.swap(plan.moving);
         work.rows.swap(cost);
         for (int64_t i = 0; i < n; ++i) fit.labels[i] = unit_label[units.unit[first + i]];
@@ -284,7 +290,7 @@ FitResult fit_hmrf_units(const FitContext &ctx, const Config &cfg) {
                          cfg.propagation == Propagation::Robust ? "robust" : "transitive", ") into ", units.unit_count(),
                          " units, the largest of ", units.largest_unit(), " points; ", units.contradicted_pairs,
                          " pairs contradict the units and are outvoted"));
-    UnitPlan plan = unit_plan(units, n_total);  // not const: fit_once lends plan.moving to the ICM
+    UnitPlan plan = unit_plan(units);  // not const: fit_once lends plan.moving and plan.slot to the ICM
     std::unique_ptr<divergence::WeightedDistortion> dist = distortion_of(ctx, cfg, ranks);
     // No pairs for the metric step, which reads only `pairs`: built over no
     // points, so that it holds no n + 1 row offsets (8 bytes a point).
