@@ -92,6 +92,7 @@ struct UnitPlan {
     // holds the same values for the units that can move (Icm::fill_slots).
     std::vector<int64_t> slot;
     std::vector<int64_t> members;  // global indices, ascending (fill_members)
+    bool members_built = false;    // (members may be empty when built: a fit without constraints)
 
     bool free(int64_t u) const { return slot[static_cast<size_t>(u)] < 0; }
 };
@@ -111,7 +112,8 @@ UnitPlan unit_plan(const PropagatedConstraints &units) {
 }
 
 void fill_members(UnitPlan &plan, const PropagatedConstraints &units, int64_t n_total) {
-    if (!plan.members.empty()) return;
+    if (plan.members_built) return;
+    plan.members_built = true;
     int64_t members = 0;
     for (int64_t s = 0; s < static_cast<int64_t>(plan.moving.size()); ++s) members += units.unit_size[plan.moving[s]];
     plan.members.reserve(static_cast<size_t>(members));
@@ -271,8 +273,7 @@ double mean_spread(const divergence::WeightedDistortion &dist, const Collective 
 
 FitResult fit_hmrf_units(const FitContext &ctx, const Config &cfg) {
     const DataView &data = ctx.data;
-    const Collective single(data.n());
-    const Collective &ranks = ctx.collective ? *ctx.collective : single;
+    const Collective ranks = Collective::or_single(ctx.collective, data.n());
     const int64_t n_total = ranks.n_total(), d = data.d(), k = cfg.k;
     if (k > n_total) fail(KINDRED_E_DIMENSION, cfg.name, ": k = ", k, " is larger than the number of points n = ", n_total);
     const bool constrained = cfg.use_constraints && ctx.side;
