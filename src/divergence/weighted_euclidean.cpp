@@ -312,8 +312,7 @@ private:
         const std::vector<int32_t> one(static_cast<size_t>(n_), 0);
         global_mean_.assign(static_cast<size_t>(d_), 0.0);
         mean_centroids(data_, one.data(), 1, threads_, global_mean_, ranks_);
-        const Collective single(n_);
-        const Collective &ranks = ranks_ ? *ranks_ : single;
+        const Collective ranks = Collective::or_single(ranks_, n_);
         const int64_t dd = d_ * d_, chunk = Collective::kChunk;
         std::vector<double> partial(static_cast<size_t>(chunk_count(n_, chunk) * dd), 0.0);
         std::vector<double> r(static_cast<size_t>(std::min(n_, chunk) * d_));

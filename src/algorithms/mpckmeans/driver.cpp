@@ -220,8 +220,7 @@ FitResult fit_pointwise(const FitContext &ctx, const Config &cfg, int64_t restar
 
 FitResult fit_hmrf(const FitContext &ctx, const Config &cfg) {
     if (cfg.propagate) return fit_hmrf_units(ctx, cfg);
-    const Collective single(ctx.data.n());
-    const Collective &ranks = ctx.collective ? *ctx.collective : single;
+    const Collective ranks = Collective::or_single(ctx.collective, ctx.data.n());
     // n_init restarts, the lowest J_obj kept (n_init = 1: the paper's single start).
     return best_of_restarts<FitResult>(cfg.n_init, [&](int64_t r) {
         return std::optional<FitResult>(fit_pointwise(ctx, cfg, r, ranks));

@@ -64,15 +64,20 @@ IcmGraph unit_graph(const PropagatedConstraints &units, double w) {
     return g;
 }
 
-// The cannot-link terms of J_obj: each edge's cost once (from its smaller end).
-double unit_penalty(const IcmGraph &graph, const std::vector<int32_t> &unit_label) {
+// The cannot-link terms of J_obj: each edge's cost once (from its smaller
+// end), over the units in ascending order. Only the units that can move
+// (moving, ascending) have edges, so the others are not scanned; an edge
+// that costs nothing subtracts 0.0, which leaves the sum's bits as they were
+// (the unpredictable branch it replaces cost more than the subtraction).
+double unit_penalty(const IcmGraph &graph, const std::vector<int64_t> &moving, const std::vector<int32_t> &unit_label) {
     double s = 0.0;
-    const int64_t m = static_cast<int64_t>(unit_label.size());
-    for (int64_t u = 0; u < m; ++u)
+    for (const int64_t u : moving) {
+        const int32_t label_u = unit_label[u];
         for (int64_t e = graph.indptr[u]; e < graph.indptr[u + 1]; ++e) {
             const int64_t v = graph.neighbor[e];
-            if (v > u && unit_label[u] == unit_label[v]) s -= graph.w[e];
+            s -= (v > u && label_u == unit_label[v]) ? graph.w[e] : 0.0;
         }
+    }
     return s;
 }
 
@@ -92,6 +97,7 @@ struct UnitPlan {
     // holds the same values for the units that can move (Icm::fill_slots).
     std::vector<int64_t> slot;
     std::vector<int64_t> members;  // global indices, ascending (fill_members)
+    bool members_built = false;    // (members may be empty when built: a fit without constraints)
 
     bool free(int64_t u) const { return slot[static_cast<size_t>(u)] < 0; }
 };
@@ -111,7 +117,8 @@ UnitPlan unit_plan(const PropagatedConstraints &units) {
 }
 
 void fill_members(UnitPlan &plan, const PropagatedConstraints &units, int64_t n_total) {
-    if (!plan.members.empty()) return;
+    if (plan.members_built) return;
+    plan.members_built = true;
     int64_t members = 0;
     for (int64_t s = 0; s < static_cast<int64_t>(plan.moving.size()); ++s) members += units.unit_size[plan.moving[s]];
     plan.members.reserve(static_cast<size_t>(members));
@@ -148,7 +155,7 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
     const IcmGraph graph = unit_graph(units, w);
     IcmWorkspace work;
     fit.labels.assign(static_cast<size_t>(n), 0);
-    double learning_rate = cfg.learning_rate;
+    double learning_rate = cfg.learning_rate, penalty = 0.0;
     // Before the first E-step the free units have no label yet: they start
     // at their nearest centre, which is also what that E-step gives them.
     bool starting = true;
@@ -240,7 +247,9 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
         for (int64_t i = 0; i < n; ++i) fit.labels[i] = unit_label[units.unit[first + i]];
         dist.centroids(fit.labels.data(), k, fit.centers);
         if (cfg.learn_metric && cfg.metric_steps) metric_step(dist, none, fit.centers, fit.labels, 0, cfg, learning_rate);
-        double j = distances() + unit_penalty(graph, unit_label);
+        // (no unit moved: the cannot-link terms are those of the last iteration)
+        if (moves > 0 || it == 1) penalty = unit_penalty(graph, plan.moving, unit_label);
+        double j = distances() + penalty;
         if (cfg.learn_metric) j += dist.regulariser(cfg.use_prior, cfg.rayleigh_s);
         if (!std::isfinite(j))
             fail(KINDRED_E_NUMERICAL, cfg.name, ": the objective became ", j, " at iteration ", it,
@@ -271,8 +280,7 @@ double mean_spread(const divergence::WeightedDistortion &dist, const Collective 
 
 FitResult fit_hmrf_units(const FitContext &ctx, const Config &cfg) {
     const DataView &data = ctx.data;
-    const Collective single(data.n());
-    const Collective &ranks = ctx.collective ? *ctx.collective : single;
+    const Collective ranks = Collective::or_single(ctx.collective, data.n());
     const int64_t n_total = ranks.n_total(), d = data.d(), k = cfg.k;
     if (k > n_total) fail(KINDRED_E_DIMENSION, cfg.name, ": k = ", k, " is larger than the number of points n = ", n_total);
     const bool constrained = cfg.use_constraints && ctx.side;
