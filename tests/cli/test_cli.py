@@ -178,6 +178,28 @@ class FitPredict(Tmp):
                      "--partial-labels", partial)
         self.assertIn("does not use pairs", err)
 
+    def test_values_chosen_from_the_pairs_are_reported(self):
+        # rdpmeans with neither lambda nor k chooses lambda by cross-validation over the pairs;
+        # fit reports it in JSON and on its summary line. A fit that chose nothing reports {}.
+        pairs = self.path("pairs_chosen.csv", "i,j,value\n" + "".join(
+            "%d,%d,%d\n" % (i, i + 1, 1 if i // 50 == (i + 1) // 50 else -1) for i in range(0, 148, 3)) +
+            "".join("%d,%d,-1\n" % (i, i + 50) for i in range(0, 100, 7)))
+        out, _ = run("fit", "rdpmeans", "--data", iris(), "--pairs", pairs, "--seed", "1", "--json")
+        chosen = json.loads(out)["chosen"]
+        self.assertEqual(list(chosen), ["lambda"])
+        self.assertGreater(chosen["lambda"], 0)
+        out, _ = run("fit", "rdpmeans", "--data", iris(), "--pairs", pairs, "--seed", "1")
+        self.assertIn("; chosen from the side information: lambda ", out)
+        out, _ = run("fit", "rdpmeans", "--data", iris(), "--pairs", pairs, "--lambda", "2", "--json")
+        self.assertEqual(json.loads(out)["chosen"], {})
+        out, _ = run("eval", "pckmeans", "--data", iris(), "--pairs-count", "40", "--repeats", "2", "--json")
+        chosen = json.loads(out)["chosen"]
+        self.assertEqual(len(chosen["weight"]["values"]), 2)
+        self.assertIn(chosen["propagation"]["values"][0], (0, 1))
+        out, _ = run("eval", "pckmeans", "--data", iris(), "--pairs-count", "40", "--penalty", "1",
+                     "--propagation", "off", "--json")
+        self.assertEqual(json.loads(out)["chosen"], {})
+
     def test_library_warnings_reach_stderr_once(self):
         # tvclust warns (through the log callback) when p <= 1 - q: the links carry no signal.
         pairs = self.path("pairs_warn.csv", "i,j,value\n0,1,1\n0,100,-1\n")

@@ -93,6 +93,9 @@ int run_eval_command(Arguments &args) {
         else if (parse_finite_double(r.k, k)) o.add("k", static_cast<int64_t>(k));
         else o.add("k", r.k);
         o.add_bool("k_from_classes", r.k_from_classes);
+        JsonObject chosen;
+        for (const auto &c : r.chosen) chosen.add(c.first, stat_json(c.second));
+        o.add("chosen", chosen);
         std::cout << o.str() << "\n";
         return 0;
     }
@@ -106,6 +109,8 @@ int run_eval_command(Arguments &args) {
     std::cout << row("NMI", r.nmi, "%-10s %9.4f %9.4f\n") << row("ARI", r.ari, "%-10s %9.4f %9.4f\n")
               << row("F-measure", r.f_measure, "%-10s %9.4f %9.4f\n") << row("seconds", r.seconds, "%-10s %9.4f %9.4f\n")
               << row("clusters", r.clusters, "%-10s %9.2f %9.2f\n");
+    if (!r.chosen.empty()) std::cout << "\nchosen from the side information (mean, std over the repeats that chose it):\n";
+    for (const auto &c : r.chosen) std::cout << row(c.first.c_str(), c.second, "%-14s %9.4g %9.4g\n");
     return 0;
 }
 
@@ -129,7 +134,9 @@ const Command &cmd_eval() {
         "                         except for the algorithms that find the number of clusters themselves.\n"
         "  --standardize          z-score each feature before the fit (the common option standardize)\n"
         "  --json                 print {\"algorithm\", \"data\", \"n\", \"repeats\", \"nmi\": {\"mean\", \"std\", \"values\"},\n"
-        "                         \"ari\", \"f_measure\", \"seconds\", \"clusters\", ...}\n"
+        "                         \"ari\", \"f_measure\", \"seconds\", \"clusters\", ..., \"chosen\": {NAME: {\"mean\", ...}}}\n"
+        "                         (chosen: the values the fits chose from the side information themselves,\n"
+        "                         e.g. lambda, weight, propagation; the model's results chosen_NAME)\n"
         "std is the sample standard deviation over repeats (n - 1 denominator; 0 for one repeat).\n" +
         std::string(kEvalCurveHelp);
     static const Command c{"eval",

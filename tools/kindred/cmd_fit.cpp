@@ -84,7 +84,9 @@ const Command &cmd_fit() {
         "  --out FILE             write the labels, CSV with one column `cluster`\n"
         "  --model FILE           save the fitted model (read it back with `kindred predict`)\n"
         "  --json                 print {\"algorithm\", \"clusters\", \"iterations\", \"converged\",\n"
-        "                         \"objective\", \"seconds\", \"data\", \"n\", \"d\", \"options\"}\n";
+        "                         \"objective\", \"seconds\", \"chosen\", \"data\", \"n\", \"d\", \"options\"}\n"
+        "                         (chosen: {NAME: value} of what the fit chose from the side information\n"
+        "                         itself because it was left unset, e.g. lambda, weight, propagation)\n";
     static const Command c{"fit",
                            "kindred fit ALGORITHM --data X.csv [--pairs P.csv] [--triplets T.csv] [--partial-labels L.csv]\n"
                            "            [--OPTION VALUE ...] [--seed N] [--threads N] [--out labels.csv] [--model m.kdm] [--json]",

@@ -1,5 +1,6 @@
 #include "eval_protocol.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <set>
@@ -190,6 +191,12 @@ EvalReport run_eval(const Dataset &data, const EvalSettings &settings, ProgressL
         report.f_measure.push_back(metric("f-measure", truth_scored, predicted_scored));
         report.seconds.push_back(fit.seconds);
         report.clusters.push_back(static_cast<double>(fit.clusters));
+        for (const auto &c : fit.chosen) {
+            auto at = std::find_if(report.chosen.begin(), report.chosen.end(),
+                                   [&](const std::pair<std::string, std::vector<double>> &e) { return e.first == c.first; });
+            if (at == report.chosen.end()) at = report.chosen.insert(report.chosen.end(), {c.first, {}});
+            at->second.push_back(c.second);
+        }
     }
     return report;
 }

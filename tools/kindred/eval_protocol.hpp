@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "arguments.hpp"
@@ -46,6 +47,9 @@ struct EvalReport {
     std::string k;                    // value of option k ("" when the algorithm has none or it is unset)
     bool k_from_classes = false;      // eval set k itself
     std::vector<double> nmi, ari, f_measure, seconds, clusters, pairs, triplets, labelled;
+    // What the fits chose from the side information (FitSummary::chosen), by
+    // name in order of first appearance, one value per repeat that chose it.
+    std::vector<std::pair<std::string, std::vector<double>>> chosen;
 };
 
 EvalReport run_eval(const Dataset &data, const EvalSettings &settings, ProgressLine &progress);

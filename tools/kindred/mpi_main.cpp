@@ -207,12 +207,7 @@ int run_fit(Arguments &args) {
     kindred_mpi_link_free(&link);
     const std::string where = has_rank(request.path) ? request.path + " (" + std::to_string(size) + " files)" : data.source;
     check(s, algorithm + " on " + where);
-    FitSummary fit;
-    int converged = 0;
-    check(kindred_model_summary(model.get(), nullptr, nullptr, &fit.clusters, &fit.iterations, &converged, &fit.objective),
-          algorithm);
-    fit.converged = converged != 0;
-    fit.seconds = seconds;
+    const FitSummary fit = summarize_fit(model.get(), seconds);
 
     // The labels: one file per rank, or gathered on rank 0.
     const std::vector<int32_t> labels = fitted_labels(model.get(), data.n);
