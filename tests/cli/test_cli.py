@@ -188,8 +188,11 @@ class FitPredict(Tmp):
         chosen = json.loads(out)["chosen"]
         self.assertEqual(list(chosen), ["lambda"])
         self.assertGreater(chosen["lambda"], 0)
-        out, _ = run("fit", "rdpmeans", "--data", iris(), "--pairs", pairs, "--seed", "1")
+        out, err = run("fit", "rdpmeans", "--data", iris(), "--pairs", pairs, "--seed", "1")
         self.assertIn("; chosen from the side information: lambda ", out)
+        self.assertNotIn("held-out pair agreement", err)
+        _, err = run("fit", "rdpmeans", "--data", iris(), "--pairs", pairs, "--seed", "1", "--verbose")
+        self.assertIn("kindred: info: rdpmeans: held-out pair agreement over 3 folds: lambda ", err)
         out, _ = run("fit", "rdpmeans", "--data", iris(), "--pairs", pairs, "--lambda", "2", "--json")
         self.assertEqual(json.loads(out)["chosen"], {})
         out, _ = run("eval", "pckmeans", "--data", iris(), "--pairs-count", "40", "--repeats", "2", "--json")

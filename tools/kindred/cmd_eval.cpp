@@ -47,6 +47,7 @@ int run_eval_command(Arguments &args) {
     settings.repeats = args.take_int("repeats", 1, 1000000).value_or(1);
     settings.reveal_classes = args.take_int("reveal-classes", 0, INT32_MAX).value_or(0);
     const bool json = args.take_switch("json");
+    const bool verbose = args.take_switch("verbose");
     settings.active = args.take("active").value_or("");
     if (!settings.active.empty() && !is_active_strategy(settings.active))
         usage_error("--active must be one of ", active_strategies(), ", not '", settings.active, "'");
@@ -62,7 +63,7 @@ int run_eval_command(Arguments &args) {
         std::cerr << "kindred: note: " << settings.algorithm << " does not use triplets; the sampled triplets are ignored\n";
 
     const Dataset data = load_dataset(request);
-    ProgressLine progress;
+    ProgressLine progress(verbose);
     const EvalReport r = run_eval(data, settings, progress);
     std::string side = describe_sampling(settings.sampling, settings.reveal_classes);
     if (!settings.active.empty()) side += " (oracle queries chosen by " + settings.active + ")";
@@ -133,6 +134,7 @@ const Command &cmd_eval() {
         "                         k is set to the number of classes in the label column (minus revealed ones),\n"
         "                         except for the algorithms that find the number of clusters themselves.\n"
         "  --standardize          z-score each feature before the fit (the common option standardize)\n"
+        "  --verbose              also print the library's info messages on stderr (what tuning tried and chose)\n"
         "  --json                 print {\"algorithm\", \"data\", \"n\", \"repeats\", \"nmi\": {\"mean\", \"std\", \"values\"},\n"
         "                         \"ari\", \"f_measure\", \"seconds\", \"clusters\", ..., \"chosen\": {NAME: {\"mean\", ...}}}\n"
         "                         (chosen: the values the fits chose from the side information themselves,\n"
@@ -141,7 +143,7 @@ const Command &cmd_eval() {
         std::string(kEvalCurveHelp);
     static const Command c{"eval",
                            "kindred eval ALGORITHM --data X.csv [--pairs-rate R | --pairs-count N] [--triplets-count N]\n"
-                           "            [--noise P] [--reveal-classes N] [--repeats S] [--OPTION VALUE ...] [--json]\n"
+                           "            [--noise P] [--reveal-classes N] [--repeats S] [--OPTION VALUE ...] [--json] [--verbose]\n"
                            "       kindred eval ALGORITHM [ALGORITHM ...] --data X.csv --curve N1,N2,... [--plot curve.svg]",
                            "sample side information from the label column, fit, and report NMI / ARI / F-measure / seconds",
                            details.c_str(), run_eval_command};

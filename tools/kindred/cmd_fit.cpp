@@ -37,6 +37,7 @@ int run_fit(Arguments &args) {
     const std::string out_path = args.take("out").value_or("");
     const std::string model_path = args.take("model").value_or("");
     const bool json = args.take_switch("json");
+    const bool verbose = args.take_switch("verbose");
 
     // Options first: a typo in a flag is reported before any file is read.
     ModelPtr model = new_model(algorithm);
@@ -49,7 +50,7 @@ int run_fit(Arguments &args) {
         note_unused_side(algorithm, side_files, "kindred");
     }
 
-    ProgressLine progress;
+    ProgressLine progress(verbose);
     progress.attach(model.get(), algorithm);
     const FitSummary fit = fit_model(model.get(), data, side.get());
     progress.clear();
@@ -83,13 +84,14 @@ const Command &cmd_fit() {
         "  --seed N, --threads N  the seed and thread count options every algorithm has\n"
         "  --out FILE             write the labels, CSV with one column `cluster`\n"
         "  --model FILE           save the fitted model (read it back with `kindred predict`)\n"
+        "  --verbose              also print the library's info messages on stderr (what tuning tried and chose)\n"
         "  --json                 print {\"algorithm\", \"clusters\", \"iterations\", \"converged\",\n"
         "                         \"objective\", \"seconds\", \"chosen\", \"data\", \"n\", \"d\", \"options\"}\n"
         "                         (chosen: {NAME: value} of what the fit chose from the side information\n"
         "                         itself because it was left unset, e.g. lambda, weight, propagation)\n";
     static const Command c{"fit",
                            "kindred fit ALGORITHM --data X.csv [--pairs P.csv] [--triplets T.csv] [--partial-labels L.csv]\n"
-                           "            [--OPTION VALUE ...] [--seed N] [--threads N] [--out labels.csv] [--model m.kdm] [--json]",
+                           "            [--OPTION VALUE ...] [--seed N] [--threads N] [--out labels.csv] [--model m.kdm] [--json] [--verbose]",
                            "cluster the points (the label column, if any, is not used)", details.c_str(), run_fit};
     return c;
 }

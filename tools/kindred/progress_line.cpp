@@ -6,7 +6,7 @@
 
 namespace kindred_cli {
 
-ProgressLine::ProgressLine() : enabled_(isatty(STDERR_FILENO) == 1) {}
+ProgressLine::ProgressLine(bool verbose) : enabled_(isatty(STDERR_FILENO) == 1), verbose_(verbose) {}
 
 ProgressLine::~ProgressLine() { clear(); }
 
@@ -29,7 +29,13 @@ void ProgressLine::clear() {
 
 void ProgressLine::log_callback(void *user, int level, const char *message) {
     auto *self = static_cast<ProgressLine *>(user);
-    if (level < 2 || !message || self->last_warning_ == message) return;  // once per distinct warning
+    if (!message) return;
+    if (level == 1 && self->verbose_) {
+        self->clear();
+        std::fprintf(stderr, "kindred: info: %s\n", message);
+        return;
+    }
+    if (level < 2 || self->last_warning_ == message) return;  // once per distinct warning
     self->last_warning_ = message;
     self->clear();
     std::fprintf(stderr, "kindred: warning: %s\n", message);
