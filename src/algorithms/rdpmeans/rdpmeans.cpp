@@ -804,10 +804,18 @@ int64_t update_centers(divergence::Bregman &div, const Collective &ranks, int th
     return kept;
 }
 
-// The sum of all |link terms| over the pairs (each once), of all the points.
-double link_total_of(const LinkCountCache &links, int64_t n) {
+// The sum of all |link terms| over the pairs (each once), of all the n
+// points: half the sum of their link bounds, read from the store's
+// adjacency (a rank's cache holds its own rows only; no cache is built for
+// the others').
+double link_total_of(const Adjacency *adjacency, int64_t n, const LinkCountCache &links) {
     double total = 0.0;
-    for (int64_t i = 0; i < n; ++i) total += 0.5 * links.link_bound(i);
+    for (int64_t i = 0; adjacency && i < n; ++i) {
+        double row = 0.0;  // summed as LinkCountCache's constructor sums a bound
+        for (int64_t e = adjacency->indptr[i]; e < adjacency->indptr[i + 1]; ++e)
+            row += std::fabs(links.pair_cost(adjacency->value[e]));
+        total += 0.5 * LinkCountCache::bound_of_total(row);
+    }
     return total;
 }
 
@@ -817,8 +825,7 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
     // chunks from ranks.first_row(); the pass runs rank after rank
     // (pass_all_ranks) and every decision between passes reads counts over
     // all the ranks, so that every rank makes the single-process fit's.
-    const Collective single(data.n());
-    const Collective &ranks = ctx.collective ? *ctx.collective : single;
+    const Collective ranks = Collective::or_single(ctx.collective, data.n());
     const bool sharded = !ranks.single();
     const int64_t n = data.n(), d = data.d(), n_total = ranks.n_total();
     if (sharded && ctx.options.get_choice("init") == "spectral")
@@ -856,8 +863,7 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
     // |link terms| (each pair once) reaches kLinkCeiling (never within the
     // default iterations from xi_0 = 0.001 and ordinary pair weights).
     constexpr double kLinkCeiling = 1e290;
-    const double link_total = sharded && adjacency ? link_total_of(LinkCountCache(adjacency, n_total, w_may, w_may_not), n_total)
-                                                   : link_total_of(links, n);
+    const double link_total = link_total_of(adjacency, n_total, links);
     if (!(link_total <= kLinkCeiling))
         fail(KINDRED_E_INVALID, "rdpmeans: the pair values times xi_1 / xi_2 add up to ", link_total,
              ", more than the objective can hold (1e290)");
@@ -889,9 +895,8 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
     links.labels_changed(st.labels.data(), k_initial);
     LinkTermBytes term_bytes(links, kBlockRows);
     // The pairs inside the starting clusters (on ranks: one cluster, every pair).
-    const LinkCounts::PairTotals start =
-        sharded ? LinkCounts(adjacency).pair_totals(std::vector<int32_t>(static_cast<size_t>(n_total), 0).data())
-                : LinkCounts(adjacency).pair_totals(st.labels.data());
+    const LinkCounts::PairTotals start = LinkCounts(adjacency).pair_totals(
+        sharded ? std::vector<int32_t>(static_cast<size_t>(n_total), 0).data() : st.labels.data());
     st.link_within = w_may_not * start.may_not_within - w_may * start.may_within;
 
     std::vector<double> xi_trace, k_trace;
