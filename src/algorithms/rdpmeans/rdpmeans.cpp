@@ -117,19 +117,15 @@ constexpr double kTrackSumsRatio = 8.0;
 constexpr int64_t kFreshSumsEvery = 16;
 
 double resolve_lambda(const FitContext &ctx, const Collective &ranks, divergence::Bregman &div) {
-    if (ctx.options.is_set("lambda")) return ctx.options.get_double("lambda");
-    if (!ctx.options.is_set("k"))
-        fail(KINDRED_E_INVALID, "rdpmeans: set lambda, or k (a hint from which lambda is derived)");
-    const int64_t k = ctx.options.get_int("k");
-    if (k > ranks.n_total())
-        fail(KINDRED_E_DIMENSION, "rdpmeans: k = ", k, " is larger than the number of points n = ", ranks.n_total());
-    // The Euclidean case uses the core heuristic, so that dpmeans and rdpmeans
-    // given the same k get the same lambda.
-    if (ctx.options.get_choice("divergence") == "euclidean") return farthest_first_lambda(ctx.data, k, &ranks);
-    if (!ranks.single())
-        fail(KINDRED_E_INVALID, "rdpmeans: a sharded fit with divergence '", ctx.options.get_choice("divergence"),
-             "' needs lambda (its farthest-first heuristic for k is not distributed yet)");
-    return divergence::farthest_first_lambda(div, k);
+    return lambda_given_or_derived(ctx, ranks, "rdpmeans", [&](int64_t k) {
+        // The Euclidean case uses the core heuristic, so that dpmeans and
+        // rdpmeans given the same k get the same lambda.
+        if (ctx.options.get_choice("divergence") == "euclidean") return farthest_first_lambda(ctx.data, k, &ranks);
+        if (!ranks.single())
+            fail(KINDRED_E_INVALID, "rdpmeans: a sharded fit with divergence '", ctx.options.get_choice("divergence"),
+                 "' needs lambda (its farthest-first heuristic for k is not distributed yet)");
+        return divergence::farthest_first_lambda(div, k);
+    });
 }
 
 struct PassState {
@@ -1059,23 +1055,21 @@ void predict_rdpmeans(const PredictContext &ctx, int32_t *labels) {
 // Neither lambda nor k: lambda chosen by cross-validation over the pairs
 // (the paper tunes it by hand per data set).
 // On several ranks the fits of the folds are sharded fits, the held-out
-// pairs' end labels gathered (pair_cross_validation.hpp), and the reach is
-// the largest over every rank's rows (a maximum: the same in any order).
+// pairs' end labels gathered (pair_cross_validation.hpp).
 FitResult fit_rdpmeans(const FitContext &ctx) {
-    if (ctx.options.is_set("lambda") || ctx.options.is_set("k")) return fit_rdpmeans_lambda(ctx);
-    const Collective single(ctx.data.n());
-    const Collective &ranks = ctx.collective ? *ctx.collective : single;
-    std::unique_ptr<divergence::Bregman> div =
-        divergence::make_bregman(ctx.options.get_choice("divergence"), ctx.data, ctx.options.get_double("smoothing"));
     // The reach: the largest divergence of a point from the mean of all points.
-    const int64_t n = ctx.data.n();
-    std::vector<int32_t> one(static_cast<size_t>(n), 0);
-    std::vector<double> mean;
-    std::vector<int64_t> count;
-    div->cluster_means(one.data(), 1, ctx.threads, mean, count, &ranks);
-    double reach = 0.0;
-    for (int64_t i = 0; i < n; ++i) reach = std::max(reach, div->distance(i, mean.data()));
-    return fit_choosing_lambda(ctx, fit_rdpmeans_lambda, largest_over_ranks(ranks, reach), "rdpmeans");
+    return fit_choosing_lambda(ctx, fit_rdpmeans_lambda, [&](const Collective &ranks) {
+        std::unique_ptr<divergence::Bregman> div = divergence::make_bregman(
+            ctx.options.get_choice("divergence"), ctx.data, ctx.options.get_double("smoothing"));
+        const int64_t n = ctx.data.n();
+        std::vector<int32_t> one(static_cast<size_t>(n), 0);
+        std::vector<double> mean;
+        std::vector<int64_t> count;
+        div->cluster_means(one.data(), 1, ctx.threads, mean, count, &ranks);
+        double reach = 0.0;
+        for (int64_t i = 0; i < n; ++i) reach = std::max(reach, div->distance(i, mean.data()));
+        return reach;
+    }, "rdpmeans");
 }
 
 OptionTable rdpmeans_options() {
