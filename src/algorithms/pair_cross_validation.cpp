@@ -5,6 +5,7 @@
 
 #include "core/collective.hpp"
 #include "core/error.hpp"
+#include "core/rank_totals.hpp"
 #include "core/rng.hpp"
 
 namespace kindred {
@@ -145,8 +146,11 @@ int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
     return best;
 }
 
-FitResult fit_choosing_lambda(const FitContext &ctx, FitResult (*fit)(const FitContext &), double reach,
-                              const char *what) {
+FitResult fit_choosing_lambda(const FitContext &ctx, FitResult (*fit)(const FitContext &),
+                              const std::function<double(const Collective &)> &reach_here, const char *what) {
+    if (ctx.options.is_set("lambda") || ctx.options.is_set("k")) return fit(ctx);
+    const Collective ranks = Collective::or_single(ctx.collective, ctx.data.n());
+    const double reach = largest_over_ranks(ranks, reach_here(ranks));  // a maximum: the same in any order
     const int64_t pairs = ctx.side ? static_cast<int64_t>(ctx.side->pairs().size()) : 0;
     if (pairs < kMinPairsToTune)
         fail(KINDRED_E_INVALID, what, ": set lambda, or k (a hint from which lambda is derived), or give at least ",

@@ -58,9 +58,11 @@ int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
 // of it); then the final fit; result "chosen_lambda". In a sharded fit
 // (ctx.collective set) reach is that of all the ranks' points and every fit
 // runs on the ranks. Fewer than kMinPairsToTune pairs: an error that says what to set.
+// reach_here(ranks): the largest divergence of this rank's points (of all
+// of them in one process) from the mean of all. With lambda or k set: fit(ctx).
 constexpr int kLambdaCandidates = 12;
-FitResult fit_choosing_lambda(const FitContext &ctx, FitResult (*fit)(const FitContext &), double reach,
-                              const char *what);
+FitResult fit_choosing_lambda(const FitContext &ctx, FitResult (*fit)(const FitContext &),
+                              const std::function<double(const Collective &)> &reach_here, const char *what);
 
 }  // namespace kindred
 

@@ -181,15 +181,6 @@ std::vector<int64_t> robust_groups(int64_t n, const std::vector<Pair> &pairs) {
     return owner;
 }
 
-std::vector<int64_t> transitive_groups(int64_t n, const std::vector<Pair> &pairs) {
-    DisjointSets sets(n);
-    for (const Pair &p : pairs)
-        if (p.value > 0) sets.unite(p.i, p.j);
-    std::vector<int64_t> owner(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) owner[i] = sets.find(i);
-    return owner;
-}
-
 }  // namespace
 
 int64_t PropagatedConstraints::largest_unit() const {
@@ -199,7 +190,7 @@ int64_t PropagatedConstraints::largest_unit() const {
 }
 
 PropagatedConstraints propagate_constraints(int64_t n, const std::vector<Pair> &pairs, Propagation mode) {
-    std::vector<int64_t> owner = mode == Propagation::Robust ? robust_groups(n, pairs) : transitive_groups(n, pairs);
+    std::vector<int64_t> owner = mode == Propagation::Robust ? robust_groups(n, pairs) : must_link_components(n, pairs);
     PropagatedConstraints out;
     out.n = n;
     out.unit.assign(static_cast<size_t>(n), n, 0);

@@ -28,6 +28,28 @@ void DisjointSets::unite(int64_t a, int64_t b) {
     size_[a] += size_[b];
 }
 
+std::vector<int64_t> must_link_components(int64_t n, const std::vector<Pair> &pairs, int64_t *count) {
+    DisjointSets sets(n);
+    for (const Pair &p : pairs)
+        if (p.value > 0) sets.unite(p.i, p.j);
+    std::vector<int64_t> component(static_cast<size_t>(n));
+    for (int64_t k = 0; k < n; ++k) component[k] = sets.find(k);
+    // Numbered in place, without a table root -> id (8 bytes a point): in
+    // ascending k, a root not yet numbered (component[r] == r) takes the
+    // next id, stored as -(id + 1) at the root and at k; every later member
+    // copies it from the root. A root r < k was numbered at r itself.
+    int64_t ids = 0;
+    for (int64_t k = 0; k < n; ++k) {
+        const int64_t r = component[k];
+        if (r < 0) continue;  // a root numbered by an earlier member
+        if (component[r] >= 0) component[r] = -(++ids);
+        component[k] = component[r];
+    }
+    for (int64_t &c : component) c = -c - 1;
+    if (count) *count = ids;
+    return component;
+}
+
 SideInfo::SideInfo(int64_t n) : n_(n) {
     if (n <= 0) fail(KINDRED_E_INVALID, "side information: n must be > 0, got ", n);
     rebuild();
@@ -121,27 +143,15 @@ int64_t SideInfo::labelled_count() const {
 
 void SideInfo::rebuild() {
     // Symmetric CSR adjacency by counting sort on both ends. Its scratch
-    // (fill), like that of the components below (the union-find and
-    // id_of_root, 24 bytes a point), is released before the propagation,
-    // whose own working set is the peak of a rebuild.
+    // (fill), like that of the components below (the union-find, 16 bytes a
+    // point), is released before the propagation, whose own working set is
+    // the peak of a rebuild.
     adjacency_.resize_entries(n_, 2 * pairs_.size());
     fill_pair_rows(n_, pairs_, adjacency_.indptr, [&](int64_t e, size_t q, int64_t other) {
         adjacency_.set_neighbor(e, other);
         adjacency_.value[static_cast<size_t>(e)] = pairs_[q].value;
     });
-    {
-        DisjointSets sets(n_);
-        for (const Pair &p : pairs_)
-            if (p.value > 0) sets.unite(p.i, p.j);
-        component_.assign(n_, -1);
-        std::vector<int64_t> id_of_root(n_, -1);
-        component_count_ = 0;
-        for (int64_t k = 0; k < n_; ++k) {
-            const int64_t r = sets.find(k);
-            if (id_of_root[r] < 0) id_of_root[r] = component_count_++;
-            component_[k] = id_of_root[r];
-        }
-    }
+    component_ = must_link_components(n_, pairs_, &component_count_);
     inconsistent_.clear();
     for (const Pair &p : pairs_)
         if (p.value < 0 && component_[p.i] == component_[p.j]) inconsistent_.push_back(p);

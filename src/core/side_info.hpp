@@ -85,6 +85,11 @@ private:
     std::vector<int64_t> parent_, size_;
 };
 
+// The must-link components (the closure of the pairs of value > 0) of n
+// points: each point's, numbered 0, 1, ... in order of smallest member, and
+// their number in *count. The store's component() and the transitive units.
+std::vector<int64_t> must_link_components(int64_t n, const std::vector<Pair> &pairs, int64_t *count = nullptr);
+
 }  // namespace kindred
 
 #endif

@@ -128,23 +128,27 @@ private:
 // every other component the same cluster, in the same order. Renumbered
 // 0..m-1 by component id; members and cannot-links keep the order of the
 // full graph, so that the costs are the same sums and a failure names the
-// same point and pair.
+// same point and pair. Built from the store's views (its components and its
+// pairs, read in place), not from copies of them.
 struct Constrained {
     std::vector<int64_t> id_of;           // per component: its number here, or -1
     std::vector<int64_t> m_ptr, members;  // members (global indices, ascending) of each
-    std::vector<int64_t> c_ptr, c_other, c_pair;
+    std::vector<int64_t> c_ptr, c_other, c_pair;  // c_pair: the cannot-link's index in the pairs
     std::vector<int64_t> place;           // the fixed order (largest first, or by id for order = index); saturation breaks ties by it
 };
 
-Constrained constrained_components(const std::vector<int64_t> &comp, int64_t ncomp, const std::vector<Pair> &cannot,
+Constrained constrained_components(const std::vector<int64_t> &comp, int64_t ncomp, const std::vector<Pair> &pairs,
                                    bool by_size) {
     const int64_t n = static_cast<int64_t>(comp.size());
     std::vector<int64_t> size(static_cast<size_t>(ncomp), 0), links(static_cast<size_t>(ncomp), 0);
+    size_t cannot = 0;
     for (int64_t i = 0; i < n; ++i) ++size[comp[i]];
-    for (const Pair &p : cannot) {
-        ++links[comp[p.i]];
-        ++links[comp[p.j]];
-    }
+    for (const Pair &p : pairs)
+        if (p.value < 0.0) {
+            ++links[comp[p.i]];
+            ++links[comp[p.j]];
+            ++cannot;
+        }
     Constrained g;
     g.id_of.assign(static_cast<size_t>(ncomp), -1);
     int64_t m = 0;
@@ -162,12 +166,13 @@ Constrained constrained_components(const std::vector<int64_t> &comp, int64_t nco
         for (int64_t i = 0; i < n; ++i)
             if (g.id_of[comp[i]] >= 0) g.members[fill[g.id_of[comp[i]]]++] = i;
     }
-    g.c_other.resize(2 * cannot.size());
-    g.c_pair.resize(2 * cannot.size());
+    g.c_other.resize(2 * cannot);
+    g.c_pair.resize(2 * cannot);
     {
         std::vector<int64_t> fill(g.c_ptr.begin(), g.c_ptr.end() - 1);
-        for (size_t q = 0; q < cannot.size(); ++q) {
-            const int64_t a = g.id_of[comp[cannot[q].i]], b = g.id_of[comp[cannot[q].j]];
+        for (size_t q = 0; q < pairs.size(); ++q) {
+            if (!(pairs[q].value < 0.0)) continue;
+            const int64_t a = g.id_of[comp[pairs[q].i]], b = g.id_of[comp[pairs[q].j]];
             g.c_other[fill[a]] = b;
             g.c_pair[fill[a]++] = static_cast<int64_t>(q);
             g.c_other[fill[b]] = a;
@@ -191,7 +196,7 @@ Constrained constrained_components(const std::vector<int64_t> &comp, int64_t nco
 // components identically, so that a failure is thrown by every rank at the same point. Writes the labels of this rank's
 // rows and, per local chunk, the inertia's share and the count of changed labels.
 void assign(const DataView &data, const Collective &ranks, const std::vector<int64_t> &comp, const Constrained &g,
-            const std::vector<Pair> &cannot, bool saturation, int64_t k, int64_t it, const std::vector<double> &dmat,
+            const std::vector<Pair> &pairs, bool saturation, int64_t k, int64_t it, const std::vector<double> &dmat,
             std::vector<int32_t> &labels, std::vector<double> &partial) {
     const int64_t n = data.n(), m = static_cast<int64_t>(g.place.size());
     std::vector<double> drows;
@@ -222,7 +227,7 @@ void assign(const DataView &data, const Collective &ranks, const std::vector<int
             }
         }
         if (chosen < 0) {
-            const Pair &p = cannot[g.c_pair[g.c_ptr[c]]];
+            const Pair &p = pairs[g.c_pair[g.c_ptr[c]]];
             const int64_t point = g.members[g.m_ptr[c]];
             fail(KINDRED_E_INFEASIBLE, "copkmeans: point ", point, " (must-link component of ", g.m_ptr[c + 1] - g.m_ptr[c],
                  " points) cannot be placed at iteration ", it, ": each of the k = ", k,
@@ -257,24 +262,24 @@ FitResult fit_copkmeans(const FitContext &ctx) {
     const int64_t max_iter = ctx.options.get_int("max_iter");
     if (k > n_total)
         fail(KINDRED_E_DIMENSION, "copkmeans: k = ", k, " is larger than the number of points n = ", n_total);
-    // Components (over all the points, on every rank) and the cannot-links between them.
-    std::vector<int64_t> comp(static_cast<size_t>(n_total));
-    std::iota(comp.begin(), comp.end(), 0);
-    int64_t ncomp = n_total;
-    std::vector<Pair> cannot;
-    if (ctx.side) {
-        if (!ctx.side->inconsistent().empty()) {
-            const Pair &p = ctx.side->inconsistent().front();
-            fail(KINDRED_E_INFEASIBLE, "copkmeans: cannot-link (", p.i, ", ", p.j,
-                 ") joins two points of one must-link component; the hard constraints are contradictory");
-        }
-        comp = ctx.side->component();
-        ncomp = ctx.side->component_count();
-        for (const Pair &p : ctx.side->pairs())
-            if (p.value < 0.0) cannot.push_back(p);
+    // Components (over all the points, on every rank) and the pairs: the
+    // store's views, read in place; without side information every point
+    // is a component of its own.
+    std::vector<int64_t> singletons;
+    if (!ctx.side) {
+        singletons.resize(static_cast<size_t>(n_total));
+        std::iota(singletons.begin(), singletons.end(), 0);
+    } else if (!ctx.side->inconsistent().empty()) {
+        const Pair &p = ctx.side->inconsistent().front();
+        fail(KINDRED_E_INFEASIBLE, "copkmeans: cannot-link (", p.i, ", ", p.j,
+             ") joins two points of one must-link component; the hard constraints are contradictory");
     }
+    const std::vector<int64_t> &comp = ctx.side ? ctx.side->component() : singletons;
+    const std::vector<Pair> no_pairs;
+    const std::vector<Pair> &pairs = ctx.side ? ctx.side->pairs() : no_pairs;
     const bool saturation = ctx.options.get_choice("order") == "saturation";
-    const Constrained g = constrained_components(comp, ncomp, cannot, ctx.options.get_choice("order") != "index");
+    const Constrained g = constrained_components(comp, ctx.side ? ctx.side->component_count() : n_total, pairs,
+                                                 ctx.options.get_choice("order") != "index");
 
     Rng rng(static_cast<uint64_t>(ctx.options.get_int("seed")));
     const std::vector<double> x_sqnorm = linalg::row_sqnorms(data);
@@ -297,7 +302,7 @@ FitResult fit_copkmeans(const FitContext &ctx) {
                 for (int64_t b = 0; b < n; b += kBlockRows)
                     linalg::sq_distances(data, b, std::min(n, b + kBlockRows), centers.data(), c_sq.data(), k,
                                          x_sqnorm.data(), dmat.data() + b * k);
-                assign(data, ranks, comp, g, cannot, saturation, k, it, dmat, run.labels, partial);
+                assign(data, ranks, comp, g, pairs, saturation, k, it, dmat, run.labels, partial);
                 // Inertia and changed labels by chunk sums: the same bits on any number of ranks.
                 const std::vector<double> total = ranks.sum_chunks(partial, 2);
                 const bool unchanged = total[1] == 0.0;

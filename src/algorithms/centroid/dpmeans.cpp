@@ -62,16 +62,6 @@ int64_t assignment_pass(const DataView &data, const std::vector<double> &x_sqnor
     return changed;
 }
 
-double resolve_lambda(const FitContext &ctx, const Collective &ranks) {
-    if (ctx.options.is_set("lambda")) return ctx.options.get_double("lambda");
-    if (!ctx.options.is_set("k"))
-        fail(KINDRED_E_INVALID, "dpmeans: set lambda, or k (a hint from which lambda is derived)");
-    const int64_t k = ctx.options.get_int("k");
-    if (k > ranks.n_total())
-        fail(KINDRED_E_DIMENSION, "k = ", k, " is larger than the number of points n = ", ranks.n_total());
-    return farthest_first_lambda(ctx.data, k, &ranks);
-}
-
 // One pass over the points of every rank, in the order of the rows: a pass
 // opens centres in sequence, so each rank runs its part in turn, starting
 // from the centres the ranks before it opened, and then sends the ones it
@@ -102,7 +92,8 @@ FitResult fit_dpmeans_lambda(const FitContext &ctx) {
     const DataView &data = ctx.data;
     const Collective ranks = Collective::or_single(ctx.collective, data.n());
     const int64_t n = data.n(), d = data.d();
-    const double lambda = resolve_lambda(ctx, ranks);
+    const double lambda = lambda_given_or_derived(ctx, ranks, "dpmeans",
+                                                  [&](int64_t k) { return farthest_first_lambda(data, k, &ranks); });
     const std::vector<double> x_sqnorm = linalg::row_sqnorms(data);
     std::vector<double> block, sums, cost;
     std::vector<int64_t> counts;
@@ -146,17 +137,16 @@ FitResult fit_dpmeans_lambda(const FitContext &ctx) {
 // the only use dpmeans makes of them. On several ranks the folds' fits and
 // the final fit run on the ranks (fit_choosing_lambda passes the collective on).
 FitResult fit_dpmeans(const FitContext &ctx) {
-    if (ctx.options.is_set("lambda") || ctx.options.is_set("k")) return fit_dpmeans_lambda(ctx);
-    const Collective ranks = Collective::or_single(ctx.collective, ctx.data.n());
-    // The reach: the largest squared distance of a point from the mean of all
-    // points, over every rank's rows (a largest value: exact in any order).
-    const std::vector<double> mean = global_mean(ctx.data, &ranks);
-    double mean_sq = 0.0;
-    for (double v : mean) mean_sq += v * v;
-    double reach = 0.0;
-    for (int64_t i = 0; i < ctx.data.n(); ++i)
-        reach = std::max(reach, ctx.data.row_sqnorm(i) - 2.0 * ctx.data.dot_row(i, mean.data()) + mean_sq);
-    return fit_choosing_lambda(ctx, fit_dpmeans_lambda, largest_over_ranks(ranks, reach), "dpmeans");
+    // The reach: the largest squared distance of a point from the mean of all points.
+    return fit_choosing_lambda(ctx, fit_dpmeans_lambda, [&](const Collective &ranks) {
+        const std::vector<double> mean = global_mean(ctx.data, &ranks);
+        double mean_sq = 0.0;
+        for (double v : mean) mean_sq += v * v;
+        double reach = 0.0;
+        for (int64_t i = 0; i < ctx.data.n(); ++i)
+            reach = std::max(reach, ctx.data.row_sqnorm(i) - 2.0 * ctx.data.dot_row(i, mean.data()) + mean_sq);
+        return reach;
+    }, "dpmeans");
 }
 
 OptionTable dpmeans_options() {

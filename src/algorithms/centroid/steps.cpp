@@ -213,6 +213,16 @@ std::vector<double> global_mean(const DataView &data, const Collective *collecti
     return mean;
 }
 
+double lambda_given_or_derived(const FitContext &ctx, const Collective &ranks, const char *method,
+                               const std::function<double(int64_t)> &derive) {
+    if (ctx.options.is_set("lambda")) return ctx.options.get_double("lambda");
+    if (!ctx.options.is_set("k")) fail(KINDRED_E_INVALID, method, ": set lambda, or k (a hint from which lambda is derived)");
+    const int64_t k = ctx.options.get_int("k");
+    if (k > ranks.n_total())
+        fail(KINDRED_E_DIMENSION, method, ": k = ", k, " is larger than the number of points n = ", ranks.n_total());
+    return derive(k);
+}
+
 double farthest_first_lambda(const DataView &data, int64_t k, const Collective *collective) {
     const Collective ranks = Collective::or_single(collective, data.n());
     const int64_t n = data.n(), d = data.d();

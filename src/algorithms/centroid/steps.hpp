@@ -6,6 +6,7 @@
 #define KINDRED_ALGORITHMS_CENTROID_STEPS_HPP
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "algorithms/algorithm.hpp"
@@ -49,6 +50,12 @@ std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, 
 // lambda that makes DP-type methods open about k clusters.
 // collective: the ranks of a sharded fit, or null (the same value for any split).
 double farthest_first_lambda(const DataView &data, int64_t k, const Collective *collective = nullptr);
+
+// The lambda of a DP-type method: the option as given or, unset, derived
+// from the hint k by derive(k) (a farthest-first heuristic); fails, naming
+// the method, when neither is set or k exceeds the points of all the ranks.
+double lambda_given_or_derived(const FitContext &ctx, const Collective &ranks, const char *method,
+                               const std::function<double(int64_t)> &derive);
 
 // Labels of the library's kmeans (k-means++, best of n_init restarts) on
 // data, with ctx's progress, log and threads and the given seed: for methods

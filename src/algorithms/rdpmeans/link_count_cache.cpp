@@ -33,7 +33,7 @@ LinkCountCache::LinkCountCache(const Adjacency *adjacency, int64_t n, double w_m
         }
         largest_total = std::max(largest_total, total);
         largest_degree = std::max(largest_degree, adj_->indptr[i + 1] - adj_->indptr[i]);
-        bound_[i] = total * (1.0 + 1e-9);
+        bound_[i] = bound_of_total(total);
     }
     // The packed rows: every term an integer in [-8, 7] and every point
     // index below 2^28 (the usual +-1 pairs with unit weights).

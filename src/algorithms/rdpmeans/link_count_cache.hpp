@@ -141,6 +141,8 @@ public:
     // the sum of |term| over i's pairs (enlarged by 1e-9 relative, for the
     // rounding of a g summed in floating point). 0 without side information.
     double link_bound(int64_t i) const { return adj_ ? bound_[i] : 0.0; }
+    // The link bound of a point whose |terms| sum to `total`.
+    static double bound_of_total(double total) { return total * (1.0 + 1e-9); }
     // link_bound of every point, or null without side information (all 0).
     const double *link_bounds() const { return adj_ ? bound_.data() : nullptr; }
 

@@ -117,19 +117,15 @@ constexpr double kTrackSumsRatio = 8.0;
 constexpr int64_t kFreshSumsEvery = 16;
 
 double resolve_lambda(const FitContext &ctx, const Collective &ranks, divergence::Bregman &div) {
-    if (ctx.options.is_set("lambda")) return ctx.options.get_double("lambda");
-    if (!ctx.options.is_set("k"))
-        fail(KINDRED_E_INVALID, "rdpmeans: set lambda, or k (a hint from which lambda is derived)");
-    const int64_t k = ctx.options.get_int("k");
-    if (k > ranks.n_total())
-        fail(KINDRED_E_DIMENSION, "rdpmeans: k = ", k, " is larger than the number of points n = ", ranks.n_total());
-    // The Euclidean case uses the core heuristic, so that dpmeans and rdpmeans
-    // given the same k get the same lambda.
-    if (ctx.options.get_choice("divergence") == "euclidean") return farthest_first_lambda(ctx.data, k, &ranks);
-    if (!ranks.single())
-        fail(KINDRED_E_INVALID, "rdpmeans: a sharded fit with divergence '", ctx.options.get_choice("divergence"),
-             "' needs lambda (its farthest-first heuristic for k is not distributed yet)");
-    return divergence::farthest_first_lambda(div, k);
+    return lambda_given_or_derived(ctx, ranks, "rdpmeans", [&](int64_t k) {
+        // The Euclidean case uses the core heuristic, so that dpmeans and
+        // rdpmeans given the same k get the same lambda.
+        if (ctx.options.get_choice("divergence") == "euclidean") return farthest_first_lambda(ctx.data, k, &ranks);
+        if (!ranks.single())
+            fail(KINDRED_E_INVALID, "rdpmeans: a sharded fit with divergence '", ctx.options.get_choice("divergence"),
+                 "' needs lambda (its farthest-first heuristic for k is not distributed yet)");
+        return divergence::farthest_first_lambda(div, k);
+    });
 }
 
 struct PassState {
@@ -804,10 +800,18 @@ int64_t update_centers(divergence::Bregman &div, const Collective &ranks, int th
     return kept;
 }
 
-// The sum of all |link terms| over the pairs (each once), of all the points.
-double link_total_of(const LinkCountCache &links, int64_t n) {
+// The sum of all |link terms| over the pairs (each once), of all the n
+// points: half the sum of their link bounds, read from the store's
+// adjacency (a rank's cache holds its own rows only; no cache is built for
+// the others').
+double link_total_of(const Adjacency *adjacency, int64_t n, const LinkCountCache &links) {
     double total = 0.0;
-    for (int64_t i = 0; i < n; ++i) total += 0.5 * links.link_bound(i);
+    for (int64_t i = 0; adjacency && i < n; ++i) {
+        double row = 0.0;  // summed as LinkCountCache's constructor sums a bound
+        for (int64_t e = adjacency->indptr[i]; e < adjacency->indptr[i + 1]; ++e)
+            row += std::fabs(links.pair_cost(adjacency->value[e]));
+        total += 0.5 * LinkCountCache::bound_of_total(row);
+    }
     return total;
 }
 
@@ -817,8 +821,7 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
     // chunks from ranks.first_row(); the pass runs rank after rank
     // (pass_all_ranks) and every decision between passes reads counts over
     // all the ranks, so that every rank makes the single-process fit's.
-    const Collective single(data.n());
-    const Collective &ranks = ctx.collective ? *ctx.collective : single;
+    const Collective ranks = Collective::or_single(ctx.collective, data.n());
     const bool sharded = !ranks.single();
     const int64_t n = data.n(), d = data.d(), n_total = ranks.n_total();
     if (sharded && ctx.options.get_choice("init") == "spectral")
@@ -856,8 +859,7 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
     // |link terms| (each pair once) reaches kLinkCeiling (never within the
     // default iterations from xi_0 = 0.001 and ordinary pair weights).
     constexpr double kLinkCeiling = 1e290;
-    const double link_total = sharded && adjacency ? link_total_of(LinkCountCache(adjacency, n_total, w_may, w_may_not), n_total)
-                                                   : link_total_of(links, n);
+    const double link_total = link_total_of(adjacency, n_total, links);
     if (!(link_total <= kLinkCeiling))
         fail(KINDRED_E_INVALID, "rdpmeans: the pair values times xi_1 / xi_2 add up to ", link_total,
              ", more than the objective can hold (1e290)");
@@ -889,9 +891,8 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
     links.labels_changed(st.labels.data(), k_initial);
     LinkTermBytes term_bytes(links, kBlockRows);
     // The pairs inside the starting clusters (on ranks: one cluster, every pair).
-    const LinkCounts::PairTotals start =
-        sharded ? LinkCounts(adjacency).pair_totals(std::vector<int32_t>(static_cast<size_t>(n_total), 0).data())
-                : LinkCounts(adjacency).pair_totals(st.labels.data());
+    const LinkCounts::PairTotals start = LinkCounts(adjacency).pair_totals(
+        sharded ? std::vector<int32_t>(static_cast<size_t>(n_total), 0).data() : st.labels.data());
     st.link_within = w_may_not * start.may_not_within - w_may * start.may_within;
 
     std::vector<double> xi_trace, k_trace;
@@ -1054,23 +1055,21 @@ void predict_rdpmeans(const PredictContext &ctx, int32_t *labels) {
 // Neither lambda nor k: lambda chosen by cross-validation over the pairs
 // (the paper tunes it by hand per data set).
 // On several ranks the fits of the folds are sharded fits, the held-out
-// pairs' end labels gathered (pair_cross_validation.hpp), and the reach is
-// the largest over every rank's rows (a maximum: the same in any order).
+// pairs' end labels gathered (pair_cross_validation.hpp).
 FitResult fit_rdpmeans(const FitContext &ctx) {
-    if (ctx.options.is_set("lambda") || ctx.options.is_set("k")) return fit_rdpmeans_lambda(ctx);
-    const Collective single(ctx.data.n());
-    const Collective &ranks = ctx.collective ? *ctx.collective : single;
-    std::unique_ptr<divergence::Bregman> div =
-        divergence::make_bregman(ctx.options.get_choice("divergence"), ctx.data, ctx.options.get_double("smoothing"));
     // The reach: the largest divergence of a point from the mean of all points.
-    const int64_t n = ctx.data.n();
-    std::vector<int32_t> one(static_cast<size_t>(n), 0);
-    std::vector<double> mean;
-    std::vector<int64_t> count;
-    div->cluster_means(one.data(), 1, ctx.threads, mean, count, &ranks);
-    double reach = 0.0;
-    for (int64_t i = 0; i < n; ++i) reach = std::max(reach, div->distance(i, mean.data()));
-    return fit_choosing_lambda(ctx, fit_rdpmeans_lambda, largest_over_ranks(ranks, reach), "rdpmeans");
+    return fit_choosing_lambda(ctx, fit_rdpmeans_lambda, [&](const Collective &ranks) {
+        std::unique_ptr<divergence::Bregman> div = divergence::make_bregman(
+            ctx.options.get_choice("divergence"), ctx.data, ctx.options.get_double("smoothing"));
+        const int64_t n = ctx.data.n();
+        std::vector<int32_t> one(static_cast<size_t>(n), 0);
+        std::vector<double> mean;
+        std::vector<int64_t> count;
+        div->cluster_means(one.data(), 1, ctx.threads, mean, count, &ranks);
+        double reach = 0.0;
+        for (int64_t i = 0; i < n; ++i) reach = std::max(reach, div->distance(i, mean.data()));
+        return reach;
+    }, "rdpmeans");
 }
 
 OptionTable rdpmeans_options() {
