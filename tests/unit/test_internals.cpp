@@ -20,6 +20,7 @@
 #include "core/side_info.hpp"
 #include "linalg/distances.hpp"
 #include "linalg/psd_projection.hpp"
+#include "linalg/small_k_cross.hpp"
 
 // cmocka last: it defines a macro fail() that would shadow kindred::fail.
 #include <setjmp.h>
@@ -436,6 +437,56 @@ void row_min_follows_its_lanes(void **) {
     }
 }
 
+// The small-k kernel's value is -2 times the sum over j in index order of
+// x_j c_j, bit for bit (its header's rule), each step a product and an add
+// or, where the build fuses them, one fused multiply-add: for float64 and float32 rows,
+// row- and column-major, any k up to kMaxK (whole and partial tiles), an
+// odd number of rows picked out of order.
+void small_k_cross_sums_in_index_order(void **) {
+    Rng rng(5);
+    const int64_t n = 41;
+    for (const int64_t d : {int64_t(1), int64_t(7), int64_t(16)})
+        for (int64_t k = 1; k <= kindred::linalg::CentreTiles::kMaxK; ++k)
+            for (int layout = 0; layout < 3; ++layout) {
+                std::vector<double> x(static_cast<size_t>(n * d)), stored(x.size()), c(static_cast<size_t>(k * d));
+                std::vector<float> stored_f32(x.size());
+                for (int64_t i = 0; i < n; ++i)
+                    for (int64_t j = 0; j < d; ++j) {
+                        const double v = static_cast<float>(rng.normal());
+                        x[i * d + j] = v;
+                        const int64_t e = layout == 1 ? i + j * n : i * d + j;
+                        stored[e] = v;
+                        stored_f32[e] = static_cast<float>(v);
+                    }
+                for (double &v : c) v = rng.normal();
+                kindred::DenseView view;
+                view.n = n;
+                view.d = d;
+                view.ld = layout == 1 ? n : d;
+                view.row_major = layout != 1;
+                if (layout == 2)
+                    view.xf = stored_f32.data();
+                else
+                    view.x = stored.data();
+                std::vector<int64_t> rows;
+                for (int64_t i = n - 1; i >= 0; i -= 2) rows.push_back(i);
+                const int64_t m = static_cast<int64_t>(rows.size());
+                const kindred::linalg::CentreTiles tiles(c.data(), k, d);
+                std::vector<double> out(static_cast<size_t>(m * k));
+                kindred::linalg::small_k_cross(view, rows.data(), m, tiles, out.data());
+                for (int64_t r = 0; r < m; ++r)
+                    for (int64_t cc = 0; cc < k; ++cc) {
+                        double sum = 0.0, fused = 0.0;
+                        for (int64_t j = 0; j < d; ++j) {
+                            const double product = x[rows[r] * d + j] * c[cc * d + j];
+                            sum += product;
+                            fused = std::fma(x[rows[r] * d + j], c[cc * d + j], fused);
+                        }
+                        assert_true(same_bits(out[r * k + cc], -2.0 * sum) || same_bits(out[r * k + cc], -2.0 * fused));
+                    }
+            }
+}
+
 // ---------------------------------------------------------------- label_sums
 
 // The additions label_sums documents, written plainly: per chunk of `chunk`
@@ -655,6 +706,7 @@ int main() {
         cmocka_unit_test(option_ranges_and_validation),
         cmocka_unit_test(format_number_round_trips),
         cmocka_unit_test(row_min_follows_its_lanes),
+        cmocka_unit_test(small_k_cross_sums_in_index_order),
         cmocka_unit_test(label_sums_same_bits_both_ways),
         cmocka_unit_test(sharded_cluster_sums_are_the_single_process_sums),
     };

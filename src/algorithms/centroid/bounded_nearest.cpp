@@ -10,6 +10,7 @@
 #include "core/parallel.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/distances.hpp"
+#include "linalg/small_k_cross.hpp"
 
 namespace kindred {
 namespace {
@@ -111,9 +112,13 @@ void BoundedNearest::assign(const double *centers, int64_t k, int32_t *labels, d
     const int workers = linalg::blas_thread_count() == 1 ? std::max(1, threads_) : 1;
     const int64_t chunk_rows = std::min(rows, n);
     // Gathered rows only for dense points (a CSR row's distances come from
-    // its non-zeros, without a dense copy).
+    // its non-zeros, without a dense copy) with more centres than the small-k
+    // kernel takes: with few, it reads the rows in place.
     const bool dense = data_.is_dense();
-    const int64_t per_worker = (dense ? chunk_rows * d : 0) + chunk_rows * k;
+    const bool small_k = dense && linalg::CentreTiles::fits(k);
+    const linalg::CentreTiles tiles(centers, small_k ? k : 0, small_k ? d : 0);
+    const bool gather = dense && !small_k;
+    const int64_t per_worker = (gather ? chunk_rows * d : 0) + chunk_rows * k;
     scratch_.resize(static_cast<size_t>(workers * per_worker));
     // With the sums in the pass every row is read, but the bounds read
     // only the rows of the points that fail Hamerly's first test, at
@@ -130,7 +135,7 @@ void BoundedNearest::assign(const double *centers, int64_t k, int32_t *labels, d
     // (and so the same GEMM calls and bits) whether or not the sums follow.
     auto block_step = [&](int w, int64_t begin, int64_t end) {
         double *gathered = scratch_.data() + w * per_worker;
-        double *block = gathered + (dense ? chunk_rows * d : 0);
+        double *block = gathered + (gather ? chunk_rows * d : 0);
         std::vector<int64_t> todo;
         for (int64_t i = begin; i < end; ++i) {
             if (prefetch_ahead > 0 && i + prefetch_ahead < end) {
@@ -166,10 +171,13 @@ void BoundedNearest::assign(const double *centers, int64_t k, int32_t *labels, d
         const int64_t m = static_cast<int64_t>(todo.size());
         redone[begin / rows] = m;
         if (m == 0) return;
-        // Distances to every centre, by GEMM: on the rows in place when the
-        // whole chunk is redone (the blocks of NearestCenter), else on the
-        // gathered rows.
-        if (m == end - begin) {
+        // Distances to every centre: for a few centres by the small-k
+        // kernel on the rows in place; else by GEMM, on the rows in place
+        // when the whole chunk is redone (the blocks of NearestCenter), else
+        // on the gathered rows.
+        if (small_k) {
+            linalg::small_k_cross(data_.as_dense(), todo.data(), m, tiles, block);
+        } else if (m == end - begin) {
             linalg::minus_two_cross(data_, begin, end, centers, k, block);
         } else if (!dense) {
             for (int64_t r = 0; r < m; ++r) linalg::minus_two_cross(data_, todo[r], todo[r] + 1, centers, k, block + r * k);

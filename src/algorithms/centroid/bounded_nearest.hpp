@@ -5,17 +5,19 @@
 // shift of the point's centre and l shrinks by the largest shift of another
 // centre; a point with u < max(l, 2 s(a) - u), s(a) half the distance from
 // its centre to the nearest other one, keeps its centre (the triangle
-// inequality), and only the others get distances to every centre, by GEMM
-// on the gathered rows.
+// inequality), and only the others get distances to every centre: with at
+// most 16 centres by linalg/small_k_cross.hpp on the rows in place, else by
+// GEMM on the gathered rows.
 //
 // The same labels as NearestCenter::assign (the blocked-GEMM Lloyd step):
 // the skip test compares squared bounds with a margin tau_i = 1e-9 (|x_i|^2 +
 // max_c |c|^2), far above the rounding of the GEMM form |x|^2 + |c|^2 - 2 x.c
 // (about d * 2^-53 times the same) and of the bounds' own updates, so a
 // skipped point is one whose GEMM argmin is its current centre. A point
-// recomputed gets the GEMM values of NearestCenter (rows gathered into a
-// block may round the last bit of a value differently from the rows in
-// place; a label can then differ only where two centres tie to that bit).
+// recomputed gets NearestCenter's values up to rounding (the small-k
+// kernel's sums, or GEMM on gathered rows, may round the last bits
+// differently from GEMM on the rows in place; a label can then differ only
+// where two centres tie to those bits).
 // With dist, dist[i] of a skipped point is its squared distance computed
 // directly, (x_i - c)^2, of a recomputed one the GEMM value (the sum, the
 // inertia, is the blocked step's up to rounding); without it (NULL), a point
