@@ -19,7 +19,17 @@ namespace {
 // chosen when the library is loaded): the portable one, and the one with
 // 256-bit vectors and fused multiply-add where the compiler and loader
 // support picking between them.
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && defined(__has_attribute)
+// Not under ThreadSanitizer: the clones' resolver runs while the library
+// is relocated, before the sanitizer's runtime is set up, and its
+// instrumented entry crashes the process at load.
+#if defined(__SANITIZE_THREAD__)
+#define KINDRED_NO_CLONES 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define KINDRED_NO_CLONES 1
+#endif
+#endif
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && defined(__has_attribute) && !defined(KINDRED_NO_CLONES)
 #if __has_attribute(target_clones)
 #define KINDRED_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #endif
