@@ -139,7 +139,8 @@ public:
     // The squared Euclidean distortions only (the others return false and do
     // nothing): the blocks of point_center_blocks before they are finished,
     // for a caller that finishes each value where it reads it (one pass over
-    // a block instead of two). after(begin, end, cross, x_sqnorm, c_sqnorm)
+    // a block instead of two). after(begin, end, cross, x_sqnorm, c_sqnorm),
+    // called for the blocks one after the other in ascending order of begin,
     // gets rows [begin, end) of -2 x_i.c_h (k values each, in cache, valid
     // during the call only), |x_i|^2 for all points (indexed by i) and the k
     // values |c_h|^2; point_center_blocks hands over

@@ -168,8 +168,16 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
     // the moving units' costs from their members' rows (gathered), and the
     // distortion term of J_obj, summed in index order over the ranks.
     auto distances = [&]() {
-        cost.assign(static_cast<size_t>(moving * k), 0.0);
+        cost.resize(static_cast<size_t>(moving * k));
         std::vector<double> finished(static_cast<size_t>(k));
+        // The slots are numbered in the order of the units' smallest members
+        // (units are, and plan.moving is ascending) and the rows come in
+        // index order, so a unit's first member is the one whose slot is
+        // the next not yet reached: its row is stored, the others added to
+        // it. Bit for bit what adding to a zeroed row gives (0.0 + v is v
+        // for the distances, >= +0.0), without the pass that zeroed the
+        // rows and the read of each zero.
+        int64_t next_slot = 0;
         // The values point_center_blocks hands over, finished here
         // (finished_distance, the same additions in the same order).
         const bool crossed = ranks.single() && dist.point_center_cross_blocks(
@@ -182,12 +190,17 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
                     take_row(i, finished.data());
                     // (the members' rows come in index order, as one process adds them)
                     const int64_t slot = plan.slot[units.unit[first + i]];
-                    if (slot >= 0) {
+                    if (slot == next_slot) {
+                        std::copy(finished.begin(), finished.end(), cost.data() + slot * k);
+                        ++next_slot;
+                    } else if (slot >= 0) {
                         double *c = cost.data() + slot * k;
                         for (int64_t h = 0; h < k; ++h) c[h] += finished[h];
                     }
                 }
             });
+        if (crossed && next_slot != moving)
+            fail(KINDRED_E_INTERNAL, cfg.name, ": ", moving - next_slot, " units' rows were not reached in index order");
         if (!crossed) {
             dmat.resize(static_cast<size_t>(n * k));
             dist.point_center_blocks(fit.centers.data(), k, dmat.data(), [&](int64_t begin, int64_t end, const double *rows) {
@@ -198,6 +211,7 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
                     take_row(i, row);
                 }
             });
+            std::fill(cost.begin(), cost.end(), 0.0);
             fill_members(plan, units, ranks.n_total());
             member_rows.gather(dmat, n);
             for (size_t e = 0; e < plan.members.size(); ++e) {
