@@ -5,6 +5,13 @@
 // On several ranks the sums over the points (centroids, gradient) are one
 // pass over the ranks in index order and the pairs read their gathered end
 // rows (divergence/pair_end_rows.hpp): the bits of one process.
+//
+// The passes over the points that run in every iteration (the distances,
+// the centroids, the metric step's objective and gradient) read float64
+// row-major data in place rather than through the CSR copy: half the bytes
+// and no column indices. They then also add the terms of the zero entries,
+// each +-0: x + (+-0) is x, and a sum that starts at +0 stays +0 until its
+// first non-zero term, so the values are those of the CSR loops, bit for bit.
 #include <algorithm>
 #include <cmath>
 
@@ -20,10 +27,41 @@ namespace {
 
 constexpr int64_t kRowChunk = 512;
 
+// One dense row as a run of entries, indexed like SparseRow (column p is entry p).
+struct DenseRow {
+    const double *values;
+    int64_t nnz;
+};
+inline int64_t column(const DenseRow &, int64_t p) { return p; }
+inline int64_t column(const SparseRow &r, int64_t p) { return r.indices[p]; }
+
+// Two doubles in one register (GCC / Clang vector extension: element-wise
+// products and sums, each rounded as the scalar ones).
+typedef double Pair2 __attribute__((vector_size(16)));
+// Pairs of centres whose sums point_center_all keeps in registers together
+// (8 centres: 4 accumulators and their products fit the 16 vector registers
+// of x86-64; not tuned).
+constexpr int64_t kPairs = 4;
+
+// s[t] = sum_p x_p w[m_p * P + t] for t < P, added in the order of the entries.
+template <int64_t P, typename Row>
+void pair_sums(const Row &x, const Pair2 *w, Pair2 *s) {
+    Pair2 acc[P];
+    for (int64_t t = 0; t < P; ++t) acc[t] = Pair2{0.0, 0.0};
+    for (int64_t p = 0; p < x.nnz; ++p) {
+        const Pair2 v = Pair2{x.values[p], x.values[p]};
+        const Pair2 *wm = w + column(x, p) * P;
+        for (int64_t t = 0; t < P; ++t) acc[t] += v * wm[t];
+    }
+    for (int64_t t = 0; t < P; ++t) s[t] = acc[t];
+}
+
 class WeightedCosine final : public WeightedDistortion {
 public:
     WeightedCosine(const DataView &data, int threads, const char *algorithm, int64_t first_row)
-        : WeightedDistortion(DistortionKind::Cosine, data.n(), data.d()), data_(data), x_(data), threads_(threads) {
+        : WeightedDistortion(DistortionKind::Cosine, data.n(), data.d()), data_(data), x_(data), threads_(threads),
+          dense_(data.is_dense() && !data.as_dense().is_f32() && data.as_dense().row_major),
+          rows_(dense_ ? data.as_dense() : DenseView()) {
         for (int64_t i = 0; i < n_; ++i) {
             double s = 0.0;
             for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p) s += x_.values[p] * x_.values[p];
@@ -39,15 +77,31 @@ public:
     // here: the metric step's line search sets every candidate A and then
     // only asks for assigned_distortion, which computes them in its own pass
     // over the rows (one pass per candidate instead of two).
+    //
+    // The metric step asks for the gradient at its A, tries candidates and,
+    // when none is accepted, sets that A back: the norms of the A of the
+    // last gradient are kept until then, so that going back costs no pass.
     void set_params(const std::vector<double> &a) override {
-        a_ = a;
-        norms_fresh_ = false;
+        if (a == a_) return;
+        gradient_fresh_ = false;
+        const bool back = previous_fresh_ && a == previous_a_;
+        if (back || keep_current_) {
+            std::swap(previous_a_, a_);
+            std::swap(previous_norm_, norm_);
+            std::swap(previous_fresh_, norms_fresh_);
+            keep_current_ = false;
+        }
+        if (!back) {
+            a_ = a;
+            norms_fresh_ = false;
+        }
         norms(ends_.sparse(), end_norm_);
     }
 
     // phi_max depends on whether any point has a negative entry: any rank's.
     void set_ranks(const Collective *ranks) override {
         WeightedDistortion::set_ranks(ranks);
+        gradient_fresh_ = false;
         if (ranks) has_negative_ = total_over_ranks(*ranks, has_negative_ ? 1 : 0) > 0;
     }
 
@@ -61,33 +115,62 @@ public:
     // sum x_i / |x_i|_A (Cauchy-Schwarz in the A inner product). Equation
     // (3.24) sums the raw x_i; both agree when the rows have equal A-norms.
     void centroids(const int32_t *labels, int64_t k, std::vector<double> &centers) const override {
-        const std::vector<double> state = sparse_cluster_sums(x_, labels, k, x_norms().data(), ranks_);
+        // sum_i x_i / |x_i|_A per cluster, then the counts (sparse_cluster_sums's
+        // additions in its order, from the rows each_row reads)
+        const std::vector<double> &norm = x_norms();
+        std::vector<double> state(static_cast<size_t>(k * d_ + k), 0.0);
+        pass_over_points(state.data(), state.size(), [&](double *sums) {
+            double *counts = sums + k * d_;
+            each_row(0, n_, [&](int64_t i, const auto &x) {
+                const int32_t h = labels[i];
+                if (h < 0 || h >= k) return;
+                counts[h] += 1.0;
+                double *sum = sums + h * d_;
+                for (int64_t p = 0; p < x.nnz; ++p) sum[column(x, p)] += x.values[p] / norm[i];
+            });
+        });
         centers.resize(static_cast<size_t>(k * d_));
         for (int64_t h = 0; h < k; ++h)
             if (state[k * d_ + h] > 0.0)
                 std::copy(state.begin() + h * d_, state.begin() + (h + 1) * d_, centers.begin() + h * d_);
     }
 
+    // s_h = sum_m x_m w_hm with w_hm = a_m mu_hm / |mu_h|_A, for pairs of
+    // centres in one vector (Pair2) and up to kPairs pairs at a time, the
+    // sums held in registers across the row: each s_h is still the sum over
+    // the row's entries in column order, so the bits do not depend on the
+    // grouping.
     void point_center_all(const double *centers, int64_t k, double *out) const override {
-        // w[m * k + h] = a_m mu_hm / |mu_h|_A: one pass over the non-zeros per point.
-        std::vector<double> w(static_cast<size_t>(d_ * k), 0.0);
-        for (int64_t h = 0; h < k; ++h) {
-            const double nm = a_norm(centers + h * d_);
-            if (nm <= 0.0) continue;
-            for (int64_t m = 0; m < d_; ++m) w[m * k + h] = a_[m] * centers[h * d_ + m] / nm;
+        const int64_t pairs = (k + 1) / 2;
+        std::vector<Pair2> w(static_cast<size_t>(d_ * pairs), Pair2{0.0, 0.0});  // [pair group][m][pair]
+        std::vector<double> nm(static_cast<size_t>(k));
+        for (int64_t h = 0; h < k; ++h) nm[h] = a_norm(centers + h * d_);
+        for (int64_t g = 0; g < pairs; g += kPairs) {
+            const int64_t width = std::min(kPairs, pairs - g);
+            for (int64_t t = g; t < g + width; ++t)
+                for (int64_t c = 0; c < 2 && 2 * t + c < k; ++c) {
+                    const int64_t h = 2 * t + c;
+                    if (nm[h] <= 0.0) continue;
+                    for (int64_t m = 0; m < d_; ++m)
+                        w[g * d_ + m * width + (t - g)][c] = a_[m] * centers[h * d_ + m] / nm[h];
+                }
         }
         const std::vector<double> &norm = x_norms();
         parallel_chunks(threads_, n_, kRowChunk, [&](int64_t, int64_t lo, int64_t hi) {
-            for (int64_t i = lo; i < hi; ++i) {
-                double *row = out + i * k;
-                std::fill(row, row + k, 0.0);
-                for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p) {
-                    const double v = x_.values[p];
-                    const double *wm = w.data() + x_.indices[p] * k;
-                    for (int64_t h = 0; h < k; ++h) row[h] += v * wm[h];
+            each_row(lo, hi, [&](int64_t i, const auto &x) {
+                for (int64_t g = 0; g < pairs; g += kPairs) {
+                    Pair2 s[kPairs];
+                    const int64_t width = std::min(kPairs, pairs - g);
+                    switch (width) {
+                    case 1: pair_sums<1>(x, w.data() + g * d_, s); break;
+                    case 2: pair_sums<2>(x, w.data() + g * d_, s); break;
+                    case 3: pair_sums<3>(x, w.data() + g * d_, s); break;
+                    default: pair_sums<kPairs>(x, w.data() + g * d_, s); break;
+                    }
+                    for (int64_t h = 2 * g; h < std::min(k, 2 * (g + width)); ++h)
+                        out[i * k + h] = 1.0 - s[(h - 2 * g) / 2][h % 2] / norm[i];
                 }
-                for (int64_t h = 0; h < k; ++h) row[h] = 1.0 - row[h] / norm[i];
-            }
+            });
         });
     }
 
@@ -98,6 +181,11 @@ public:
     // products added in the same order, then 1 - s / |x|_A), summed in index
     // order as the base class does. Stale |x_i|_A (a new A) are computed in
     // the same pass, with norms()'s additions, and kept.
+    //
+    // With |x_i|_A known (the metric step's objective at the current A,
+    // which it follows with gradient() for the same labels and centres) the
+    // points' terms of the gradient are summed in the same pass, with
+    // gradient()'s operations in its order, and kept for it.
     double assigned_distortion(const double *centers, int64_t k, const int32_t *labels, double *) const override {
         std::vector<double> w(static_cast<size_t>(k * d_), 0.0);  // row h: a_m mu_hm / |mu_h|_A
         for (int64_t h = 0; h < k; ++h) {
@@ -106,24 +194,33 @@ public:
             for (int64_t m = 0; m < d_; ++m) w[h * d_ + m] = a_[m] * centers[h * d_ + m] / nm;
         }
         const bool fresh = norms_fresh_;
-        norm_.resize(static_cast<size_t>(n_));
-        double j = 0.0;
-        pass_over_points(&j, 1, [&](double *sum) {
-            for (int64_t i = 0; i < n_; ++i) {
+        if (!fresh) norm_.resize(static_cast<size_t>(n_));
+        const std::vector<double> mu_norm = center_norms(centers, k);
+        // J, then (with fresh norms) the gradient's d + k sums
+        std::vector<double> state(fresh ? static_cast<size_t>(1 + d_ + k) : 1, 0.0);
+        pass_over_points(state.data(), state.size(), [&](double *sum) {
+            each_row(0, n_, [&](int64_t i, const auto &x) {
                 const double *wh = w.data() + static_cast<int64_t>(labels[i]) * d_;
                 double s = 0.0, q = 0.0;
-                for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p) {
-                    const double v = x_.values[p];
-                    const int64_t m = x_.indices[p];
+                for (int64_t p = 0; p < x.nnz; ++p) {
+                    const double v = x.values[p];
+                    const int64_t m = column(x, p);
                     s += v * wh[m];
                     if (!fresh) q += a_[m] * v * v;
                 }
                 if (!fresh) norm_[i] = std::sqrt(q);
                 *sum += 1.0 - s / norm_[i];
-            }
+                if (fresh) add_gradient_terms(i, x, labels[i], centers, mu_norm, sum + 1, sum + 1 + d_);
+            });
         });
         norms_fresh_ = true;
-        return j;
+        gradient_fresh_ = fresh;
+        if (fresh) {
+            gradient_sums_.assign(state.begin() + 1, state.end());
+            gradient_labels_.assign(labels, labels + n_);
+            gradient_centers_.assign(centers, centers + k * d_);
+        }
+        return state[0];
     }
 
     double center_distance(const double *a, const double *b) const override {
@@ -149,29 +246,25 @@ public:
     // ds/da_m = x_m y_m / (|x|_A |y|_A) - s/2 (x_m^2 / |x|_A^2 + y_m^2 / |y|_A^2)
     // and d(d_cosA)/da_m = -ds/da_m. ((3.29) prints ds/da_m.)
     void gradient(const GradientInput &in, std::vector<double> &g) const override {
-        std::vector<double> mu_norm(in.k);
-        for (int64_t h = 0; h < in.k; ++h) mu_norm[h] = a_norm(in.centers + h * d_);
-        // The points' terms of g (d), then the sums of the similarities per cluster (k).
-        std::vector<double> state(static_cast<size_t>(d_ + in.k), 0.0);
-        const std::vector<double> &norm = x_norms();
-        pass_over_points(state.data(), state.size(), [&](double *gs) {
-            double *s_sum = gs + d_;
-            for (int64_t i = 0; i < n_; ++i) {
-                const int32_t h = in.labels[i];
-                const double *mu = in.centers + static_cast<int64_t>(h) * d_;
-                if (mu_norm[h] <= 0.0) continue;
-                double dot = 0.0;
-                for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p)
-                    dot += a_[x_.indices[p]] * x_.values[p] * mu[x_.indices[p]];
-                const double nx = norm[i], s = dot / (nx * mu_norm[h]);
-                s_sum[h] += s;
-                for (int64_t p = x_.indptr[i]; p < x_.indptr[i + 1]; ++p) {
-                    const double v = x_.values[p];
-                    const int64_t m = x_.indices[p];
-                    gs[m] += -v * mu[m] / (nx * mu_norm[h]) + 0.5 * s * v * v / (nx * nx);
-                }
-            }
-        });
+        const std::vector<double> mu_norm = center_norms(in.centers, in.k);
+        // The points' terms of g (d), then the sums of the similarities per
+        // cluster (k): from assigned_distortion's pass when it had these
+        // labels, centres and A.
+        std::vector<double> state;
+        if (gradient_fresh_ && gradient_centers_.size() == static_cast<size_t>(in.k * d_) &&
+            std::equal(gradient_centers_.begin(), gradient_centers_.end(), in.centers) &&
+            std::equal(gradient_labels_.begin(), gradient_labels_.end(), in.labels)) {
+            state = gradient_sums_;
+        } else {
+            state.assign(static_cast<size_t>(d_ + in.k), 0.0);
+            x_norms();
+            pass_over_points(state.data(), state.size(), [&](double *gs) {
+                each_row(0, n_, [&](int64_t i, const auto &x) {
+                    add_gradient_terms(i, x, in.labels[i], in.centers, mu_norm, gs, gs + d_);
+                });
+            });
+        }
+        keep_current_ = true;
         g.assign(state.begin(), state.begin() + d_);
         const double *s_sum = state.data() + d_;
         for (int64_t h = 0; h < in.k; ++h) {
@@ -203,6 +296,41 @@ private:
         double s = 0.0;
         for (int64_t m = 0; m < d_; ++m) s += a_[m] * v[m] * v[m];
         return std::sqrt(s);
+    }
+
+    std::vector<double> center_norms(const double *centers, int64_t k) const {
+        std::vector<double> mu_norm(static_cast<size_t>(k));
+        for (int64_t h = 0; h < k; ++h) mu_norm[h] = a_norm(centers + h * d_);
+        return mu_norm;
+    }
+
+    // f(i, row) for the rows [lo, hi) of the points in index order: the
+    // caller's float64 row-major array in place, else the CSR copy.
+    template <typename F>
+    void each_row(int64_t lo, int64_t hi, F f) const {
+        if (dense_) {
+            for (int64_t i = lo; i < hi; ++i) f(i, DenseRow{rows_.row_ptr(i), d_});
+        } else {
+            for (int64_t i = lo; i < hi; ++i) f(i, x_.row(i));
+        }
+    }
+
+    // Point i's terms of the gradient (norm_ fresh): gs[m] (d) and the
+    // similarity to its centre h, added to s_sum[h].
+    template <typename Row>
+    void add_gradient_terms(int64_t i, const Row &x, int32_t h, const double *centers,
+                            const std::vector<double> &mu_norm, double *gs, double *s_sum) const {
+        const double *mu = centers + static_cast<int64_t>(h) * d_;
+        if (mu_norm[h] <= 0.0) return;
+        double dot = 0.0;
+        for (int64_t p = 0; p < x.nnz; ++p) dot += a_[column(x, p)] * x.values[p] * mu[column(x, p)];
+        const double nx = norm_[i], s = dot / (nx * mu_norm[h]);
+        s_sum[h] += s;
+        for (int64_t p = 0; p < x.nnz; ++p) {
+            const double v = x.values[p];
+            const int64_t m = column(x, p);
+            gs[m] += -v * mu[m] / (nx * mu_norm[h]) + 0.5 * s * v * v / (nx * nx);
+        }
     }
 
     // |x|_A of every row of rows.
@@ -249,9 +377,19 @@ private:
     const DataView &data_;
     SparseRows x_;
     int threads_;
+    bool dense_;      // the points are float64 row-major: rows_ reads them in place
+    DenseView rows_;  // (empty otherwise)
     bool has_negative_ = false;
     mutable std::vector<double> norm_;  // |x_i|_A for a_ when norms_fresh_ (x_norms)
     mutable bool norms_fresh_ = false;
+    std::vector<double> previous_a_;  // the A before the last change, and its norms if they were known
+    mutable std::vector<double> previous_norm_;
+    mutable bool previous_fresh_ = false;
+    mutable bool keep_current_ = false;  // gradient() was asked at a_: keep its norms when A changes
+    // The gradient's point sums from assigned_distortion, for these labels and centres and a_.
+    mutable bool gradient_fresh_ = false;
+    mutable std::vector<double> gradient_sums_, gradient_centers_;
+    mutable std::vector<int32_t> gradient_labels_;
     PairEndRows ends_;  // sharded: the rows of the ends of the pairs
     std::vector<double> end_norm_;
 };
