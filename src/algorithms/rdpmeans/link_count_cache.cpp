@@ -43,7 +43,6 @@ LinkCountCache::LinkCountCache(const Adjacency *adjacency, int64_t n, double w_m
             packed_[e] = static_cast<uint32_t>(adj_->neighbor(e)) << 4 |
                          static_cast<uint32_t>(static_cast<int32_t>(pair_cost(adj_->value[e])) + 8);
     }
-    byte_sums_ = integer && largest_total <= 127.0;
     if (integer && largest_total < 32768.0) layout_ = Layout::narrow;
     else if (integer && largest_total < 1073741824.0) layout_ = Layout::wide_integer;
     else layout_ = Layout::counted;

@@ -236,26 +236,12 @@ public:
             if (k >= 0) acc[k] += integer_term_at(e);  // k < 0: unlabelled neighbour (never in RDP-means)
         }
     }
-    // The packed rows (see the top of the file) of one point: entry e holds
-    // neighbour packed_neighbour(entry[e]) and term packed_term(entry[e]).
-    struct PackedRow {
-        const uint32_t *entry;
-        int64_t size;
-    };
+    // A packed row's entry (see the top of the file): its neighbour and term.
     static int64_t packed_neighbour(uint32_t entry) { return static_cast<int64_t>(entry >> 4); }
     static int32_t packed_term(uint32_t entry) { return static_cast<int32_t>(entry & 15u) - 8; }
-    // Point i's packed row (byte_rows() or packed rows present).
-    PackedRow packed_row(int64_t i) const {
-        return PackedRow{packed_.data() + adj_->indptr[i], adj_->indptr[i + 1] - adj_->indptr[i]};
-    }
-    // Whether there are packed rows and every point's sum of |terms| is at
-    // most 127 (LinkTermBytes).
-    bool byte_rows() const { return !packed_.empty() && byte_sums_; }
     // Whether the one-byte label copy holds the labels and is small enough
     // to stay in a core's cache (under kSmallCopyAhead bytes).
     bool label_copy_in_cache() const { return small_on_ && static_cast<int64_t>(small_.size()) < kSmallCopyAhead; }
-    // The one-byte label copy while it holds the labels, else null.
-    const uint8_t *label_copy() const { return small_on_ ? small_.data() : nullptr; }
     int64_t size() const { return static_cast<int64_t>(point_.size()); }
     // Whether bulk mode is cheaper when a fraction move_rate of the points
     // move: when move_rate x (mean degree) exceeds a few units, most points
@@ -344,7 +330,6 @@ private:
     std::vector<uint32_t> packed_;  // the packed rows (neighbour_at), or empty
     std::vector<uint8_t> small_;  // the label copy (see the top of the file)
     bool small_on_ = false;       // small_ holds the labels
-    bool byte_sums_ = false;      // every point's sum of |terms| at most 127
     Layout layout_ = Layout::counted;
     double mean_degree_ = 0;
     std::vector<NarrowSlot> narrow_;    // nnz entries, CSR layout (narrow), else empty
