@@ -195,11 +195,11 @@ int main(int argc, char **argv) {
     /* kmeans runs iters restarts of at most iters iterations (see below). */
     const int64_t cap = iters * iters + 2, all = repeats * cap;
     double *buf = malloc((size_t)(2 * cap + 6 * all) * sizeof *buf);
-    double *pass_buf = malloc((size_t)(4 * cap) * sizeof *pass_buf);
+    double *pass_buf = malloc((size_t)(3 * cap) * sizeof *pass_buf);
     int64_t *iteration = malloc((size_t)cap * sizeof *iteration);
     if (!x || !truth || !labels || !buf || !iteration || !pass_buf) return 1;
     /* RDP-means' per-pass figures, from its log lines (rdpmeans_passes.h). */
-    rdpmeans_passes passes = {0, cap, pass_buf, pass_buf + cap, pass_buf + 2 * cap, pass_buf + 3 * cap, 0};
+    rdpmeans_passes passes = {0, cap, pass_buf, pass_buf + cap, pass_buf + 2 * cap, 0};
     clock_state c = {0, cap, iteration, buf, buf + cap, 0.0};
     double rss_rdp = 0.0, rss_kmeans = 0.0;
     intervals ri = {0, all, buf + 2 * cap, buf + 2 * cap + all};

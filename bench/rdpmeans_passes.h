@@ -1,7 +1,9 @@
 /* RDP-means' per-pass figures, read back from its log: a fit sends one line
  * per iteration to the callback of kindred_model_set_log (level 0),
- *     "rdpmeans: iteration N: pass_computed=C pass_linked=L pass_rows=R pass_bytes=B"
- * (src/algorithms/rdpmeans/rdpmeans.cpp, docs/algorithms/rdpmeans-tvclust.md). They
+ *     "rdpmeans: iteration N: pass_computed=C pass_linked=L pass_rows=R"
+ * (src/algorithms/rdpmeans/rdpmeans.cpp, docs/algorithms/rdpmeans-tvclust.md);
+ * libraries before 2026-11-28 added " pass_bytes=B", which is read past, so
+ * that one benchmark program times either library. They
  * describe the implementation, not the clustering, so a model does not keep
  * them. Shared by the benchmark and tests/api/test_rdpmeans.c. Header-only, C99. */
 #ifndef KINDRED_BENCH_RDPMEANS_PASSES_H
@@ -15,7 +17,7 @@
  * of the last fit. */
 typedef struct rdpmeans_passes {
     int64_t count, capacity;
-    double *computed, *linked, *rows, *bytes;
+    double *computed, *linked, *rows;
     int64_t malformed; /* record lines that did not parse, or came out of order or past capacity */
 } rdpmeans_passes;
 
@@ -25,12 +27,15 @@ static inline void rdpmeans_passes_log(void *user, int level, const char *messag
     rdpmeans_passes *p = (rdpmeans_passes *)user;
     long long it = 0;
     double c = 0.0, l = 0.0, r = 0.0, b = 0.0;
-    int end = 0;
+    int end = 0, older = 0;
     (void)level;
     if (!message || strncmp(message, prefix, sizeof prefix - 1) != 0) return;
-    if (sscanf(message, "rdpmeans: iteration %lld: pass_computed=%lf pass_linked=%lf pass_rows=%lf pass_bytes=%lf%n",
-               &it, &c, &l, &r, &b, &end) != 5 ||
-        message[end] != '\0') {
+    if (sscanf(message, "rdpmeans: iteration %lld: pass_computed=%lf pass_linked=%lf pass_rows=%lf%n", &it, &c, &l,
+               &r, &end) != 4)
+        end = -1;
+    else if (message[end] != '\0' && sscanf(message + end, " pass_bytes=%lf%n", &b, &older) == 1)
+        end += older;
+    if (end < 0 || message[end] != '\0') {
         ++p->malformed;
         return;
     }
@@ -44,7 +49,6 @@ static inline void rdpmeans_passes_log(void *user, int level, const char *messag
     p->computed[p->count] = c;
     p->linked[p->count] = l;
     p->rows[p->count] = r;
-    p->bytes[p->count] = b;
     ++p->count;
 }
 

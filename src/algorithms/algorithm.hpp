@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/collective.hpp"
 #include "core/data_view.hpp"
@@ -50,6 +51,10 @@ struct AlgorithmSpec {
     void (*transform)(const PredictContext &, double *out) = nullptr;  // row-major n x dim
     // nullptr when the algorithm has no soft memberships; row-major n x k, each row summing to 1.
     void (*predict_proba)(const PredictContext &, double *out) = nullptr;
+    // Internal options that were removed with the machinery they switched: a
+    // model file naming one (written before the tier) still loads, the value
+    // ignored, as for the internal options that remain.
+    std::vector<std::string> retired_options{};
 };
 
 }  // namespace kindred

@@ -356,6 +356,8 @@ kindred_status kindred_model_load(kindred_model **out, const char *path) {
             // any release, a file naming one must load whatever its value.
             const OptionSpec *spec_option = find_option(spec->options, o.first);
             if (spec_option && !spec_option->is_stable()) continue;
+            const std::vector<std::string> &retired = spec->retired_options;
+            if (!spec_option && std::find(retired.begin(), retired.end(), o.first) != retired.end()) continue;
             if (o.second.empty()) continue;
             try {
                 m->options.set_text(o.first, o.second);

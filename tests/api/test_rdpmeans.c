@@ -48,8 +48,8 @@ static kindred_side *iris_pairs(const int32_t *y, double rate, double noise, uin
 
 /* The per-pass figures of the last fit of a model made by new_rdp(), from
  * its log lines (every fit of this file parses them; none may be malformed). */
-static double pass_computed[400], pass_linked[400], pass_rows[400], pass_bytes[400];
-static rdpmeans_passes passes = {0, 400, pass_computed, pass_linked, pass_rows, pass_bytes, 0};
+static double pass_computed[400], pass_linked[400], pass_rows[400];
+static rdpmeans_passes passes = {0, 400, pass_computed, pass_linked, pass_rows, 0};
 
 static kindred_model *new_rdp(void) {
     kindred_model *m = NULL;
@@ -427,65 +427,6 @@ static void center_bounds_change_only_rounding(void **state) {
     assert_true(skipped > 10.0); /* points skipped, in passes worth 10 full ones */
 }
 
-/* link_bytes keeps each point's link terms as bytes while few points move
- * (up to 32 clusters): the labels and objective traces must be bitwise those
- * of gathering the terms from the labels in every pass, on 3000 points of
- * eight overlapping blobs with 10n pairs (pair values 1 and 2, so terms of
- * magnitude 1 to 4 with these weights) and a few noisy ones, from a small xi
- * (the bound decides most points) to a large one (the links decide them).
- * The logged pass_bytes says which passes read the bytes: some must (among them passes
- * that move many points, which drop the bytes part way; and with 28 clusters
- * hinted, near the 32 the bytes hold). With a point whose terms sum past 127,
- * no pass reads them, and the result is again the same. */
-static void link_bytes_change_nothing(void **state) {
-    (void)state;
-    static double blobs[kBlobN * kBlobD];
-    static int32_t blob_y[kBlobN];
-    make_overlapping_blobs(blobs, blob_y);
-    double byte_passes = 0.0;
-    for (int trial = 0; trial < 6; ++trial) {
-        const int64_t n = kBlobN, d = kBlobD;
-        kindred_side *side = NULL;
-        OK(kindred_side_new(&side, n));
-        OK(kindred_sample_pairs(side, blob_y, n, 10 * n, 0.0, 0.05 * (trial % 3), 90 + trial));
-        if (trial == 5) { /* point 0 with 70 more may-not-links of value 2: a sum past 140 */
-            int64_t a[70], b[70];
-            double v[70];
-            for (int e = 0; e < 70; ++e) {
-                a[e] = 0;
-                b[e] = 100 + e;
-                v[e] = -2.0;
-            }
-            OK(kindred_side_add_pairs(side, a, b, v, 70));
-        }
-        static int32_t labels[2][kBlobN];
-        static double traces[2][400], clusters[400];
-        const double *bytes = pass_bytes;
-        int64_t lengths[2];
-        for (int v = 0; v < 2; ++v) {
-            kindred_model *m = new_rdp();
-            OK(kindred_model_set_int(m, "k", trial == 4 ? 28 : 8));
-            OK(kindred_model_set_double(m, "xi_0", trial == 4 ? 0.001 : pow(10.0, -3.0 + trial % 4)));
-            OK(kindred_model_set_double(m, "xi_1", 2.0));
-            OK(kindred_model_set_string(m, "link_bytes", v ? "true" : "false"));
-            lengths[v] = fit_with_trace(m, blobs, n, d, side, labels[v], traces[v]);
-            OK(kindred_model_array(m, "clusters_trace", clusters, 400));
-            for (int64_t t = 0; t < lengths[v]; ++t) {
-                assert_true(bytes[t] == 0.0 || bytes[t] == 1.0);
-                if (bytes[t] == 1.0) assert_true(clusters[t] <= 32.0);
-                if (!v || trial == 5) assert_true(bytes[t] == 0.0);
-                if (v) byte_passes += bytes[t];
-            }
-            kindred_model_free(m);
-        }
-        assert_int_equal(lengths[1], lengths[0]);
-        assert_memory_equal(labels[1], labels[0], sizeof labels[0]);
-        assert_memory_equal(traces[1], traces[0], (size_t)lengths[0] * sizeof(double));
-        kindred_side_free(side);
-    }
-    assert_true(byte_passes >= 3.0);
-}
-
 /* link_bounds decides a point by its divergences alone when its nearest
  * centre wins by more than xi times the sum of its |link terms|; the labels
  * and objective traces must be bitwise those of reading every point's link
@@ -754,7 +695,6 @@ int main(void) {
         cmocka_unit_test(stable_passes_are_certified),
         cmocka_unit_test(link_bounds_change_nothing),
         cmocka_unit_test(center_bounds_change_only_rounding),
-        cmocka_unit_test(link_bytes_change_nothing),
         cmocka_unit_test(centers_are_the_means_of_their_points),
         cmocka_unit_test(separated_blobs_with_pairs),
         cmocka_unit_test(without_pairs_equals_dpmeans),

@@ -38,12 +38,13 @@ static inline uint64_t test_fnv1a(const unsigned char *p, size_t size) {
 }
 
 /* RDP-means' internal options, the timing switches (docs/conventions.md, "Options:
- * the stable and the internal tier"): index 0 to 3, NULL past them. A test of
- * the tier uses them as its internal options. */
-enum { RDPMEANS_INTERNAL_OPTIONS = 4 };
+ * the stable and the internal tier"): index 0 to 2, NULL past them. A test of
+ * the tier uses them as its internal options. RDPMEANS_RETIRED_OPTION: one
+ * that was removed, which a model file may still name. */
+enum { RDPMEANS_INTERNAL_OPTIONS = 3 };
+#define RDPMEANS_RETIRED_OPTION "link_bytes"
 static inline const char *rdpmeans_internal_option(int index) {
-    static const char *const names[RDPMEANS_INTERNAL_OPTIONS] = {"skip_certified", "link_bounds", "center_bounds",
-                                                                 "link_bytes"};
+    static const char *const names[RDPMEANS_INTERNAL_OPTIONS] = {"skip_certified", "link_bounds", "center_bounds"};
     return index >= 0 && index < RDPMEANS_INTERNAL_OPTIONS ? names[index] : NULL;
 }
 

@@ -23,7 +23,6 @@ extern "C" {
 #include "algorithms/centroid/steps.hpp"
 #include "algorithms/rdpmeans/link_count_cache.hpp"
 #include "algorithms/link_counts.hpp"
-#include "algorithms/rdpmeans/link_term_bytes.hpp"
 #include "algorithms/rdpmeans/center_bounds.hpp"
 #include "algorithms/rdpmeans/rows.hpp"
 #include "algorithms/rdpmeans/stable.hpp"
@@ -511,13 +510,6 @@ static void row_kernels_agree(void **) {
             assert_int_equal(best, scan);
             assert_true(best_value == a[scan]);
         }
-        // The same terms as signed bytes (LinkTermBytes' rows): the same bits.
-        std::vector<int8_t> small(acc.begin(), acc.end());
-        std::vector<double> a_small(static_cast<size_t>(k0));
-        double best_small = 0.0;
-        assert_int_equal(rows::dense_argmin(row.data(), small.data(), xi, k0, a_small.data(), best_small), best);
-        assert_true(same_bits(best_small, best_value));
-        for (int64_t c = 0; c < k0; ++c) assert_true(same_bits(a_small[c], a[c]));
     }
     // The bound test over a block: the pass's loop of decided_fast on rows of up to 64 centres whose bound decides some points
     // and not others.
@@ -569,93 +561,11 @@ static void row_kernels_agree(void **) {
     assert_true(undecided_total > 500);
 }
 
-// LinkTermBytes keeps every point's g_ik (k < 32) equal to a fresh gather
-// at its turn in a pass, through moves (updates made at once within the
-// block, else when their block is entered) and relabels, built in its AVX2
-// and its scalar form; it is not possible when some point's sum of |terms|
-// exceeds 127.
-static void link_term_bytes_equal_gather(void **) {
-    Rng rng(29);
-    const int64_t n = 400;
-    for (int trial = 0; trial < 6; ++trial) {
-        const bool hub = trial == 5;  // one point with a sum of |terms| of 128
-        SideInfo side(n);
-        add_random_pairs(side, rng, n, 2000, [&] { return static_cast<double>(1 + rng.below(3)); });
-        if (hub) {  // 64 more pairs of -2 at point 0: a sum of |terms| past 127
-            std::vector<int64_t> a(64, 0), b(64);
-            std::vector<double> v(64, -2.0);
-            for (int64_t j = 0; j < 64; ++j) b[j] = 1 + j;
-            side.add_pairs(a.data(), b.data(), v.data(), 64);
-        }
-        LinkCountCache cache(&side.adjacency(), n, 1.0, 1.0);  // terms -3 .. 3 (a repeated pair adds up)
-        int32_t K = 3 + 5 * trial;  // up to 28 clusters, and new ones up to 31
-        std::vector<int32_t> labels(n);
-        for (auto &l : labels) l = static_cast<int32_t>(rng.below(K));
-        cache.labels_changed(labels.data(), K);
-        const int64_t block_rows = int64_t(16) << (trial % 3);  // blocks as a pass makes them
-        LinkTermBytes bytes(cache, block_rows);
-        assert_true(bytes.possible() == !hub);
-        if (hub) continue;
-        assert_false(bytes.valid());
-        bytes.build();
-        assert_true(bytes.valid());
-        LinkCounts gather(&side.adjacency());
-        std::vector<int32_t> acc(LinkTermBytes::kClusters + 1, 0);
-        int64_t large = 0;  // terms of 4 or more in magnitude: the sums exercise the bytes' range
-        auto check = [&](int64_t i) {
-            std::fill(acc.begin(), acc.end(), 0);
-            cache.add_integer_terms(i, labels.data(), acc.data());
-            for (int32_t k = 0; k < LinkTermBytes::kClusters; ++k) {
-                assert_int_equal(bytes.row(i)[k], acc[k]);
-                large += std::abs(acc[k]) >= 4 ? 1 : 0;
-            }
-            assert_true(reinterpret_cast<uintptr_t>(bytes.row(i)) % 32 == 0);  // one line per point
-        };
-        for (int64_t i = 0; i < n; ++i) check(i);
-        // Passes as RDP-means makes them: the blocks in order, each entered
-        // before its points are read (the moves before their turn then reach
-        // them), some points moving; sometimes the label space compacted
-        // between passes.
-        for (int pass = 0; pass < 8; ++pass) {
-            const double move_rate = pass % 2 ? 0.3 : 0.03;
-            for (int64_t begin = 0; begin < n; begin += block_rows) {
-                bytes.enter_block(begin);
-                for (int64_t i = begin; i < std::min(n, begin + block_rows); ++i) {
-                    if (rng.uniform() < 0.5) check(i);
-                    if (rng.uniform() < move_rate) {
-                        const int32_t to =
-                            static_cast<int32_t>(rng.below(std::min<int32_t>(K + 1, LinkTermBytes::kClusters)));
-                        if (to == K) ++K;
-                        const int32_t from = labels[i];
-                        labels[i] = to;
-                        cache.moved(i, labels.data(), from, to);
-                        if (from != to) bytes.moved(i, from, to);
-                    }
-                }
-            }
-            if (pass % 3 == 2) {
-                std::vector<int32_t> new_id;
-                const int32_t kept = compact_labels(labels, K, new_id);
-                cache.relabel(new_id.data(), labels.data(), kept);
-                bytes.relabel(new_id.data(), K);  // makes the waiting updates first
-                K = kept;
-                for (int64_t i = 0; i < n; ++i) check(i);
-            }
-        }
-        for (int64_t begin = 0; begin < n; begin += block_rows) bytes.enter_block(begin);
-        for (int64_t i = 0; i < n; ++i) check(i);
-        assert_true(large > 0);
-        bytes.invalidate();
-        assert_false(bytes.valid());
-    }
-}
-
 int main() {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(link_counts_equal_brute_force),
         cmocka_unit_test(no_side_information_gives_zero_counts),
         cmocka_unit_test(link_count_cache_equals_gather),
-        cmocka_unit_test(link_term_bytes_equal_gather),
         cmocka_unit_test(stable_certificate_holds_and_is_tight),
         cmocka_unit_test(bregman_blocks_equal_direct_formulas),
         cmocka_unit_test(center_bounds_hold),

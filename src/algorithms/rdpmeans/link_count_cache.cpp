@@ -19,7 +19,7 @@ LinkCountCache::LinkCountCache(const Adjacency *adjacency, int64_t n, double w_m
     // The layout (see the top of the file) from every pair's term and every
     // point's sum of |terms| (a bound on any of its g, in place or gathered).
     bool integer = true;
-    double largest_total = 0.0, lowest_term = 0.0, highest_term = 0.0;
+    double largest_total = 0.0;
     int64_t largest_degree = 0;
     bound_.resize(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) {
@@ -28,22 +28,11 @@ LinkCountCache::LinkCountCache(const Adjacency *adjacency, int64_t n, double w_m
             const double t = pair_cost(adj_->value[e]);
             total += std::fabs(t);
             if (t != std::nearbyint(t)) integer = false;
-            lowest_term = std::min(lowest_term, t);
-            highest_term = std::max(highest_term, t);
         }
         largest_total = std::max(largest_total, total);
         largest_degree = std::max(largest_degree, adj_->indptr[i + 1] - adj_->indptr[i]);
         bound_[i] = bound_of_total(total);
     }
-    // The packed rows: every term an integer in [-8, 7] and every point
-    // index below 2^28 (the usual +-1 pairs with unit weights).
-    if (integer && lowest_term >= -8.0 && highest_term <= 7.0 && n <= (int64_t(1) << 28)) {
-        packed_.resize(static_cast<size_t>(nnz));
-        for (int64_t e = 0; e < nnz; ++e)
-            packed_[e] = static_cast<uint32_t>(adj_->neighbor(e)) << 4 |
-                         static_cast<uint32_t>(static_cast<int32_t>(pair_cost(adj_->value[e])) + 8);
-    }
-    byte_sums_ = integer && largest_total <= 127.0;
     if (integer && largest_total < 32768.0) layout_ = Layout::narrow;
     else if (integer && largest_total < 1073741824.0) layout_ = Layout::wide_integer;
     else layout_ = Layout::counted;

@@ -68,15 +68,8 @@
 // the labels themselves are read, until a relabel or labels_changed finds
 // every id below 255 again.
 //
-// The cache reads the adjacency rows from a packed copy, 4 bytes per entry
-// (neighbour and term), when every term is an integer in [-8, 7] and there
-// are fewer than 2^28 points: a gather reads a third of the bytes of the
-// adjacency's 4-byte neighbours and 8-byte values (measured when the
-// neighbours took 8 bytes, a quarter: a sixth less time for the link work
-// of a pass at n = 1e6 with 10n pairs).
-//
 // Memory: per adjacency entry 4 bytes (narrow), 8 (wide integer) or 16
-// (counted), and 4 for the packed rows; 25 bytes per point (the record,
+// (counted); 25 bytes per point (the record,
 // link_bound and the label copy).
 #ifndef KINDRED_ALGORITHMS_RDPMEANS_LINK_COUNT_CACHE_HPP
 #define KINDRED_ALGORITHMS_RDPMEANS_LINK_COUNT_CACHE_HPP
@@ -236,26 +229,9 @@ public:
             if (k >= 0) acc[k] += integer_term_at(e);  // k < 0: unlabelled neighbour (never in RDP-means)
         }
     }
-    // The packed rows (see the top of the file) of one point: entry e holds
-    // neighbour packed_neighbour(entry[e]) and term packed_term(entry[e]).
-    struct PackedRow {
-        const uint32_t *entry;
-        int64_t size;
-    };
-    static int64_t packed_neighbour(uint32_t entry) { return static_cast<int64_t>(entry >> 4); }
-    static int32_t packed_term(uint32_t entry) { return static_cast<int32_t>(entry & 15u) - 8; }
-    // Point i's packed row (byte_rows() or packed rows present).
-    PackedRow packed_row(int64_t i) const {
-        return PackedRow{packed_.data() + adj_->indptr[i], adj_->indptr[i + 1] - adj_->indptr[i]};
-    }
-    // Whether there are packed rows and every point's sum of |terms| is at
-    // most 127 (LinkTermBytes).
-    bool byte_rows() const { return !packed_.empty() && byte_sums_; }
     // Whether the one-byte label copy holds the labels and is small enough
     // to stay in a core's cache (under kSmallCopyAhead bytes).
     bool label_copy_in_cache() const { return small_on_ && static_cast<int64_t>(small_.size()) < kSmallCopyAhead; }
-    // The one-byte label copy while it holds the labels, else null.
-    const uint8_t *label_copy() const { return small_on_ ? small_.data() : nullptr; }
     int64_t size() const { return static_cast<int64_t>(point_.size()); }
     // Whether bulk mode is cheaper when a fraction move_rate of the points
     // move: when move_rate x (mean degree) exceeds a few units, most points
@@ -275,25 +251,12 @@ public:
     void invalidate();
 
 private:
-    // Adjacency entry e: its neighbour and its term (pair_cost of its value),
-    // from the packed rows when there are (packed_: neighbour << 4 | term + 8,
-    // a third of the bytes of the adjacency's two arrays, which a gather
-    // reads from memory for every point it gathers).
-    int64_t neighbour_at(int64_t e) const {
-        return packed_.empty() ? adj_->neighbor(e) : packed_neighbour(packed_[e]);
-    }
-    double term_at(int64_t e) const {
-        return packed_.empty() ? entry_cost(e) : static_cast<double>(packed_term(packed_[e]));
-    }
+    // Adjacency entry e: its neighbour and its term (pair_cost of its value).
+    int64_t neighbour_at(int64_t e) const { return adj_->neighbor(e); }
+    double term_at(int64_t e) const { return entry_cost(e); }
     // The same term as an int, in the integer layouts (every term an integer).
-    int32_t integer_term_at(int64_t e) const {
-        return packed_.empty() ? static_cast<int32_t>(entry_cost(e)) : packed_term(packed_[e]);
-    }
+    int32_t integer_term_at(int64_t e) const { return static_cast<int32_t>(entry_cost(e)); }
     KINDRED_CACHE_PREFETCH void prefetch_row(int64_t begin, int64_t end) const {
-        if (!packed_.empty()) {
-            prefetch_lines(packed_.data() + begin, packed_.data() + end);
-            return;
-        }
         prefetch_lines(adj_->neighbor_bytes(begin), adj_->neighbor_bytes(end));
         prefetch_lines(adj_->value.data() + begin, adj_->value.data() + end);
     }
@@ -341,10 +304,8 @@ private:
     double w_may_, w_may_not_;
     bool bulk_ = false;
     bool untracked_ = false;
-    std::vector<uint32_t> packed_;  // the packed rows (neighbour_at), or empty
     std::vector<uint8_t> small_;  // the label copy (see the top of the file)
     bool small_on_ = false;       // small_ holds the labels
-    bool byte_sums_ = false;      // every point's sum of |terms| at most 127
     Layout layout_ = Layout::counted;
     double mean_degree_ = 0;
     std::vector<NarrowSlot> narrow_;    // nnz entries, CSR layout (narrow), else empty

@@ -28,7 +28,6 @@
 #include "algorithms/rdpmeans/link_count_cache.hpp"
 #include "algorithms/link_counts.hpp"
 #include "algorithms/pair_cross_validation.hpp"
-#include "algorithms/rdpmeans/link_term_bytes.hpp"
 #include "algorithms/rdpmeans/center_bounds.hpp"
 #include "algorithms/rdpmeans/rows.hpp"
 #include "algorithms/rdpmeans/spectral.hpp"
@@ -46,7 +45,6 @@ using rows::decided_fast;
 using rows::first_argmin;
 
 constexpr int64_t kBlockRows = 2048;
-static_assert((kBlockRows & (kBlockRows - 1)) == 0, "LinkTermBytes finds a row's block by a shift");
 // A pass asks for the slots (and the adjacency row when it will be read) of
 // the point kRowAhead places ahead in its list of points that read their
 // links, and for the second step (LinkCountCache::prefetch_second_step)
@@ -72,24 +70,6 @@ constexpr int64_t kSecondStepAhead = 6;
 // back to tracking did not pay: the first tracked pass gathers what it
 // reads, as an untracked one does.)
 constexpr double kUntrackedRatio = 32.0;
-// A pass reads and keeps the link terms as bytes (link_term_bytes.hpp) when
-// the last pass moved fewer than one point for every kBytesRatio that read
-// their links, and a quarter of the points or more read them; it drops the
-// bytes once its own moves pass that ratio (after the first 256). A point
-// that reads its links then reads half a line instead of its neighbours'
-// labels, and a move updates each neighbour's bytes (through its block's
-// list). Measured with scratch cycle counters, no cluster structure with 10n
-// pairs, the sequential part of the passes in which every point reads its
-// links: 1e5 points 15 -> 10-12 Mcycles, 1e6 points 230-290 -> 120-180 (the
-// build of the bytes, once, costs about as much as a pass's gathers: below a
-// quarter of the points reading, it is not paid back).
-constexpr double kBytesRatio = 8.0;
-// Whether `moves` moves are few enough for `linked` points that read their
-// links to keep the link terms as bytes (kBytesRatio): the test before a
-// pass, on the last pass's counts, and within a pass, on its own so far.
-bool few_moves_for_bytes(int64_t moves, int64_t linked) {
-    return kBytesRatio * static_cast<double>(moves) < static_cast<double>(linked);
-}
 // The center bounds are kept only after a pass that moved fewer than one
 // point in kBoundsMoveRatio (fit_rdpmeans; measured: overlapping blobs at
 // n = 1e5 with 10n pairs 1.91-1.96 against 2.26-2.35 times a kmeans
@@ -152,9 +132,6 @@ struct PassState {
     // Per row of the block: the cluster decided_without_links chose (-1: the
     // links decide) and D_ib; the rows whose links are read (see assignment_pass).
     std::vector<int32_t> pick, reads_links;
-    // The link terms as bytes per point (link_term_bytes.hpp): null, or read
-    // and kept by the pass while valid.
-    LinkTermBytes *term_bytes = nullptr;
     std::vector<double> pick_value;
     // With center bounds (squared Euclidean, dense data): the bounds, |x_i|^2,
     // and per row of the block its row in `block` (-1: skipped, the point
@@ -413,7 +390,6 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
     // 83-88 ms against 112-119. Not with a certificate to compute (it needs
     // the slots).
     const bool dense_pass = links.untracked() && links.integer_terms() && !limit;
-    const bool byte_pass = dense_pass && st.term_bytes && st.term_bytes->valid();
     // Skipping by the center bounds: valid bounds, and no certificate asked
     // (a certifying pass needs every point's row).
     const bool keep_bounds = st.bounds && st.use_bounds;
@@ -463,14 +439,6 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             st.reads_links[listed] = static_cast<int32_t>(i - begin);
             listed += b != st.labels[i] ? 1 : 0;
         }
-        // With the terms as bytes, the block's bytes are brought up to date
-        // first; only the points that move then read their adjacency rows,
-        // but the rows are still requested ahead for every listed point
-        // (which will move is not known; without the requests each move
-        // waited for its row: 4-7 against 1.5-2.7 Mcycles for the moves of a
-        // late pass at 1e5 points, scratch counters).
-        const bool bytes_now = byte_pass && st.term_bytes->valid();
-        if (bytes_now) st.term_bytes->enter_block(begin);
         for (int64_t w = 0; w < std::min(listed, kRowAhead); ++w) {
             const int64_t r = st.reads_links[w];
             links.prefetch(begin + r, st.pick[r] >= 0);
@@ -493,7 +461,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                 }
                 if (next + kSecondStepAhead < listed) {
                     const int64_t r = st.reads_links[next + kSecondStepAhead];
-                    if (!bytes_now && (st.pick[r] >= 0 || links.untracked()))
+                    if (st.pick[r] >= 0 || links.untracked())
                         links.prefetch_second_step(begin + r, st.labels.data());
                 }
                 ++next;
@@ -528,14 +496,8 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             // pair (the gather above), so a point with many clusters and few
             // pairs keeps the slots. (With 2 pairs per point and 20 clusters,
             // which the rule gives the dense form, it measured no slower.)
-            const int8_t *byte_row =
-                have_slots && byte_pass && k_now == k0 && st.term_bytes->valid() ? st.term_bytes->row(i) : nullptr;
-            const bool dense =
-                have_slots && !byte_row && dense_pass && k_now == k0 && k0 <= 4 * links.degree(i) + 16;
-            if (byte_row) {
-                ++st.linked;
-                best = rows::dense_argmin(row, byte_row, xi, k0, st.augmented.data(), best_value);
-            } else if (dense) {
+            const bool dense = have_slots && dense_pass && k_now == k0 && k0 <= 4 * links.degree(i) + 16;
+            if (dense) {
                 ++st.linked;
                 links.add_integer_terms(i, st.labels.data(), st.acc.data());
                 best = rows::dense_argmin(row, st.acc.data(), xi, k0, st.augmented.data(), best_value);
@@ -597,28 +559,12 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                 // choice read (a new cluster's g is 0: no neighbour is in it).
                 double own_change = 0.0;
                 bool known = true;
-                LinkTermBytes *bytes = byte_pass && st.term_bytes->valid() ? st.term_bytes : nullptr;
-                if (byte_row) {  // (a centre the point opens has no neighbour in it)
-                    own_change = (to < k0 ? static_cast<double>(byte_row[to]) : 0.0) - static_cast<double>(byte_row[from]);
-                } else if (dense) {
+                if (dense) {
                     own_change = static_cast<double>(st.acc[to]) - static_cast<double>(st.acc[from]);
                 } else if (have_slots) {
                     own_change = slots.cost_of(to) - slots.cost_of(from);
-                } else if (bytes) {  // decided by the bound: to is a centre of the row, below k0
-                    own_change = static_cast<double>(bytes->row(i)[to]) - static_cast<double>(bytes->row(i)[from]);
                 } else {
                     known = false;  // links.moved sums it from the neighbours' labels
-                }
-                // The neighbours' bytes follow the move; they are dropped (the
-                // rest of the pass gathers) for a cluster id they do not hold,
-                // or once this pass moves too many points for those that read
-                // their links.
-                if (bytes) {
-                    if (to >= LinkTermBytes::kClusters ||
-                        (changed > 256 && !few_moves_for_bytes(changed, st.linked)))
-                        bytes->invalidate();
-                    else
-                        bytes->moved(i, from, to);
                 }
                 st.link_within += links.moved(i, st.labels.data(), from, to, known ? &own_change : nullptr);
             }
@@ -782,7 +728,6 @@ int64_t update_centers(divergence::Bregman &div, const Collective &ranks, int th
         st.counts.resize(static_cast<size_t>(kept));
         for (auto &l : st.labels) l = new_id[l];
         if (links) links->relabel(new_id.data(), st.labels.data(), kept);
-        if (st.term_bytes && st.term_bytes->valid()) st.term_bytes->relabel(new_id.data(), k);
     }
     if (st.bounds && st.bounds->valid()) {
         // The center bounds widen by each centre's shift (Euclidean distance).
@@ -889,7 +834,6 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
     }
     const int64_t k_initial = update_centers(*div, ranks, ctx.threads, st, nullptr, nullptr, true);
     links.labels_changed(st.labels.data(), k_initial);
-    LinkTermBytes term_bytes(links, kBlockRows);
     // The pairs inside the starting clusters (on ranks: one cluster, every pair).
     const LinkCounts::PairTotals start = LinkCounts(adjacency).pair_totals(
         sharded ? std::vector<int32_t>(static_cast<size_t>(n_total), 0).data() : st.labels.data());
@@ -906,7 +850,6 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
     // (certified_pass). The result is the same as computing every pass.
     const bool skip_certified = ctx.options.get_bool("skip_certified");
     const bool link_bounds = ctx.options.get_bool("link_bounds");
-    const bool link_bytes = ctx.options.get_bool("link_bytes");
     // A point the bound cannot decide costs a little more than without
     // trying (the second smallest divergence, the test). Since xi only
     // grows, a pass in which the bound decided few points is followed by
@@ -937,7 +880,6 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
         st.use_bounds = bounds_rest == 0 && (!link_bounds || bound_share >= kBoundsShare) &&
                         it > 1 && few_moves_for_bounds(changed, n_total);
         double computed = -1.0;
-        bool bytes_pass = false;
         if (skip_certified && repeat && limits_valid) {
             // Nothing moves in a certified pass, so the ranks certify their
             // rows at once; if one of them cannot, all compute the pass.
@@ -957,12 +899,6 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
             // The link terms untracked while many points move for each that
             // reads its links (kUntrackedRatio).
             const double last_moves = it == 1 ? static_cast<double>(n_total) : static_cast<double>(changed);
-            // The link terms as bytes (link_term_bytes.hpp) where few points
-            // move for those that read their links; not on ranks, whose
-            // ghosts' moves would have to update them (the same result).
-            const bool use_bytes = link_bytes && !sharded && !certify && term_bytes.possible() && k <= LinkTermBytes::kClusters &&
-                                   links.label_copy() && it > 1 && few_moves_for_bytes(changed, last_linked) &&
-                                   4 * last_linked >= n;
             // Untracked also after a pass that opened centres, while the label
             // copy stays in a core's cache: the means of new clusters move
             // many points in the next pass (the second pass from one cluster
@@ -972,12 +908,8 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
             // points (a 100 KB copy) the second pass's sequential part took
             // 6.9 Mcycles untracked against 13.7 tracked; at 1e6 (1 MB, read
             // from beyond the core's cache) 123 against 108.
-            links.set_untracked(use_bytes || (st.opened > 0 && links.label_copy_in_cache()) ||
+            links.set_untracked((st.opened > 0 && links.label_copy_in_cache()) ||
                                 kUntrackedRatio * last_moves > static_cast<double>(last_linked));
-            if (!use_bytes) term_bytes.invalidate();
-            else if (!term_bytes.valid()) term_bytes.build();
-            st.term_bytes = &term_bytes;
-            bytes_pass = use_bytes;
             // The cluster sums kept through the moves when few points are
             // expected to move.
             st.track_sums = kTrackSumsRatio * last_moves < static_cast<double>(n_total);
@@ -1002,14 +934,12 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
         // How much of the pass was done, for the benchmarks and the tests of
         // the timing switches: the fraction of blocks computed (1 = a full
         // pass, less where points were certified unchanged), the shares of
-        // the points whose link terms / divergences were computed, and
-        // whether the link terms were read as bytes. A log record, not a
+        // the points whose link terms / divergences were computed. A log record, not a
         // result: these figures describe the implementation, which may change.
         ctx.log.iteration_record("rdpmeans", it,
                                  {{"pass_computed", computed},
                                   {"pass_linked", static_cast<double>(st.linked) / static_cast<double>(n_total)},
-                                  {"pass_rows", static_cast<double>(st.rows) / static_cast<double>(n_total)},
-                                  {"pass_bytes", bytes_pass ? 1.0 : 0.0}});
+                                  {"pass_rows", static_cast<double>(st.rows) / static_cast<double>(n_total)}});
         computed_total += computed;
         // Eq. (20), each pair counted once (see the file comment).
         const double obj = divergence_total + lambda * static_cast<double>(k) + xi * st.link_within;
@@ -1092,7 +1022,7 @@ OptionTable rdpmeans_options() {
                            "start from one cluster (Algorithm 1) or from the spectral relaxation of section 4.7 "
                            "(dense data, euclidean divergence, small n)"),
         OptionSpec::integer("stable_iterations", 20, 1, 100000000, "stop after this many iterations without a change"),
-        // The four timing switches are internal (core/options.hpp): they
+        // The three timing switches are internal (core/options.hpp): they
         // change how long a fit takes, never its labels, and exist for the
         // benchmarks and the tests that prove that; they are not recorded in
         // model files, so that they can change or go.
@@ -1106,11 +1036,6 @@ OptionTable rdpmeans_options() {
                             "skip the divergences of the points that distance bounds prove keep their clusters "
                             "(squared Euclidean divergence, dense data; same labels, the objective agrees to "
                             "rounding; off: compute every point's divergences)").internal(),
-        OptionSpec::boolean("link_bytes", true,
-                            "while few points move and most read their link terms, keep those terms as one byte "
-                            "per point and cluster (up to 32 clusters; integer terms, at most 127 in sum of "
-                            "magnitudes per point) instead of gathering them from the neighbours' labels (same "
-                            "result; off: always gather, for timing)").internal(),
         OptionSpec::max_iterations(300, "maximum assignment passes"),
     });
 }
@@ -1119,10 +1044,15 @@ OptionTable rdpmeans_options() {
 
 const AlgorithmSpec &rdpmeans_spec() {
     // shards: with lambda or k set (rank after rank in each pass, exact)
-    static const AlgorithmSpec spec{"rdpmeans",
-                                    "RDP-means (Khashabi et al.): DP-means with noisy may-link / may-not-link pairs, Bregman divergences",
-                                    KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_NO_K | KINDRED_USES_SHARDS,
-                                    rdpmeans_options(), fit_rdpmeans, predict_rdpmeans};
+    static const AlgorithmSpec spec = [] {
+        AlgorithmSpec s{"rdpmeans",
+                        "RDP-means (Khashabi et al.): DP-means with noisy may-link / may-not-link pairs, Bregman divergences",
+                        KINDRED_USES_PAIRS | KINDRED_USES_SPARSE | KINDRED_USES_NO_K | KINDRED_USES_SHARDS,
+                        rdpmeans_options(), fit_rdpmeans, predict_rdpmeans};
+        // link_bytes switched the link terms kept as bytes, removed on 2026-11-28.
+        s.retired_options = {"link_bytes"};
+        return s;
+    }();
     return spec;
 }
 

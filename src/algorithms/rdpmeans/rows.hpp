@@ -103,7 +103,7 @@ inline int64_t first_argmin(const double *v, int64_t m, double &smallest, double
 }
 
 // Point i's choice from its divergence row and its link terms g_ik in the
-// dense form (acc, ints or bytes): the first minimum of row[c] + xi g_ic over the k0
+// dense form (acc): the first minimum of row[c] + xi g_ic over the k0
 // clusters, computed in a (k0 entries), and its augmented distance into
 // best_value.
 // The same sums as add_link_terms makes in place (a cluster without a slot
@@ -111,24 +111,7 @@ inline int64_t first_argmin(const double *v, int64_t m, double &smallest, double
 // With SSE2 the row is built and its minimum taken in one loop, in the lanes
 // of linalg::row_min (the same minimum): a third fewer loads and loop steps
 // than building it first, where every point reads its links.
-#if defined(__SSE2__)
-// Four link terms as 32-bit lanes: int32 as they are; signed bytes
-// (LinkTermBytes' rows) sign-extended, each lane the value
-// static_cast<int32_t>(byte), so the sums below are the same either way.
-inline __m128i load_terms4(const int32_t *acc) { return _mm_loadu_si128(reinterpret_cast<const __m128i *>(acc)); }
-inline __m128i load_terms4(const int8_t *acc) {
-    int32_t four;
-    std::memcpy(&four, acc, sizeof four);
-    __m128i b = _mm_cvtsi32_si128(four);
-    b = _mm_unpacklo_epi8(b, b);
-    b = _mm_unpacklo_epi16(b, b);  // byte j in all four bytes of lane j
-    return _mm_srai_epi32(b, 24);
-}
-#endif
-
-// Term: int32_t (the dense int rows) or int8_t (LinkTermBytes' rows), one body.
-template <typename Term>
-inline int64_t dense_argmin(const double *row, const Term *acc, double xi, int64_t k0, double *a,
+inline int64_t dense_argmin(const double *row, const int32_t *acc, double xi, int64_t k0, double *a,
                             double &best_value) {
 #if defined(__SSE2__)
     a[0] = row[0] + xi * static_cast<double>(acc[0]);
@@ -136,7 +119,7 @@ inline int64_t dense_argmin(const double *row, const Term *acc, double xi, int64
     __m128d low = _mm_set1_pd(a[0]), high = low;  // row_min's lanes 0, 1 and 2, 3
     int64_t c = 0;
     for (; c + 4 <= k0; c += 4) {
-        const __m128i g = load_terms4(acc + c);
+        const __m128i g = _mm_loadu_si128(reinterpret_cast<const __m128i *>(acc + c));
         const __m128d a01 = _mm_add_pd(_mm_loadu_pd(row + c), _mm_mul_pd(x, _mm_cvtepi32_pd(g)));
         const __m128d a23 = _mm_add_pd(_mm_loadu_pd(row + c + 2), _mm_mul_pd(x, _mm_cvtepi32_pd(_mm_srli_si128(g, 8))));
         _mm_storeu_pd(a + c, a01);
