@@ -245,9 +245,9 @@ def with_inferred(pairs):
 
 
 PAPER_SETTINGS = {
-    "pckmeans": dict(propagation="off", n_init=1, weight_unit="absolute", penalty=1.0),
+    "pckmeans": dict(propagation="off", n_init=1, weight_unit="absolute", penalty=1.0, whitening="off"),
     "mpckmeans": dict(propagation="off", n_init=1, weight_unit="absolute", constraint_weight=1.0,
-                      metric_constraints="true", distortion="euclidean-diag"),
+                      metric_constraints="true", distortion="euclidean-diag", whitening="off"),
     "copkmeans": dict(order="index", n_init=1),
 }
 

@@ -56,13 +56,18 @@ namespace {
 void fit(kindred_model *m, const DataView &data, const kindred_side *side) { capi::fit_model(m, data, side, nullptr); }
 
 // Runs body(ctx) on the points as the fitted model sees them: a model
-// fitted on standardized data applies its stored scaling to new points first.
+// fitted on standardized data applies its stored scaling to new points
+// first, and a model that whitened its points (pckmeans, mpckmeans) then
+// its stored map.
 template <typename Body>
 void with_fitted_points(const kindred_model *m, const FitResult &r, const DataView &data, const char *what, Body body) {
-    ScaledData scaled;
+    ScaledData scaled, mapped;
     const bool standardize = m->fitted_options.get_bool("standardize");
     if (standardize) scaled = apply_scaling(stored_scaling(r, r.d), data, what);
-    const PredictContext ctx{r, m->fitted_options, standardize ? scaled.view : data,
+    const DataView &input = standardize ? scaled.view : data;
+    const bool whitened = r.find("whitening") != nullptr;
+    if (whitened) mapped = apply_linear_map(r.get("whitening", r.d, r.d).values, input, what);
+    const PredictContext ctx{r, m->fitted_options, whitened ? mapped.view : input,
                              resolve_threads(m->options.get_int("threads"))};
     body(ctx);
 }

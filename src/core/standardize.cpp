@@ -39,6 +39,25 @@ ScaledData apply_scaling(const Scaling &s, const DataView &data, const char *wha
     return out;
 }
 
+ScaledData apply_linear_map(const std::vector<double> &w, const DataView &data, const char *what) {
+    if (!data.is_dense()) fail(KINDRED_E_INVALID, what, ": the model maps its input linearly and needs dense data");
+    const int64_t n = data.n(), d = data.d();
+    ScaledData out;
+    out.values.resize(static_cast<size_t>(n * d));
+    std::vector<double> row(static_cast<size_t>(d));
+    for (int64_t i = 0; i < n; ++i) {
+        data.copy_row(i, row.data());
+        double *z = out.values.data() + i * d;
+        for (int64_t a = 0; a < d; ++a) {
+            double s = 0.0;
+            for (int64_t b = 0; b < d; ++b) s += w[static_cast<size_t>(a * d + b)] * row[static_cast<size_t>(b)];
+            z[a] = s;
+        }
+    }
+    out.view = DataView::dense(DenseView::rows(out.values.data(), n, d));
+    return out;
+}
+
 void store_scaling(const Scaling &s, FitResult &r) {
     const int64_t d = static_cast<int64_t>(s.mean.size());
     r.set_array("standardize_mean", 1, d, s.mean);

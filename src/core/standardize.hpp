@@ -33,6 +33,11 @@ struct ScaledData {
 };
 ScaledData apply_scaling(const Scaling &s, const DataView &data, const char *what);
 
+// The rows of dense data mapped by a d x d row-major matrix: z_i = W x_i
+// (pckmeans' and mpckmeans' whitening, which a model stores as the array
+// "whitening" and predict / transform apply after the scaling).
+ScaledData apply_linear_map(const std::vector<double> &w, const DataView &data, const char *what);
+
 void store_scaling(const Scaling &s, FitResult &r);
 // The scaling a model stored (shapes checked against d: a loaded file may be corrupt).
 Scaling stored_scaling(const FitResult &r, int64_t d);

@@ -46,6 +46,7 @@ static void five_points_pay_the_closure(void **state) {
     kindred_model *m = pck(1);
     assert_ok(kindred_model_set_string(m, "propagation", "robust"));
     assert_ok(kindred_model_set_string(m, "weight_unit", "absolute"));
+    assert_ok(kindred_model_set_string(m, "whitening", "off"));  /* the points as given */
     assert_ok(kindred_model_set_double(m, "penalty", 2.0));
     assert_ok(kindred_model_fit_dense(m, x, 5, 1, KINDRED_ROW_MAJOR, 1, s));
     assert_true(fabs(objective_of(m) - (118.828 + 12.0)) < 1e-9);
@@ -342,6 +343,52 @@ static void standardize_is_kept_for_predict(void **state) {
     kindred_model_free(m);
 }
 
+/* whitening = rca (relevant component analysis of the must-link groups), by
+ * hand: eight points in two dimensions, must-links 0-1, 2-3, 4-5, each
+ * joining two points 2 apart in x. Their scatter about the group means is
+ * C = diag(6, 0), t = tr(C) / d = 3, and W = (C / t + 0.1 I)^{-1/2} =
+ * diag(1 / sqrt(2.1), 1 / sqrt(0.1)): the direction in which grouped points
+ * differ shrinks, the other stretches, and k = 2 splits the points by y
+ * (0 / 5) instead of by x (0-2 / 10-12, the split without the map). Two
+ * must-links (2 degrees of freedom, fewer than d + 1) are too few: no map. */
+static void whitening_by_the_must_link_groups(void **state) {
+    (void)state;
+    const double x[16] = {0, 0, 2, 0, 0, 5, 2, 5, 10, 0, 12, 0, 10, 5, 12, 5};
+    const int64_t i[] = {0, 2, 4}, j[] = {1, 3, 5};
+    const double v[] = {1, 1, 1};
+    kindred_side *s = NULL;
+    assert_ok(kindred_side_new(&s, 8));
+    assert_ok(kindred_side_add_pairs(s, i, j, v, 3));
+    kindred_model *m = pck(2);
+    assert_ok(kindred_model_fit_dense(m, x, 8, 2, KINDRED_ROW_MAJOR, 2, s));
+    double w[4];
+    assert_ok(kindred_model_array(m, "whitening", w, 4));
+    assert_true(fabs(w[0] - 1.0 / sqrt(2.1)) < 1e-12 && fabs(w[3] - 1.0 / sqrt(0.1)) < 1e-12);
+    assert_true(fabs(w[1]) < 1e-12 && fabs(w[2]) < 1e-12);
+    int32_t labels[8], predicted[8];
+    assert_ok(kindred_model_labels(m, labels, 8));
+    assert_int_equal(labels[0], labels[4]);
+    assert_true(labels[0] != labels[2]);
+    /* predict maps new points with the stored W */
+    assert_ok(kindred_model_predict_dense(m, x, 8, 2, KINDRED_ROW_MAJOR, 2, predicted, 8));
+    assert_memory_equal(labels, predicted, sizeof labels);
+    assert_ok(kindred_model_set_string(m, "whitening", "off"));
+    assert_ok(kindred_model_fit_dense(m, x, 8, 2, KINDRED_ROW_MAJOR, 2, s));
+    assert_ok(kindred_model_labels(m, labels, 8));
+    assert_int_equal(labels[0], labels[2]);
+    assert_true(labels[0] != labels[4]);
+    assert_fails_with(kindred_model_array(m, "whitening", w, 4), KINDRED_E_NOT_FOUND, "whitening");
+    kindred_side *two = NULL;
+    assert_ok(kindred_side_new(&two, 8));
+    assert_ok(kindred_side_add_pairs(two, i, j, v, 2));
+    assert_ok(kindred_model_set_string(m, "whitening", "rca"));
+    assert_ok(kindred_model_fit_dense(m, x, 8, 2, KINDRED_ROW_MAJOR, 2, two));
+    assert_fails_with(kindred_model_array(m, "whitening", w, 4), KINDRED_E_NOT_FOUND, "whitening");
+    kindred_model_free(m);
+    kindred_side_free(two);
+    kindred_side_free(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(five_points_pay_the_closure),
@@ -352,6 +399,7 @@ int main(void) {
         cmocka_unit_test(contradicted_units_are_not_propagated),
         cmocka_unit_test(side_for_another_n),
         cmocka_unit_test(standardize_is_kept_for_predict),
+        cmocka_unit_test(whitening_by_the_must_link_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

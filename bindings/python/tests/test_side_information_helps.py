@@ -30,9 +30,11 @@ def test_noisy_pairs_never_raise_and_report_the_choice():
         assert est.arrays_["chosen_weight"].shape == (1, 1)
         assert est.arrays_["chosen_propagation"][0, 0] in (0.0, 1.0)
     # The paper's version stays reachable by keywords.
-    paper = kindred.Clusterer("pckmeans", k=3, propagation="off", n_init=1, weight_unit="absolute", penalty=1.0)
+    paper = kindred.Clusterer("pckmeans", k=3, propagation="off", n_init=1, weight_unit="absolute", penalty=1.0,
+                              whitening="off")
     paper.fit(X, pairs=pairs)
     assert "chosen_weight" not in paper.arrays_
+    assert "whitening" not in paper.arrays_
 
 
 def test_lambda_chosen_from_pairs():

@@ -64,6 +64,9 @@ struct Config {
     // cross-validation over the pairs prefers it (tuning.cpp); kind is
     // then EuclideanDiag until the choice.
     bool choose_full = false;
+    // Dense Euclidean fits: the points mapped by relevant component analysis
+    // of the must-link groups first (fit_hmrf_tuned, relevant_components.hpp).
+    bool whiten = false;
 };
 
 // The pairs as weighted constraints (w = constraint_weight * |value|),

@@ -1,5 +1,6 @@
 // The options that pckmeans and mpckmeans share for constraint propagation
-// (unit_driver.cpp) and the unit of the constraint weight, declared once.
+// (unit_driver.cpp), the unit of the constraint weight and the whitening of
+// the points by the must-links (relevant_components.hpp), declared once.
 #include "algorithms/mpckmeans/hmrf.hpp"
 
 namespace kindred {
@@ -19,6 +20,12 @@ void append_propagation_options(OptionTable &t) {
                                    "unit of the constraint weight: the mean distortion of a point to the global "
                                    "centroid (the same default fits raw and standardised data), or absolute (the "
                                    "papers' units of distortion)"));
+    t.push_back(OptionSpec::choice(
+        "whitening", "rca", "rca|off",
+        "dense Euclidean fits: rca clusters the points mapped by C^{-1/2}, C the scatter of the must-link groups "
+        "about their means (relevant component analysis; shrunk toward its mean eigenvalue; skipped when the groups "
+        "hold fewer than d + 1 degrees of freedom), a linear map the model keeps and predict / transform apply; off: "
+        "the points as given (the papers)"));
 }
 
 void read_propagation_options(const OptionValues &o, Config &cfg, bool &tune_propagation) {
@@ -28,6 +35,7 @@ void read_propagation_options(const OptionValues &o, Config &cfg, bool &tune_pro
     cfg.propagation = mode == "transitive" ? Propagation::Transitive : Propagation::Robust;
     cfg.n_init = o.get_int("n_init");
     cfg.relative_weight = o.get_choice("weight_unit") == "spread";
+    cfg.whiten = o.get_choice("whitening") == "rca";
 }
 
 }  // namespace hmrf
