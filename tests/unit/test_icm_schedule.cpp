@@ -7,7 +7,8 @@
 // with partial E-steps (max_sweeps 1, 2) and full ones; that the result is
 // a local minimum; that points without constraints take the argmin; that the
 // driver's path (a workspace filled point by point, the change of the
-// constraint terms taken from the moved points) gives the same; and,
+// constraint terms taken from the moved points) gives the same, also with
+// the counts of same-label neighbours kept across E-steps; and,
 // through the public API, that pckmeans and mpckmeans give the same labels
 // for threads = 1 and 2 and for two runs with one seed on a problem large
 // enough to use several blocks of distances and every ICM schedule.
@@ -214,6 +215,48 @@ void prepared_workspace_matches_reference_and_penalty_change(void **) {
     assert_true(moved > 500);
 }
 
+// The count of same-label neighbours (IcmWorkspace::same, kept by the
+// propagated engine across E-steps on its graph of cannot-links): the first
+// sweep's test from the rows alone gives the Reference labels and moves, and
+// after each E-step the counts are those of the new labels; a graph with a
+// must-link gets no counts.
+void same_label_counts_follow_the_moves(void **) {
+    int64_t compared = 0, moved = 0;
+    for (int64_t n : {60, 500}) {
+        for (int64_t pairs : {n / 4, 2 * n, 8 * n}) {
+            for (uint64_t seed = 1; seed <= 3; ++seed) {
+                const int64_t k = 5;
+                Problem p = make_problem(seed * 17 + static_cast<uint64_t>(pairs), n, k, pairs, 0.0);
+                std::vector<int32_t> labels = p.labels;
+                hmrf::IcmWorkspace work;
+                work.same = hmrf::count_same_labels(p.graph, labels);
+                assert_int_equal(work.same.size(), n);
+                Rng rows(seed);
+                for (int step = 0; step < 3; ++step) {  // the same workspace and counts for successive E-steps
+                    for (double &v : p.dmat) v = rows.uniform();
+                    std::vector<int32_t> want(labels), got(labels);
+                    Rng r1(seed + 5 * static_cast<uint64_t>(step)), r2(seed + 5 * static_cast<uint64_t>(step));
+                    const int64_t want_moves = hmrf::icm_assign(p.dmat, k, p.graph, 1000, r1, want, IcmSchedule::Reference);
+                    work.prepare(n);
+                    for (int64_t i = 0; i < n; ++i) work.set_point(i, got[i], p.dmat.data() + i * k, k, false);
+                    const int64_t moves = hmrf::icm_assign_prepared(k, p.graph, 1000, r2, got, work);
+                    assert_int_equal(moves, want_moves);
+                    assert_memory_equal(got.data(), want.data(), want.size() * sizeof(int32_t));
+                    const std::vector<uint32_t> recount = hmrf::count_same_labels(p.graph, got);
+                    assert_memory_equal(work.same.data(), recount.data(), recount.size() * sizeof(uint32_t));
+                    labels = got;
+                    moved += moves;
+                    ++compared;
+                }
+            }
+        }
+    }
+    assert_true(compared >= 50);
+    assert_true(moved > 100);
+    Problem mixed = make_problem(3, 100, 4, 200, 0.3);
+    assert_true(hmrf::count_same_labels(mixed.graph, mixed.labels).empty());
+}
+
 // The "cannot move" test on distances finished where they are read
 // (icm_keeps_label_cross, the driver's path for squared Euclidean
 // distortions) takes the decisions of icm_keeps_label on the finished row and
@@ -308,6 +351,7 @@ int main(void) {
         cmocka_unit_test(result_is_a_local_minimum),
         cmocka_unit_test(unconstrained_points_take_the_argmin),
         cmocka_unit_test(prepared_workspace_matches_reference_and_penalty_change),
+        cmocka_unit_test(same_label_counts_follow_the_moves),
         cmocka_unit_test(cannot_move_test_on_unfinished_rows),
         cmocka_unit_test(same_labels_for_any_thread_count),
     };

@@ -97,7 +97,8 @@ public:
         bool use_inert, IcmWorkspace &work)
         : k_(k), g_(graph), labels_(labels), n_(static_cast<int64_t>(labels.size())), cost_(static_cast<size_t>(k)),
           state_(work.state), movable_(work.movable), dirty_list_(work.dirty), next_dirty_(work.next_dirty),
-          waiting_(work.waiting), slot_of_(work.slot_of), rows_(work.rows), order_(work.order), heap_(work.heap) {
+          waiting_(work.waiting), slot_of_(work.slot_of), rows_(work.rows), order_(work.order), heap_(work.heap),
+          same_(work.same) {
         if (dist_matrix) {
             use_inert = use_inert && static_cast<int64_t>(graph.slack.size()) == n_;
             work.prepare(n_);
@@ -114,13 +115,25 @@ public:
         // (the Reference schedule, the definition, marks every point dirty).
         // One scan in index order decides it; then, when few points are
         // dirty, the sweep goes by key order through them alone instead of
-        // scanning every point that can move.
+        // scanning every point that can move. A point none of whose
+        // neighbours shares its label (same_, cannot-links only) has cost
+        // row[c] at its label c and at least row[h] at any other h, so that
+        // when icm_choice of its row alone keeps c, best_label does too: the
+        // same decision without reading the neighbours (else best_label
+        // decides, as for every point without same_).
         dirty_list_.clear();
+        const bool counted = !same_.empty();
         for (size_t m = 0; m < movable_.size(); ++m) {
             const int64_t i = movable_[m];
             if (use_inert) {
+                const double *row = rows_.data() + m * k_;
+                const int32_t label = state_[i].label;
+                if (counted && same_[i] == 0 && icm_choice(row, k_, label) == label) {
+                    state_[i].dirty = 0;
+                    continue;
+                }
                 prefetch_ahead<false>(m, movable_.size(), [&](size_t p) { return movable_[p]; });
-                if (best_label(i, rows_.data() + m * k_) == state_[i].label) {
+                if (best_label(i, row) == label) {
                     state_[i].dirty = 0;
                     continue;
                 }
@@ -183,6 +196,7 @@ private:
         s.dirty = 0;
         const int32_t best = best_label(i, row);
         if (best == s.label) return;
+        if (!same_.empty()) count_move(i, s.label, best);
         s.label = best;
         ++moved_;
         const uint64_t ki = key(i);
@@ -222,6 +236,18 @@ private:
         }
         for (int64_t h = 0; h < k_; ++h) cost[h] += must;
         return icm_choice(cost, k_, state_[i].label);
+    }
+
+    // same_ after point i moves from `from` to `to` (its state still at `from`).
+    void count_move(int64_t i, int32_t from, int32_t to) {
+        uint32_t now = 0;
+        for (int64_t e = g_.indptr[i]; e < g_.indptr[i + 1]; ++e) {
+            const int64_t j = g_.neighbor[e];
+            const int32_t yj = j == i ? to : state_[j].label;
+            same_[j] += static_cast<uint32_t>(yj == to) - static_cast<uint32_t>(yj == from);
+            now += yj == to;
+        }
+        same_[i] = now;
     }
 
     // All neighbours earlier in the sweep have had their turn.
@@ -376,6 +402,7 @@ private:
     std::vector<int64_t> &dirty_list_, &next_dirty_, &waiting_, &slot_of_;
     const std::vector<double> &rows_;  // row m: the distortions of point movable_[m]
     std::vector<Keyed> &order_, &heap_;
+    std::vector<uint32_t> &same_;  // IcmWorkspace::same (empty: not kept)
     bool slots_ready_ = false;
     uint64_t seed_ = 0;
     uint32_t stamp_ = 0;
@@ -416,6 +443,17 @@ int64_t icm_assign_prepared(int64_t k, const IcmGraph &graph, int64_t max_sweeps
                             int64_t outside_moves) {
     Icm icm(nullptr, k, graph, labels, true, work);
     return icm.run(max_sweeps, rng, IcmSchedule::Auto, penalty_change, outside_moves);
+}
+
+std::vector<uint32_t> count_same_labels(const IcmGraph &graph, const std::vector<int32_t> &labels) {
+    const int64_t n = graph.rows();
+    std::vector<uint32_t> same;
+    for (int64_t e = 0; e < graph.indptr[n]; ++e)
+        if (!(graph.w[e] <= 0.0)) return same;
+    same.assign(static_cast<size_t>(n), 0);
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t e = graph.indptr[i]; e < graph.indptr[i + 1]; ++e) same[i] += labels[graph.neighbor[e]] == labels[i];
+    return same;
 }
 
 int64_t icm_assign(const std::vector<double> &dist_matrix, int64_t k, const Constraints &cons, const Potentials &pot,

@@ -52,7 +52,10 @@ struct UnitFit : CentroidRun {
 // move), instead of a second ICM that visited every unit in every first
 // sweep through a random shuffle (most of an iteration at n = 1e6). No
 // slack is computed: with the units' weights almost no unit would pass the
-// inert test (IcmWorkspace::prepare_all_movable).
+// inert test (IcmWorkspace::prepare_all_movable). Every edge is a
+// cannot-link, so the E-steps keep instead each unit's number of neighbours
+// in its cluster (IcmWorkspace::same): a unit with none is decided by its
+// row alone in the first sweep, and adds nothing to unit_penalty.
 IcmGraph unit_graph(const PropagatedConstraints &units, double w) {
     IcmGraph g;
     g.borrow_rows(units.cl_ptr, units.cl_unit);
@@ -69,9 +72,15 @@ IcmGraph unit_graph(const PropagatedConstraints &units, double w) {
 // (moving, ascending) have edges, so the others are not scanned; an edge
 // that costs nothing subtracts 0.0, which leaves the sum's bits as they were
 // (the unpredictable branch it replaces cost more than the subtraction).
-double unit_penalty(const IcmGraph &graph, const std::vector<int64_t> &moving, const std::vector<int32_t> &unit_label) {
+// same (IcmWorkspace::same, the number of a unit's neighbours in its
+// cluster): a unit with none has only such edges, so it is not scanned (its
+// neighbours' labels are not read); the sum's bits are those of the scan.
+double unit_penalty(const IcmGraph &graph, const std::vector<int64_t> &moving, const std::vector<int32_t> &unit_label,
+                    const std::vector<uint32_t> &same) {
     double s = 0.0;
+    const bool counted = !same.empty();
     for (const int64_t u : moving) {
+        if (counted && same[u] == 0) continue;
         const int32_t label_u = unit_label[u];
         for (int64_t e = graph.indptr[u]; e < graph.indptr[u + 1]; ++e) {
             const int64_t v = graph.neighbor[e];
@@ -146,11 +155,11 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
     // the fit) is then not allocated. Otherwise dmat holds this rank's rows
     // (the rows of the members are gathered from it, and the other
     // distortions' point_center_blocks may use it as their n x k work).
-    std::vector<double> dmat, own(static_cast<size_t>(n)), cost;
+    std::vector<double> dmat, own, cost;
     std::vector<int32_t> free_next(static_cast<size_t>(n), -1);
     ConstrainedRows member_rows(ranks, plan.members, k);
-    // unit_label holds every unit's label on every rank; a free unit's
-    // entry is kept only by the rank that holds its point (nothing else reads it).
+    // unit_label holds the moving units' labels on every rank; a free
+    // unit's entry is not kept (its point's label is free_next's choice).
     std::vector<int32_t> unit_label(static_cast<size_t>(m), 0);
     const IcmGraph graph = unit_graph(units, w);
     IcmWorkspace work;
@@ -159,10 +168,20 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
     // Before the first E-step the free units have no label yet: they start
     // at their nearest centre, which is also what that E-step gives them.
     bool starting = true;
-    auto take_row = [&](int64_t i, const double *row) {
-        own[i] = row[fit.labels[i]];
-        const int64_t u = units.unit[first + i];
-        if (plan.free(u)) free_next[i] = starting ? first_smallest(row, k) : icm_choice(row, k, unit_label[u]);
+    // The free points whose choice differs from their label: the moves of
+    // the next E-step outside the ICM, counted where the choice is made
+    // (instead of by a pass of the E-step over the n points' units).
+    int64_t free_moves = 0;
+    // slot: that of the point's unit (plan.slot), -1 for a free unit.
+    // Returns the point's distortion at its label.
+    auto take_row = [&](int64_t i, const double *row, int64_t slot) {
+        const int32_t label = fit.labels[i];
+        if (slot < 0) {
+            const int32_t chosen = starting ? first_smallest(row, k) : icm_choice(row, k, label);
+            free_next[i] = chosen;
+            free_moves += !starting && chosen != label;
+        }
+        return row[label];
     };
     // The distortions of this rank's rows (block by block while in cache),
     // the moving units' costs from their members' rows (gathered), and the
@@ -178,6 +197,11 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
         // for the distances, >= +0.0), without the pass that zeroed the
         // rows and the read of each zero.
         int64_t next_slot = 0;
+        free_moves = 0;
+        // The distortion term, added in index order as the rows come (the
+        // bits of ranks.sum_in_order in one process, without a vector of
+        // the n values and a pass over it).
+        double own_sum = 0.0;
         // The values point_center_blocks hands over, finished here
         // (finished_distance, the same additions in the same order).
         const bool crossed = ranks.single() && dist.point_center_cross_blocks(
@@ -185,13 +209,16 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
                                        const double *c_sqnorm) {
                 for (int64_t i = begin; i < end; ++i) {
                     const double *row = cross + (i - begin) * k;
-                    for (int64_t h = 0; h < k; ++h)
-                        finished[h] = divergence::WeightedDistortion::finished_distance(row[h], x_sqnorm[i], c_sqnorm[h]);
-                    take_row(i, finished.data());
                     // (the members' rows come in index order, as one process adds them)
                     const int64_t slot = plan.slot[units.unit[first + i]];
-                    if (slot == next_slot) {
-                        std::copy(finished.begin(), finished.end(), cost.data() + slot * k);
+                    // A unit's first member's row is finished into its cost row
+                    // (no copy), the others' into `finished`, then added.
+                    const bool first_member = slot == next_slot;
+                    double *out = first_member ? cost.data() + slot * k : finished.data();
+                    for (int64_t h = 0; h < k; ++h)
+                        out[h] = divergence::WeightedDistortion::finished_distance(row[h], x_sqnorm[i], c_sqnorm[h]);
+                    own_sum += take_row(i, out, slot);
+                    if (first_member) {
                         ++next_slot;
                     } else if (slot >= 0) {
                         double *c = cost.data() + slot * k;
@@ -203,12 +230,13 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
             fail(KINDRED_E_INTERNAL, cfg.name, ": ", moving - next_slot, " units' rows were not reached in index order");
         if (!crossed) {
             dmat.resize(static_cast<size_t>(n * k));
+            own.resize(static_cast<size_t>(n));
             dist.point_center_blocks(fit.centers.data(), k, dmat.data(), [&](int64_t begin, int64_t end, const double *rows) {
                 for (int64_t i = begin; i < end; ++i) {
                     const double *row = rows + (i - begin) * k;
                     double *keep = dmat.data() + i * k;
                     if (row != keep) std::copy(row, row + k, keep);
-                    take_row(i, row);
+                    own[i] = take_row(i, row, plan.slot[units.unit[first + i]]);
                 }
             });
             std::fill(cost.begin(), cost.end(), 0.0);
@@ -221,7 +249,7 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
             }
         }
         starting = false;
-        return ranks.sum_in_order(own.data(), n);
+        return crossed ? own_sum : ranks.sum_in_order(own.data(), n);
     };
     distances();
     // Start from the nearest centre of each unit (a free unit's cost is its point's row), then ICM.
@@ -229,26 +257,17 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
         const double *c = cost.data() + s * k;
         unit_label[plan.moving[s]] = static_cast<int32_t>(std::min_element(c, c + k) - c);
     }
-    for (int64_t i = 0; i < n; ++i) {
-        const int64_t u = units.unit[first + i];
-        if (plan.free(u)) unit_label[u] = free_next[i];
-    }
+    // Kept by the E-steps from here on (IcmWorkspace::same).
+    work.same = count_same_labels(graph, unit_label);
     iterate(ctx, ranks, cfg.max_iter, cfg.name, fit, [&](int64_t it) {
-        // E-step: the free units here, then the ICM over the moving ones on every rank alike.
-        int64_t free_moves = 0;
-        for (int64_t i = 0; i < n; ++i) {
-            const int64_t u = units.unit[first + i];
-            if (!plan.free(u)) continue;
-            const int32_t chosen = free_next[i];
-            free_moves += chosen != unit_label[u];
-            unit_label[u] = chosen;
-        }
+        // E-step: the ICM over the moving units on every rank alike (the
+        // free units take free_next in the pass of the labels below).
         // Every moving unit can move (no inert test, see unit_graph), so the
         // workspace's rows would be cost itself, its list of movable units
         // plan.moving, in the same order, and its slots plan.slot: all are
         // lent to it for the E-step (which only reads them, or writes a slot
         // its value) and taken back.
-        work.prepare_inert(m);
+        work.prepare_inert_again(m);
         for (int64_t s = 0; s < moving; ++s) work.mark_movable(plan.moving[s], unit_label[plan.moving[s]]);
         work.rows.swap(cost);
         work.movable.swap(plan.moving);
@@ -258,11 +277,14 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
         work.slot_of.swap(plan.slot);
         work.movable.swap(plan.moving);
         work.rows.swap(cost);
-        for (int64_t i = 0; i < n; ++i) fit.labels[i] = unit_label[units.unit[first + i]];
+        for (int64_t i = 0; i < n; ++i) {
+            const int64_t u = units.unit[first + i];
+            fit.labels[i] = plan.free(u) ? free_next[i] : unit_label[u];
+        }
         dist.centroids(fit.labels.data(), k, fit.centers);
         if (cfg.learn_metric && cfg.metric_steps) metric_step(dist, none, fit.centers, fit.labels, 0, cfg, learning_rate);
         // (no unit moved: the cannot-link terms are those of the last iteration)
-        if (moves > 0 || it == 1) penalty = unit_penalty(graph, plan.moving, unit_label);
+        if (moves > 0 || it == 1) penalty = unit_penalty(graph, plan.moving, unit_label, work.same);
         double j = distances() + penalty;
         if (cfg.learn_metric) j += dist.regulariser(cfg.use_prior, cfg.rayleigh_s);
         if (!std::isfinite(j))
