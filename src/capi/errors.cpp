@@ -14,8 +14,6 @@ thread_local std::string last_message;
 thread_local bool message_lost = false;
 }  // namespace
 
-const char *last_error() noexcept;
-
 void clear_error() noexcept {
     last_message.clear();
     message_lost = false;

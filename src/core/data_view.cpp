@@ -40,13 +40,6 @@ double sqnorm_dense_row(const T *p, int64_t st, int64_t d) {
     return s;
 }
 
-template <typename T>
-double sum_dense_row(const T *p, int64_t st, int64_t d) {
-    double s = 0.0;
-    for (int64_t j = 0; j < d; ++j) s += static_cast<double>(p[j * st]);
-    return s;
-}
-
 }  // namespace
 
 void DataView::copy_row(int64_t i, double *out) const {
@@ -83,16 +76,6 @@ double DataView::row_sqnorm(int64_t i) const {
     }
     double s = 0.0;
     for (int64_t k = csr_.indptr[i]; k < csr_.indptr[i + 1]; ++k) s += csr_.values[k] * csr_.values[k];
-    return s;
-}
-
-double DataView::row_sum(int64_t i) const {
-    if (!sparse_) {
-        if (dense_.xf) return sum_dense_row(dense_.row_ptr_f32(i), dense_.col_stride(), dense_.d);
-        return sum_dense_row(dense_.row_ptr(i), dense_.col_stride(), dense_.d);
-    }
-    double s = 0.0;
-    for (int64_t k = csr_.indptr[i]; k < csr_.indptr[i + 1]; ++k) s += csr_.values[k];
     return s;
 }
 

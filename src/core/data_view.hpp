@@ -68,8 +68,6 @@ public:
     double dot_row(int64_t i, const double *v) const;
     // |x_i|^2.
     double row_sqnorm(int64_t i) const;
-    // sum_j x_i[j].
-    double row_sum(int64_t i) const;
 
 private:
     DenseView dense_;

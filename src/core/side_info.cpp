@@ -73,16 +73,14 @@ void SideInfo::add_pairs(const int64_t *i, const int64_t *j, const double *value
         if (!std::isfinite(value[e]))
             fail(KINDRED_E_INVALID, "pairs: value at entry ", e, " (", i[e], ", ", j[e], ") is not finite");
     }
-    std::vector<Pair> all = pairs_;
-    all.reserve(all.size() + static_cast<size_t>(count));
+    std::vector<Pair> merged = pairs_;
+    merged.reserve(merged.size() + static_cast<size_t>(count));
     for (int64_t e = 0; e < count; ++e)
-        all.push_back({std::min(i[e], j[e]), std::max(i[e], j[e]), value[e]});
-    std::stable_sort(all.begin(), all.end(), [](const Pair &x, const Pair &y) {
+        merged.push_back({std::min(i[e], j[e]), std::max(i[e], j[e]), value[e]});
+    std::stable_sort(merged.begin(), merged.end(), [](const Pair &x, const Pair &y) {
         return x.i != y.i ? x.i < y.i : x.j < y.j;
     });
     // Merged in place (the sort made equal pairs neighbours), so that the pairs are held once, not twice.
-    std::vector<Pair> merged;
-    merged.swap(all);
     size_t kept = 0;
     for (size_t e = 0; e < merged.size(); ++e) {
         if (kept > 0 && merged[kept - 1].i == merged[e].i && merged[kept - 1].j == merged[e].j)

@@ -35,21 +35,8 @@
 #include "core/error.hpp"
 
 namespace kindred {
-
+namespace dcrc {
 namespace {
-
-using dcrc::Design;
-using dcrc::KernelBasis;
-using dcrc::LbfgsOutcome;
-using dcrc::MeanField;
-using dcrc::MeanFieldOutcome;
-using dcrc::MStepProblem;
-using dcrc::MStepWorkspace;
-using dcrc::log_probabilities;
-using dcrc::make_design;
-using dcrc::maximize;
-using dcrc::raw_feature_weights;
-
 
 // Section IV-C: the logistic classifier of eq. (6) trained on hard labels,
 // with the same L2 penalty: J = (1/N) sum_i log p_{i, label_i} - lambda R(W).
@@ -71,8 +58,7 @@ LbfgsOutcome train_classifier(const Design &des, const Collective &ranks, int64_
     pb.target_weight = 1.0 / static_cast<double>(ranks.n_total());
     pb.lambda = lambda;
     pb.threads = threads;
-    const LbfgsOutcome mo = maximize(pb, w, max_iter, ws);
-    return mo;
+    return maximize(pb, w, max_iter, ws);
 }
 
 // -sum q log q over the constrained points (the entropy of the factorised Q).
@@ -111,8 +97,8 @@ FitResult fit_dcrc(const FitContext &ctx) {
     if (rbf) {
         const double gamma = o.get_double("gamma") > 0.0 ? o.get_double("gamma") : 1.0 / static_cast<double>(d);
         Rng rng = Rng(static_cast<uint64_t>(o.get_int("seed"))).derive(1);
-        basis = dcrc::draw_basis(input, ranks, o.get_int("kernel_basis"), gamma, rng);
-        kernel = dcrc::kernel_design(input, basis);
+        basis = draw_basis(input, ranks, o.get_int("kernel_basis"), gamma, rng);
+        kernel = kernel_design(input, basis);
     }
     const Design &des = rbf ? kernel : input;
     const int64_t cols = des.cols();
@@ -173,9 +159,9 @@ FitResult fit_dcrc(const FitContext &ctx) {
             // to every rank.
             const double *logp_i = logp.data();
             if (one_process) {
-                dcrc::last_log_probabilities(ws, k, mf.points(), logp.data());
+                last_log_probabilities(ws, k, mf.points(), logp.data());
             } else {
-                dcrc::last_log_probabilities(ws, k, local_constrained, logp_held.data());
+                last_log_probabilities(ws, k, local_constrained, logp_held.data());
                 for (size_t r = 0; r < local_constrained.size(); ++r)
                     std::copy(logp_held.begin() + static_cast<std::ptrdiff_t>(r * k),
                               logp_held.begin() + static_cast<std::ptrdiff_t>((r + 1) * k),
@@ -249,13 +235,13 @@ void predict_dcrc(const PredictContext &ctx, int32_t *labels) {
         basis.d = b.cols;
         basis.points = b.values;
         basis.gamma = ctx.model.get("gamma", 1, 1).values.at(0);
-        dcrc::predict_kernel_classes(ctx.data, ctx.model.get("feature_mean", 1, d).values.data(),
+        predict_kernel_classes(ctx.data, ctx.model.get("feature_mean", 1, d).values.data(),
                                      ctx.model.get("feature_scale", 1, d).values.data(), basis, w.values.data(), w.rows,
                                      labels);
         return;
     }
     const NamedArray &w = ctx.model.get("weights", -1, d + 1);
-    dcrc::predict_classes(ctx.data, w.values.data(), w.rows, labels);
+    predict_classes(ctx.data, w.values.data(), w.rows, labels);
 }
 
 OptionTable dcrc_options() {
@@ -285,12 +271,13 @@ OptionTable dcrc_options() {
 }
 
 }  // namespace
+}  // namespace dcrc
 
 const AlgorithmSpec &dcrc_spec() {
     static const AlgorithmSpec spec{"dcrc",
                                     "discriminative clustering with relative constraints (triplets with yes / no / don't know)",
-                                    KINDRED_USES_TRIPLETS | KINDRED_USES_SHARDS, dcrc_options(), fit_dcrc,
-                                    predict_dcrc};
+                                    KINDRED_USES_TRIPLETS | KINDRED_USES_SHARDS, dcrc::dcrc_options(),
+                                    dcrc::fit_dcrc, dcrc::predict_dcrc};
     return spec;
 }
 

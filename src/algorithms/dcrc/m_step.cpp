@@ -5,12 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <exception>
-#include <limits>
 
 #include "core/error.hpp"
 #include "core/parallel.hpp"
 #include "linalg/blas.hpp"
+#include "linalg/lbfgs_minimize.hpp"
 
 namespace kindred {
 namespace dcrc {
@@ -219,74 +218,36 @@ void last_log_probabilities(const MStepWorkspace &ws, int64_t k, const std::vect
     }
 }
 
-namespace {
-
-struct Instance {
-    const MStepProblem *problem = nullptr;
-    MStepWorkspace *ws = nullptr;
-    int64_t iterations = 0, evaluations = 0;
-    std::exception_ptr error;
+LbfgsOutcome maximize(const MStepProblem &pb, std::vector<double> &w, int64_t max_iter, MStepWorkspace &ws) {
+    const int nvar = linalg::blas_int(static_cast<int64_t>(w.size()), "dcrc: number of weights");
+    linalg::blas_int(pb.design->n * pb.k, "dcrc: n x k");
+    LbfgsOutcome out;
     // The last point evaluated and J there: when L-BFGS returns that point
     // (the usual case), J is known without another evaluation.
     std::vector<double> last_x;
     double last_j = 0.0;
-};
-
-// liblbfgs minimises: f = -J, g = -dJ/dW. No exception may cross liblbfgs's
-// C frames: one is stored and rethrown after lbfgs() returns.
-lbfgsfloatval_t evaluate(void *instance, const lbfgsfloatval_t *x, lbfgsfloatval_t *g, const int n,
-                         const lbfgsfloatval_t) {
-    Instance *in = static_cast<Instance *>(instance);
-    ++in->evaluations;
-    try {
-        const double j = objective_and_gradient(*in->problem, x, g, *in->ws);
-        in->last_x.assign(x, x + n);
-        in->last_j = j;
-        for (int v = 0; v < n; ++v) g[v] = -g[v];
-        return std::isfinite(j) ? -j : std::numeric_limits<double>::max();
-    } catch (...) {
-        if (!in->error) in->error = std::current_exception();
-        for (int v = 0; v < n; ++v) g[v] = 0.0;
-        return std::numeric_limits<double>::max();
-    }
-}
-
-int progress(void *instance, const lbfgsfloatval_t *, const lbfgsfloatval_t *, const lbfgsfloatval_t,
-             const lbfgsfloatval_t, const lbfgsfloatval_t, const lbfgsfloatval_t, int, int k, int) {
-    Instance *in = static_cast<Instance *>(instance);
-    in->iterations = k;
-    return in->error ? 1 : 0;
-}
-
-}  // namespace
-
-LbfgsOutcome maximize(const MStepProblem &pb, std::vector<double> &w, int64_t max_iter, MStepWorkspace &ws) {
-    const int nvar = linalg::blas_int(static_cast<int64_t>(w.size()), "dcrc: number of weights");
-    linalg::blas_int(pb.design->n * pb.k, "dcrc: n x k");
-    lbfgs_parameter_t param;
-    lbfgs_parameter_init(&param);
-    param.max_iterations = static_cast<int>(std::min<int64_t>(max_iter, std::numeric_limits<int>::max()));
-    Instance in;
-    in.problem = &pb;
-    in.ws = &ws;
-    lbfgsfloatval_t fx = 0.0;
-    const int status = lbfgs(nvar, w.data(), &fx, evaluate, progress, &in, &param);
-    if (in.error) std::rethrow_exception(in.error);
-    if (status == LBFGSERR_OUTOFMEMORY) fail(KINDRED_E_NOMEM, "dcrc: L-BFGS could not allocate its memory");
+    // liblbfgs minimises: f = -J, g = -dJ/dW.
+    const linalg::LbfgsRun run = linalg::lbfgs_minimize(nvar, w.data(), max_iter, [&](const double *x, double *g) {
+        ++out.evaluations;
+        const double j = objective_and_gradient(pb, x, g, ws);
+        last_x.assign(x, x + nvar);
+        last_j = j;
+        for (int v = 0; v < nvar; ++v) g[v] = -g[v];
+        return -j;
+    }, "dcrc");
+    const int status = run.status;
     if (status == LBFGSERR_UNKNOWNERROR || status == LBFGSERR_LOGICERROR || status == LBFGSERR_INCORRECT_TMINMAX ||
         (status >= LBFGSERR_INVALID_N && status <= LBFGSERR_INVALID_ORTHANTWISE_END))
         fail(KINDRED_E_INTERNAL, "dcrc: L-BFGS refused its parameters (liblbfgs status ", status, ")");
-    LbfgsOutcome out;
     out.status = status;
-    out.iterations = in.iterations;
-    out.evaluations = in.evaluations;
+    out.iterations = run.iterations;
     // J at the returned point: that of the last evaluation when it was there
     // (objective_and_gradient is deterministic: the same value bit for bit),
     // else (a line search that failed and reverted to the previous point; fx
     // is then the last trial's) evaluated again.
-    const bool at_last = in.last_x.size() == w.size() &&
-                         std::memcmp(w.data(), in.last_x.data(), w.size() * sizeof(double)) == 0;
-    out.objective = at_last ? in.last_j : objective_and_gradient(pb, w.data(), nullptr, ws);
+    const bool at_last = last_x.size() == w.size() &&
+                         std::memcmp(w.data(), last_x.data(), w.size() * sizeof(double)) == 0;
+    out.objective = at_last ? last_j : objective_and_gradient(pb, w.data(), nullptr, ws);
     return out;
 }
 

@@ -6,11 +6,8 @@
 // library DCRC already links); the unlabelled points are then mapped by G and
 // clustered by a vMF mixture with one shared concentration. Dense and CSR input
 // (CSR is densified, or reduced by SVD when d > svd_threshold).
-#include <lbfgs.h>
-
 #include <algorithm>
 #include <cmath>
-#include <exception>
 #include <limits>
 
 #include "algorithms/tcs/gamma_selection.hpp"
@@ -21,36 +18,13 @@
 #include "algorithms/tcs/working_data.hpp"
 #include "core/error.hpp"
 #include "linalg/blas.hpp"
+#include "linalg/lbfgs_minimize.hpp"
 
 namespace kindred {
 namespace tcs {
 namespace {
 
 const char *const kName = "tcs-vmf";
-
-struct LbfgsInstance {
-    VmfObjective *objective = nullptr;
-    std::exception_ptr error;
-};
-
-// No exception may cross liblbfgs's C frames: it is stored and rethrown.
-lbfgsfloatval_t evaluate(void *instance, const lbfgsfloatval_t *l, lbfgsfloatval_t *g, const int n,
-                         const lbfgsfloatval_t) {
-    LbfgsInstance *in = static_cast<LbfgsInstance *>(instance);
-    try {
-        const double f = in->objective->value_grad(l, g);
-        return std::isfinite(f) ? f : std::numeric_limits<double>::max();
-    } catch (...) {
-        if (!in->error) in->error = std::current_exception();
-        std::fill(g, g + n, 0.0);
-        return std::numeric_limits<double>::max();
-    }
-}
-
-int stop_on_error(void *instance, const lbfgsfloatval_t *, const lbfgsfloatval_t *, const lbfgsfloatval_t,
-                  const lbfgsfloatval_t, const lbfgsfloatval_t, const lbfgsfloatval_t, int, int, int) {
-    return static_cast<LbfgsInstance *>(instance)->error ? 1 : 0;
-}
 
 struct Learned {
     std::vector<double> l, mu;
@@ -78,19 +52,12 @@ Learned learn(const WorkingData &w, const LabelledClasses &cls, const OptionValu
     const int64_t alternations = o.get_int("alternations");
     const double tol = o.get_double("tol");
     const int nvar = linalg::blas_int(p * p, "tcs-vmf: number of entries of L");
-    lbfgs_parameter_t param;
-    lbfgs_parameter_init(&param);
-    param.max_iterations = static_cast<int>(std::min<int64_t>(o.get_int("lbfgs_max_iter"), INT32_MAX));
+    const linalg::ObjectiveFn phi_and_grad = [&](const double *l, double *g) { return objective.value_grad(l, g); };
     out.converged = false;
     double previous = std::numeric_limits<double>::infinity();
     for (int64_t t = 1; t <= alternations; ++t) {
         objective.update_means(out.l.data());  // Algorithm 2, line 4
-        LbfgsInstance in;
-        in.objective = &objective;
-        lbfgsfloatval_t fx = 0.0;
-        const int status = lbfgs(nvar, out.l.data(), &fx, evaluate, stop_on_error, &in, &param);  // line 5
-        if (in.error) std::rethrow_exception(in.error);
-        if (status == LBFGSERR_OUTOFMEMORY) fail(KINDRED_E_NOMEM, "tcs-vmf: L-BFGS could not allocate its memory");
+        linalg::lbfgs_minimize(nvar, out.l.data(), o.get_int("lbfgs_max_iter"), phi_and_grad, kName);  // line 5
         const double phi = objective.value_grad(out.l.data(), nullptr);
         out.trace.push_back(phi);
         out.iterations = t;

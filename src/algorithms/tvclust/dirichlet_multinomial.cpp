@@ -98,10 +98,5 @@ void DirichletMultinomial::load_stats(int64_t slot, const double *stats) {
     for (int64_t j = 0; j < d_; ++j) s.counts[j] = s.n == 0 ? 0.0 : stats[2 + j];
 }
 
-void DirichletMultinomial::cluster_mean(int64_t slot, double *out) const {
-    const Slot &s = slots_[slot];
-    for (int64_t j = 0; j < d_; ++j) out[j] = s.n > 0 ? s.counts[j] / static_cast<double>(s.n) : 0.0;
-}
-
 }  // namespace tvclust
 }  // namespace kindred

@@ -38,9 +38,6 @@ public:
     void add_stats(int64_t i, double *out) override;
     void load_stats(int64_t slot, const double *stats) override;
 
-    // Mean count profile of a cluster (c_k / n_k).
-    void cluster_mean(int64_t slot, double *out) const;
-
 private:
     void move(int64_t slot, int64_t i, double sign);
     struct Slot;

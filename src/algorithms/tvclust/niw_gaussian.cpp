@@ -348,10 +348,5 @@ void NiwGaussian::load_stats(int64_t slot, const double *stats) {
     s.dirty = false;
 }
 
-void NiwGaussian::posterior_mean(int64_t slot, double *out) const {
-    mean_of(slots_[slot], out);
-    for (int64_t j = 0; j < d_; ++j) out[j] += centre_[j];
-}
-
 }  // namespace tvclust
 }  // namespace kindred

@@ -70,9 +70,6 @@ public:
     void add_stats(int64_t i, double *out) override;
     void load_stats(int64_t slot, const double *stats) override;
 
-    // Posterior mean of the cluster mean (mu_n, in data coordinates).
-    void posterior_mean(int64_t slot, double *out) const;
-
 private:
     struct Slot {
         int64_t n = 0;
