@@ -22,8 +22,9 @@
  * usage: pairwise_bench --n N --d D --k K --pairs P [--iters I] [--threads T]
  *        [--spread S] [--repeats R]
  *        [--methods kmeans,pckmeans,mpck-diag,mpck-full,copkmeans,mpck-cosine]
- * --propagation P (robust | transitive | off; default robust) is pckmeans's
- * and mpckmeans's.
+ * --propagation P (robust | transitive | off; default robust) and
+ * --whitening W (rca | off; default: the library's, rca) are pckmeans's and
+ * mpckmeans's.
  * Output: one line per method: "method=... n=... d=... k=... pairs=...
  * iter_cpu=... iter_wall=... intervals=... fit_s=... iterations=...
  * objective=..." (seconds; iter_* are medians per iteration, fit_s the median
@@ -126,7 +127,7 @@ static int fail_status(kindred_status s, const char *what) {
 int main(int argc, char **argv) {
     int64_t n = 100000, d = 16, k = 10, pairs = -1, iters = 10, threads = 1, repeats = 1;
     double spread = 4.0;
-    const char *propagation = "robust";
+    const char *propagation = "robust", *whitening = NULL;
     const char *methods = "kmeans,pckmeans,mpck-diag,mpck-full,copkmeans";
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--n")) n = atoll(argv[a + 1]);
@@ -139,6 +140,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[a], "--spread")) spread = atof(argv[a + 1]);
         else if (!strcmp(argv[a], "--methods")) methods = argv[a + 1];
         else if (!strcmp(argv[a], "--propagation")) propagation = argv[a + 1];
+        else if (!strcmp(argv[a], "--whitening")) whitening = argv[a + 1];
         else {
             fprintf(stderr, "pairwise_bench: unknown flag %s\n", argv[a]);
             return 2;
@@ -207,6 +209,7 @@ int main(int argc, char **argv) {
                 kindred_model_set_double(model, "constraint_weight", 1.0);
                 kindred_model_set_string(model, "propagation", propagation);
             }
+            if ((m == 1 || mpck) && whitening) kindred_model_set_string(model, "whitening", whitening);
             t[m].last_iter = -1;
             kindred_model_set_progress(model, on_progress, &t[m]);
             kindred_model_set_log(model, on_log, &t[m]);
