@@ -145,9 +145,7 @@ static void link_count_cache_equals_gather(void **) {
         std::vector<int32_t> labels(n);
         for (auto &l : labels) l = static_cast<int32_t>(rng.below(K));
         LinkCountCache cache(&side.adjacency(), n, w_may, w_may_not);
-        // The cache's copy of the labels from the start, or from the first
-        // labels_changed or relabel on (then it reads the labels given).
-        if (trial < 4) cache.labels_changed(labels.data(), K);
+        if (trial < 4) cache.invalidate();  // as a fit starts (every point is stale already)
         const LinkCountCache::Layout expected[4] = {LinkCountCache::Layout::narrow, LinkCountCache::Layout::counted,
                                                     LinkCountCache::Layout::wide_integer,
                                                     LinkCountCache::Layout::narrow};
@@ -228,11 +226,11 @@ static void link_count_cache_equals_gather(void **) {
                 // Compact the label space (as RDP-means after a pass).
                 std::vector<int32_t> new_id;
                 const int32_t kept = compact_labels(labels, K, new_id);
-                cache.relabel(new_id.data(), labels.data(), kept);
+                cache.relabel(new_id.data());
                 K = kept;
             } else {
                 for (auto &l : labels) l = static_cast<int32_t>(rng.below(K));
-                cache.labels_changed(labels.data(), K);
+                cache.invalidate();
             }
         }
         for (int64_t i = 0; i < n; ++i) check(i);
