@@ -47,11 +47,18 @@
 // integer terms, 4 and 8 bytes per slot, were measured and removed:
 // docs/performance.md, "RDP-means: one slot layout".)
 //
-// The neighbours' clusters are read from the labels themselves (a copy of
-// the labels in one byte per point was measured and removed, ibid.).
+// The cache reads the neighbours' clusters from a copy of the labels in one
+// byte per point while every cluster id is below 255 (labels_changed,
+// moved and relabel keep it equal to the labels): a gather reads a random
+// label per adjacency entry, and at n = 1e6 the 1 MB copy stays in cache
+// where the 4 MB of 32-bit labels did not (a third less time for the link
+// work of a pass, measured with 10n pairs; at n = 1e5 a build without it
+// took 12-14% more per iteration without cluster structure, ibid.). From
+// the first id of 255 on, the labels themselves are read,
+// until a relabel or labels_changed finds every id below 255 again.
 //
-// Memory: 16 bytes per adjacency entry; 24 bytes per point (the record and
-// link_bound).
+// Memory: 16 bytes per adjacency entry; 25 bytes per point (the record,
+// link_bound and the label copy).
 #ifndef KINDRED_ALGORITHMS_RDPMEANS_LINK_COUNT_CACHE_HPP
 #define KINDRED_ALGORITHMS_RDPMEANS_LINK_COUNT_CACHE_HPP
 
@@ -78,9 +85,9 @@ public:
         int32_t n;  // the number of i's neighbours in the cluster
         double g;   // g_ik
     };
-    // The size of the labels from which untracked passes request their
+    // The size from which untracked passes request the one-byte label copy's
     // entries ahead (prefetch_second_step): half of a core's 1 MB cache.
-    static constexpr int64_t kLabelsAhead = int64_t(1) << 19;
+    static constexpr int64_t kSmallCopyAhead = int64_t(1) << 19;
     // The slots of one point.
     struct Slots {
         const Slot *slot;
@@ -136,16 +143,20 @@ public:
     // some points ahead and for this a few points ahead, so that the random
     // reads of several points overlap. (Requesting the neighbours' labels of
     // a stale point when tracked, which its gather reads, made the passes in
-    // which the links decide every point slower.) Untracked with labels of
-    // under kLabelsAhead bytes, nothing: they stay in a core's own cache, and
-    // requesting their entries cost a seventh of the sequential part of the
-    // passes at 1e5 points (scratch cycle counters, data without cluster
-    // structure, 10n pairs; measured with a one-byte copy of the labels).
+    // which the links decide every point slower.) Untracked with a one-byte
+    // label copy of under kSmallCopyAhead bytes, nothing: such a copy stays
+    // in a core's own cache, and requesting its entries cost a seventh of
+    // the sequential part of the passes at 1e5 points (scratch cycle
+    // counters, data without cluster structure, 10n pairs); at 1e6 points
+    // (1 MB) requesting them or not made no difference beyond 3% either way.
     KINDRED_CACHE_PREFETCH void prefetch_second_step(int64_t i, const int32_t *labels) const {
         if (!adj_) return;
         if (untracked_) {
-            if (labels_in_cache()) return;
-            for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) __builtin_prefetch(&labels[neighbour_at(e)]);
+            if (label_copy_in_cache()) return;
+            for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) {
+                if (small_on_) __builtin_prefetch(&small_[neighbour_at(e)]);
+                else __builtin_prefetch(&labels[neighbour_at(e)]);
+            }
             return;
         }
         for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) __builtin_prefetch(&point_[neighbour_at(e)]);
@@ -182,25 +193,29 @@ public:
     void add_integer_terms(int64_t i, const int32_t *labels, int32_t *acc) const {
         if (!adj_) return;
         for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) {
-            const int32_t k = labels[neighbour_at(e)];
+            const int32_t k = label_of(neighbour_at(e), labels);
             if (k >= 0) acc[k] += integer_term_at(e);  // k < 0: unlabelled neighbour (never in RDP-means)
         }
     }
-    // Whether the labels are small enough to stay in a core's cache (under
-    // kLabelsAhead bytes).
-    bool labels_in_cache() const { return size() * static_cast<int64_t>(sizeof(int32_t)) < kLabelsAhead; }
+    // Whether the one-byte label copy holds the labels and is small enough
+    // to stay in a core's cache (under kSmallCopyAhead bytes).
+    bool label_copy_in_cache() const { return small_on_ && static_cast<int64_t>(small_.size()) < kSmallCopyAhead; }
     int64_t size() const { return static_cast<int64_t>(point_.size()); }
     // Whether bulk mode is cheaper when a fraction move_rate of the points
     // move: when move_rate x (mean degree) exceeds a few units, most points
     // would be updated in place several times (thresholds of 1 to 8 gave the
     // same time over the first passes, measured at n = 1e5).
     bool bulk_pays(double move_rate) const { return move_rate * mean_degree_ > 4.0; }
-    // Cluster ids renamed c -> new_id[c] (the label space compacted). Only the clusters
+    // Cluster ids renamed c -> new_id[c] (the label space compacted); labels:
+    // the renamed labels, k: the number of clusters now. Only the clusters
     // that up-to-date slots refer to (clusters with members) need a valid
     // new id.
-    void relabel(const int32_t *new_id);
-    // Marks every point stale: the labels changed other than through moved()
-    // (or are given for the first time).
+    void relabel(const int32_t *new_id, const int32_t *labels, int64_t k);
+    // The labels changed other than through moved() (or are given for the
+    // first time): every point stale, the label copy taken again. k: the
+    // number of clusters (every label below it).
+    void labels_changed(const int32_t *labels, int64_t k);
+    // Marks every point stale (the labels as moved() was told).
     void invalidate();
 
 private:
@@ -213,6 +228,9 @@ private:
         prefetch_lines(adj_->neighbor_bytes(begin), adj_->neighbor_bytes(end));
         prefetch_lines(adj_->value.data() + begin, adj_->value.data() + end);
     }
+    // Point j's cluster: from the label copy when it holds the labels.
+    int32_t label_of(int64_t j, const int32_t *labels) const { return small_on_ ? small_[j] : labels[j]; }
+    void copy_labels(const int32_t *labels, int64_t k);
     // The slots of point i as they are (up to date or not).
     Slots view(int64_t i) const { return Slots{slot_.data() + point_[i].first, point_[i].size}; }
     // pair_cost of adjacency entry e, with the weight chosen by an index, not
@@ -241,6 +259,8 @@ private:
     bool bulk_ = false;
     bool untracked_ = false;
     bool integer_ = false;  // integer_terms()
+    std::vector<uint8_t> small_;  // the label copy (see the top of the file)
+    bool small_on_ = false;       // small_ holds the labels
     double mean_degree_ = 0;
     std::vector<Slot> slot_;  // nnz entries, CSR layout
     // Per point, in one line with its neighbours': where its slots start

@@ -714,7 +714,7 @@ int64_t update_centers(divergence::Bregman &div, const Collective &ranks, int th
         st.sums.resize(static_cast<size_t>(kept * d));
         st.counts.resize(static_cast<size_t>(kept));
         for (auto &l : st.labels) l = new_id[l];
-        if (links) links->relabel(new_id.data());
+        if (links) links->relabel(new_id.data(), st.labels.data(), kept);
     }
     if (st.bounds && st.bounds->valid()) {
         // The center bounds widen by each centre's shift (Euclidean distance).
@@ -819,7 +819,8 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
         const int32_t top = *std::max_element(st.labels.begin(), st.labels.end());
         st.centers.assign(static_cast<size_t>((top + 1) * d), 0.0);
     }
-    update_centers(*div, ranks, ctx.threads, st, nullptr, nullptr, true);  // (every point of links starts stale)
+    const int64_t k_initial = update_centers(*div, ranks, ctx.threads, st, nullptr, nullptr, true);
+    links.labels_changed(st.labels.data(), k_initial);
     // The pairs inside the starting clusters (on ranks: one cluster, every pair).
     const LinkCounts::PairTotals start = LinkCounts(adjacency).pair_totals(
         sharded ? std::vector<int32_t>(static_cast<size_t>(n_total), 0).data() : st.labels.data());
@@ -885,17 +886,16 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
             // The link terms untracked while many points move for each that
             // reads its links (kUntrackedRatio).
             const double last_moves = it == 1 ? static_cast<double>(n_total) : static_cast<double>(changed);
-            // Untracked also after a pass that opened centres, while the labels
-            // stay in a core's cache: the means of new clusters move
+            // Untracked also after a pass that opened centres, while the label
+            // copy stays in a core's cache: the means of new clusters move
             // many points in the next pass (the second pass from one cluster
             // moves a third of the points), whose own link changes an
             // untracked pass reads from the labels. Scratch cycle counters,
             // no cluster structure, 10n pairs, minimum of 4 fits: at 1e5
-            // points the second pass's sequential part took 6.9 Mcycles
-            // untracked against 13.7 tracked; at 1e6 (read from beyond the
-            // core's cache) 123 against 108 (measured with a one-byte copy
-            // of the labels, since removed: 100 KB and 1 MB).
-            links.set_untracked((st.opened > 0 && links.labels_in_cache()) ||
+            // points (a 100 KB copy) the second pass's sequential part took
+            // 6.9 Mcycles untracked against 13.7 tracked; at 1e6 (1 MB, read
+            // from beyond the core's cache) 123 against 108.
+            links.set_untracked((st.opened > 0 && links.label_copy_in_cache()) ||
                                 kUntrackedRatio * last_moves > static_cast<double>(last_linked));
             // The cluster sums kept through the moves when few points are
             // expected to move.
