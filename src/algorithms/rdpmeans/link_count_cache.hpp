@@ -10,8 +10,8 @@
 // per adjacency entry and per pass, which dominates an RDP-means pass when
 // there are several pairs per point (Khashabi et al. ask for incremental
 // counts, so that a pass costs O(n K d + nnz)). Here each point keeps
-// "slots": the cluster and g of the clusters it has neighbours in (in one of
-// the layouts below), laid out in CSR order (point i owns entries
+// "slots": a slot is (cluster, number of neighbours in it, g), for every
+// cluster it has neighbours in, laid out in CSR order (point i owns entries
 // [indptr[i], indptr[i + 1]) of the slot array, of which the first size(i)
 // are in use: a point has at most deg(i) distinct neighbour clusters). A pass
 // visiting the points in order thus reads the slots sequentially.
@@ -19,8 +19,8 @@
 // When a point j moves from a to b, the slots of its neighbours follow, in
 // one of two ways:
 // - in place (O(deg j) random writes): the pair's term leaves the
-//   neighbour's slot for a (dropped when it no longer counts, see the
-//   layouts) and joins the one for b;
+//   neighbour's slot for a (dropped when its last neighbour leaves) and
+//   joins the one for b (made when it is the first);
 // - in bulk mode, the neighbours are only marked stale, and a stale point is
 //   gathered again from the labels when it is next asked for. When most
 //   points move (the first passes), this is cheaper: a point whose many
@@ -38,38 +38,26 @@
 //   With integer terms a pass can also take them in a dense form, one int
 //   per cluster (add_integer_terms), without slots.
 //
-// Three layouts of the slots, chosen from the pair values and weights (the
-// pass reads every point's slots, so their size sets the memory traffic):
-// - narrow (integer terms, every point's sum of |terms| below 2^15, cluster
-//   ids below 2^16 - 1): a slot is (cluster, g) in 4 bytes, g an exact
-//   integer. The usual +-1 pairs with unit weights and fewer than 32768 pairs
-//   per point. A cluster id beyond the range (RDP-means opening its 65535th
-//   cluster) switches the cache to the wide integer layout once, every point
-//   gathered again.
-// - wide integer (integer terms, every point's sum of |terms| below 2^30): a
-//   slot is (cluster, g) in 8 bytes.
-//   In both integer layouts only clusters with g != 0 have a slot (a cluster
-//   whose terms cancel adds 0, as no slot does), and removing a pair's term
-//   is adding its negative. Every slot cluster has a neighbour in it (g != 0),
-//   so a point never needs more than deg(i) slots.
-// - counted (any other terms): a slot is (cluster, number of neighbours) in 8
-//   bytes plus g as a double in a parallel array; a slot is dropped when its
-//   last neighbour leaves. A g updated in place may differ from a fresh
-//   gather by rounding (the terms are added and removed in another order);
-//   the cluster set is always exact.
-// With integer terms the slots hold exactly the sums a gather gives.
+// g is a double, summed in the order of LinkCounts::gather. With integer
+// terms (the usual +-1 pairs with integer weights) every sum is exact, so a
+// g updated in place equals a fresh gather's; with other terms it may differ
+// from it by rounding (the terms are added and removed in another order).
+// The cluster set is always exact. A cluster whose terms cancel keeps its
+// slot (g = 0, which adds 0 as no slot does). (Two narrower layouts for
+// integer terms, 4 and 8 bytes per slot, were measured and removed:
+// docs/performance.md, "RDP-means: one slot layout".)
 //
 // The cache reads the neighbours' clusters from a copy of the labels in one
 // byte per point while every cluster id is below 255 (labels_changed,
 // moved and relabel keep it equal to the labels): a gather reads a random
 // label per adjacency entry, and at n = 1e6 the 1 MB copy stays in cache
 // where the 4 MB of 32-bit labels did not (a third less time for the link
-// work of a pass, measured with 10n pairs). From the first id of 255 on,
-// the labels themselves are read, until a relabel or labels_changed finds
-// every id below 255 again.
+// work of a pass, measured with 10n pairs; at n = 1e5 a build without it
+// took 12-14% more per iteration without cluster structure, ibid.). From
+// the first id of 255 on, the labels themselves are read,
+// until a relabel or labels_changed finds every id below 255 again.
 //
-// Memory: per adjacency entry 4 bytes (narrow), 8 (wide integer) or 16
-// (counted); 25 bytes per point (the record,
+// Memory: 16 bytes per adjacency entry; 25 bytes per point (the record,
 // link_bound and the label copy).
 #ifndef KINDRED_ALGORITHMS_RDPMEANS_LINK_COUNT_CACHE_HPP
 #define KINDRED_ALGORITHMS_RDPMEANS_LINK_COUNT_CACHE_HPP
@@ -91,36 +79,21 @@ namespace kindred {
 
 class LinkCountCache {
 public:
-    enum class Layout { narrow, wide_integer, counted };
-    // Wide layouts: one cluster of a point's neighbours, eight per cache line.
+    // One cluster of a point's neighbours, four per cache line.
     struct Slot {
         int32_t cluster;
-        int32_t n;  // wide integer: g itself; counted: the number of neighbours in the cluster
-        int32_t g_or_n() const { return n; }
-        void set_g(int32_t g) { n = g; }
+        int32_t n;  // the number of i's neighbours in the cluster
+        double g;   // g_ik
     };
-    // Narrow layout: sixteen per cache line.
-    struct NarrowSlot {
-        uint16_t cluster;
-        int16_t g;
-        int32_t g_or_n() const { return g; }
-        void set_g(int32_t value) { g = static_cast<int16_t>(value); }
-    };
-    static constexpr int32_t kNarrowClusters = 65535;  // cluster ids of the narrow layout: 0 .. 65534
     // The size from which untracked passes request the one-byte label copy's
     // entries ahead (prefetch_second_step): half of a core's 1 MB cache.
     static constexpr int64_t kSmallCopyAhead = int64_t(1) << 19;
-    // The slots of one point in one of the layouts: narrow (narrow != null),
-    // wide integer (slot != null, cost == null) or counted (g of slot p is cost[p]).
+    // The slots of one point.
     struct Slots {
-        const NarrowSlot *narrow;
         const Slot *slot;
-        const double *cost;
         int64_t size;
-        int32_t cluster(int64_t p) const { return narrow ? narrow[p].cluster : slot[p].cluster; }
-        double term(int64_t p) const {
-            return narrow ? static_cast<double>(narrow[p].g) : cost ? cost[p] : static_cast<double>(slot[p].n);
-        }
+        int32_t cluster(int64_t p) const { return slot[p].cluster; }
+        double term(int64_t p) const { return slot[p].g; }
         double cost_of(int32_t k) const;  // g_ik, 0 when the point has no slot for k
     };
 
@@ -144,7 +117,7 @@ public:
     // the labels if stale. The view is valid until the next call to moved()
     // or relabel().
     Slots slots(int64_t i, const int32_t *labels) {
-        if (!adj_) return Slots{nullptr, nullptr, nullptr, 0};
+        if (!adj_) return Slots{nullptr, 0};
         if (untracked_) return gather_once(i, labels);
         if (point_[i].stale) refresh(i, labels);
         return view(i);
@@ -161,12 +134,7 @@ public:
         }
         const int64_t first = point_[i].first, size = point_[i].size;
         if (moves || point_[i].stale) prefetch_row(first, adj_->indptr[i + 1]);
-        if (layout_ == Layout::narrow) {
-            prefetch_lines(narrow_.data() + first, narrow_.data() + first + size);
-            return;
-        }
         prefetch_lines(slot_.data() + first, slot_.data() + first + size);
-        if (layout_ == Layout::counted) prefetch_lines(cost_.data() + first, cost_.data() + first + size);
     }
     // The second step, once i's adjacency row has arrived: for a point that
     // will move, its neighbours' records, which moved() reads; untracked, for
@@ -193,7 +161,6 @@ public:
         }
         for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) __builtin_prefetch(&point_[neighbour_at(e)]);
     }
-    Layout layout() const { return layout_; }
     // Point i moved from cluster from to cluster to (either may be < 0: no
     // cluster): the slots of its neighbours follow (see the top of the file).
     // Returns g_i,to - g_i,from under labels (the neighbours' labels, which
@@ -215,8 +182,9 @@ public:
     bool untracked() const { return untracked_; }
     // Point i's number of pairs (0 without side information).
     int64_t degree(int64_t i) const { return adj_ ? adj_->indptr[i + 1] - adj_->indptr[i] : 0; }
-    // Every pair term an integer (the narrow and wide integer layouts).
-    bool integer_terms() const { return layout_ != Layout::counted; }
+    // Every pair term an integer, and every point's sum of |terms| below
+    // 2^30 (so that the dense form's int sums are exact).
+    bool integer_terms() const { return integer_; }
     // The dense form of a gather, with integer terms (integer_terms()): acc[k]
     // += g_ik for every cluster k of i's neighbours under labels, as ints
     // (exact), acc indexed by cluster id (it must cover every label). Reads
@@ -254,7 +222,7 @@ private:
     // Adjacency entry e: its neighbour and its term (pair_cost of its value).
     int64_t neighbour_at(int64_t e) const { return adj_->neighbor(e); }
     double term_at(int64_t e) const { return entry_cost(e); }
-    // The same term as an int, in the integer layouts (every term an integer).
+    // The same term as an int (integer_terms()).
     int32_t integer_term_at(int64_t e) const { return static_cast<int32_t>(entry_cost(e)); }
     KINDRED_CACHE_PREFETCH void prefetch_row(int64_t begin, int64_t end) const {
         prefetch_lines(adj_->neighbor_bytes(begin), adj_->neighbor_bytes(end));
@@ -264,14 +232,7 @@ private:
     int32_t label_of(int64_t j, const int32_t *labels) const { return small_on_ ? small_[j] : labels[j]; }
     void copy_labels(const int32_t *labels, int64_t k);
     // The slots of point i as they are (up to date or not).
-    Slots view(int64_t i) const {
-        const int64_t first = point_[i].first, size = point_[i].size;
-        switch (layout_) {
-            case Layout::narrow: return Slots{narrow_.data() + first, nullptr, nullptr, size};
-            case Layout::wide_integer: return Slots{nullptr, slot_.data() + first, nullptr, size};
-            default: return Slots{nullptr, slot_.data() + first, cost_.data() + first, size};
-        }
-    }
+    Slots view(int64_t i) const { return Slots{slot_.data() + point_[i].first, point_[i].size}; }
     // pair_cost of adjacency entry e, with the weight chosen by an index, not
     // a branch (whether a pair is a may-link is unpredictable): the term of
     // every gather, so that all sums are made of the same values.
@@ -288,29 +249,20 @@ private:
     }
     void refresh(int64_t i, const int32_t *labels);
     Slots gather_once(int64_t i, const int32_t *labels);
-    // Point i's slots gathered into narrow / slot / cost in the current
-    // layout (gather_as), again in the wide one if the narrow one widened;
-    // returns their number.
-    int32_t gather(int64_t i, const int32_t *labels, NarrowSlot *narrow, Slot *slot, double *cost);
-    template <Layout kLayout>
-    int32_t gather_as(int64_t i, const int32_t *labels, NarrowSlot *narrow, Slot *slot, double *cost);
-    template <typename S>
-    void move_integer(S *slots, int64_t point, int32_t from, int32_t to, int32_t term);
-    void remove_counted(int64_t point, int32_t k, double cost);
-    void add_counted(int64_t point, int32_t k, double cost);
-    void widen();  // narrow -> wide integer, every point stale
+    // Point i's slots gathered into slot; returns their number.
+    int32_t gather(int64_t i, const int32_t *labels, Slot *slot);
+    void remove_from(int64_t point, int32_t k, double cost);
+    void add_to(int64_t point, int32_t k, double cost);
 
     const Adjacency *adj_;
     double w_may_, w_may_not_;
     bool bulk_ = false;
     bool untracked_ = false;
+    bool integer_ = false;  // integer_terms()
     std::vector<uint8_t> small_;  // the label copy (see the top of the file)
     bool small_on_ = false;       // small_ holds the labels
-    Layout layout_ = Layout::counted;
     double mean_degree_ = 0;
-    std::vector<NarrowSlot> narrow_;    // nnz entries, CSR layout (narrow), else empty
-    std::vector<Slot> slot_;            // nnz entries, CSR layout (wide layouts), else empty
-    std::vector<double> cost_;          // nnz entries beside slot_ (counted), else empty
+    std::vector<Slot> slot_;  // nnz entries, CSR layout
     // Per point, in one line with its neighbours': where its slots start
     // (indptr[i]), how many are in use, and whether to gather them from the
     // labels before use.
@@ -325,10 +277,7 @@ private:
     // its neighbours and the sum of their terms (0 between calls).
     std::vector<int32_t> cluster_, count_;
     std::vector<double> sum_;
-    // The slots of gather_once, in the layout's form.
-    std::vector<NarrowSlot> once_narrow_;
-    std::vector<Slot> once_slot_;
-    std::vector<double> once_cost_;
+    std::vector<Slot> once_;  // the slots of gather_once
 };
 
 }  // namespace kindred

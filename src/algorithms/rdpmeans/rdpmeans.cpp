@@ -162,36 +162,23 @@ struct PassState {
 };
 
 
-// values[k] += xi g_ik for the clusters k of the slots, in the slots' layout
-// (link_count_cache.hpp). With saved, the former values go to saved[p] (slot
-// p), and put_back_link_terms restores them.
-template <typename Slot, typename Term>
-inline void add_terms(const Slot *slot, int64_t size, Term term, double xi, double *values, double *saved) {
+// values[k] += xi g_ik for the clusters k of the slots. With saved, the
+// former values go to saved[p] (slot p), and put_back_link_terms restores
+// them.
+inline void add_link_terms(const LinkCountCache::Slots &s, double xi, double *values, double *saved) {
     if (saved) {
-        for (int64_t p = 0; p < size; ++p) {
-            double &v = values[slot[p].cluster];
+        for (int64_t p = 0; p < s.size; ++p) {
+            double &v = values[s.slot[p].cluster];
             saved[p] = v;
-            v += xi * term(p);
+            v += xi * s.slot[p].g;
         }
     } else {
-        for (int64_t p = 0; p < size; ++p) values[slot[p].cluster] += xi * term(p);
+        for (int64_t p = 0; p < s.size; ++p) values[s.slot[p].cluster] += xi * s.slot[p].g;
     }
 }
 
-inline void add_link_terms(const LinkCountCache::Slots &s, double xi, double *values, double *saved) {
-    if (s.narrow)
-        add_terms(s.narrow, s.size, [&](int64_t p) { return static_cast<double>(s.narrow[p].g); }, xi, values, saved);
-    else if (s.cost)
-        add_terms(s.slot, s.size, [&](int64_t p) { return s.cost[p]; }, xi, values, saved);
-    else
-        add_terms(s.slot, s.size, [&](int64_t p) { return static_cast<double>(s.slot[p].n); }, xi, values, saved);
-}
-
 inline void put_back_link_terms(const LinkCountCache::Slots &s, const double *saved, double *values) {
-    if (s.narrow)
-        for (int64_t p = 0; p < s.size; ++p) values[s.narrow[p].cluster] = saved[p];
-    else
-        for (int64_t p = 0; p < s.size; ++p) values[s.slot[p].cluster] = saved[p];
+    for (int64_t p = 0; p < s.size; ++p) values[s.slot[p].cluster] = saved[p];
 }
 
 // The largest xi' up to which point i, assigned to l (a_l its augmented
@@ -488,7 +475,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             // (else decided_without_links gave best, and best_value = D_ib,
             // below lambda: no cluster is opened; but a centre opened earlier
             // in the block is not in its row).
-            LinkCountCache::Slots slots{nullptr, nullptr, nullptr, 0};
+            LinkCountCache::Slots slots{nullptr, 0};
             const bool have_slots = !(k_now == k0 && best >= 0);
             // Dense form: every label is below k0 (no centre opened in the
             // block), and k0 is small against the point's pairs: the dense
