@@ -248,7 +248,7 @@ PAPER_SETTINGS = {
     "pckmeans": dict(propagation="off", n_init=1, weight_unit="absolute", penalty=1.0, whitening="off"),
     "mpckmeans": dict(propagation="off", n_init=1, weight_unit="absolute", constraint_weight=1.0,
                       metric_constraints="true", distortion="euclidean-diag", whitening="off"),
-    "copkmeans": dict(order="index", n_init=1),
+    "copkmeans": dict(order="index", n_init=1, whitening="off"),
 }
 
 # The ablations of section 3.5.3 as option sets of mpckmeans.

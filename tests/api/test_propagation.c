@@ -344,7 +344,7 @@ static void standardize_is_kept_for_predict(void **state) {
 }
 
 /* whitening = rca (relevant component analysis of the must-link groups), by
- * hand: eight points in two dimensions, must-links 0-1, 2-3, 4-5, each
+ * hand (pckmeans, then copkmeans): eight points in two dimensions, must-links 0-1, 2-3, 4-5, each
  * joining two points 2 apart in x. Their scatter about the group means is
  * C = diag(6, 0), t = tr(C) / d = 3, and W = (C / t + 0.1 I)^{-1/2} =
  * diag(1 / sqrt(2.1), 1 / sqrt(0.1)): the direction in which grouped points
@@ -384,6 +384,16 @@ static void whitening_by_the_must_link_groups(void **state) {
     assert_ok(kindred_model_set_string(m, "whitening", "rca"));
     assert_ok(kindred_model_fit_dense(m, x, 8, 2, KINDRED_ROW_MAJOR, 2, two));
     assert_fails_with(kindred_model_array(m, "whitening", w, 4), KINDRED_E_NOT_FOUND, "whitening");
+    kindred_model_free(m);
+    /* copkmeans takes the same map (its hard constraints hold either way). */
+    assert_ok(kindred_model_new(&m, "copkmeans"));
+    assert_ok(kindred_model_set_int(m, "k", 2));
+    assert_ok(kindred_model_fit_dense(m, x, 8, 2, KINDRED_ROW_MAJOR, 2, s));
+    assert_ok(kindred_model_array(m, "whitening", w, 4));
+    assert_true(fabs(w[0] - 1.0 / sqrt(2.1)) < 1e-12 && fabs(w[3] - 1.0 / sqrt(0.1)) < 1e-12);
+    assert_ok(kindred_model_labels(m, labels, 8));
+    assert_int_equal(labels[0], labels[4]);
+    assert_true(labels[0] != labels[2]);
     kindred_model_free(m);
     kindred_side_free(two);
     kindred_side_free(s);

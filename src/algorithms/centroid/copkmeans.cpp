@@ -29,6 +29,7 @@
 
 #include "algorithms/centroid/driver.hpp"
 #include "algorithms/centroid/steps.hpp"
+#include "algorithms/relevant_components.hpp"
 #include "core/error.hpp"
 #include "core/label_sums.hpp"
 #include "core/parallel.hpp"
@@ -255,7 +256,7 @@ void assign(const DataView &data, const Collective &ranks, const std::vector<int
     }
 }
 
-FitResult fit_copkmeans(const FitContext &ctx) {
+FitResult fit_copkmeans_on(const FitContext &ctx) {
     const DataView &data = ctx.data;
     const Collective ranks = Collective::or_single(ctx.collective, data.n());
     const int64_t n = data.n(), n_total = ranks.n_total(), d = data.d(), k = ctx.options.get_int("k");
@@ -331,6 +332,13 @@ FitResult fit_copkmeans(const FitContext &ctx) {
     return centroid_result(std::move(best), d);
 }
 
+// The points whitened by the must-link groups first (dense data, whitening
+// = rca; algorithms/relevant_components.hpp): a deviation from Wagstaff et
+// al., who cluster the points as given (whitening = off).
+FitResult fit_copkmeans(const FitContext &ctx) {
+    return fit_whitened(ctx, ctx.options.get_choice("whitening") == "rca", "copkmeans", fit_copkmeans_on);
+}
+
 OptionTable copkmeans_options() {
     return with_common_options({
         OptionSpec::clusters(8, "number of clusters"),
@@ -342,6 +350,7 @@ OptionTable copkmeans_options() {
                            "order in which must-link components are placed: most constrained first (the cannot-linked "
                            "clusters they can no longer join; DSATUR), largest first, or by smallest member (the "
                            "paper)"),
+        whitening_option(),
     });
 }
 

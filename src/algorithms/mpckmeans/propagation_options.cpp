@@ -1,7 +1,8 @@
 // The options that pckmeans and mpckmeans share for constraint propagation
 // (unit_driver.cpp), the unit of the constraint weight and the whitening of
-// the points by the must-links (relevant_components.hpp), declared once.
+// the points by the must-links (algorithms/relevant_components.hpp), declared once.
 #include "algorithms/mpckmeans/hmrf.hpp"
+#include "algorithms/relevant_components.hpp"
 
 namespace kindred {
 namespace hmrf {
@@ -20,12 +21,7 @@ void append_propagation_options(OptionTable &t) {
                                    "unit of the constraint weight: the mean distortion of a point to the global "
                                    "centroid (the same default fits raw and standardised data), or absolute (the "
                                    "papers' units of distortion)"));
-    t.push_back(OptionSpec::choice(
-        "whitening", "rca", "rca|off",
-        "dense Euclidean fits: rca clusters the points mapped by C^{-1/2}, C the scatter of the must-link groups "
-        "about their means (relevant component analysis; shrunk toward its mean eigenvalue; skipped when the groups "
-        "hold fewer than d + 1 degrees of freedom), a linear map the model keeps and predict / transform apply; off: "
-        "the points as given (the papers)"));
+    t.push_back(whitening_option());
 }
 
 void read_propagation_options(const OptionValues &o, Config &cfg, bool &tune_propagation) {

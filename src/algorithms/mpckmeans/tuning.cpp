@@ -17,10 +17,9 @@
 #include <algorithm>
 
 #include "algorithms/mpckmeans/hmrf.hpp"
-#include "algorithms/mpckmeans/relevant_components.hpp"
 #include "algorithms/pair_cross_validation.hpp"
+#include "algorithms/relevant_components.hpp"
 #include "core/error.hpp"
-#include "core/standardize.hpp"
 
 namespace kindred {
 namespace hmrf {
@@ -31,29 +30,17 @@ FitResult fit_tuned(const FitContext &ctx, Config cfg, bool tune_weight, bool tu
 
 }  // namespace
 
-// Whitening first (relevant_components.hpp): every candidate of the tuning
-// and the final fit cluster the mapped points. The map is learned from all
-// the pairs, the held-out ones of the cross-validation included: it is the
-// same for every candidate, so it shifts their scores alike rather than
-// favouring one.
+// Whitening first (algorithms/relevant_components.hpp): every candidate of
+// the tuning and the final fit cluster the mapped points. The map is learned
+// from all the pairs, the held-out ones of the cross-validation included: it
+// is the same for every candidate, so it shifts their scores alike rather
+// than favouring one.
 FitResult fit_hmrf_tuned(const FitContext &ctx, Config cfg, bool tune_weight, bool tune_propagation) {
     const bool euclidean = cfg.kind == divergence::DistortionKind::EuclideanDiag ||
                            cfg.kind == divergence::DistortionKind::EuclideanFull;
-    if (!cfg.whiten || !euclidean || !ctx.data.is_dense() || !cfg.use_constraints || !ctx.side)
-        return fit_tuned(ctx, cfg, tune_weight, tune_propagation);
-    const int64_t d = ctx.data.d();
-    const std::vector<double> w =
-        relevant_components(ctx.data, *ctx.side, Collective::or_single(ctx.collective, ctx.data.n()), ctx.threads);
-    if (w.empty()) {
-        ctx.log.info(cat(cfg.name, ": the must-link groups hold fewer than d + 1 = ", d + 1,
-                         " degrees of freedom; whitening skipped"));
-        return fit_tuned(ctx, cfg, tune_weight, tune_propagation);
-    }
-    const ScaledData mapped = apply_linear_map(w, ctx.data, cfg.name);
-    const FitContext inner{mapped.view, ctx.side, ctx.options, ctx.progress, ctx.log, ctx.threads, ctx.collective};
-    FitResult r = fit_tuned(inner, cfg, tune_weight, tune_propagation);
-    r.set_array("whitening", d, d, w);
-    return r;
+    return fit_whitened(ctx, cfg.whiten && euclidean && cfg.use_constraints, cfg.name, [&](const FitContext &c) {
+        return fit_tuned(c, cfg, tune_weight, tune_propagation);
+    });
 }
 
 namespace {

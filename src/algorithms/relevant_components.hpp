@@ -8,10 +8,11 @@
 // answers they are the must-link components. The directions in which points the user
 // put together still differ are, to the user, noise: they shrink, and the
 // others stretch. A closed form from the must-links alone, learned once
-// before the fit; pckmeans and mpckmeans then cluster the mapped points
-// (whitening = rca, the default; off gives the papers' fits on the points
-// as they are). Not in Basu et al.: a deviation of kindred's defaults
-// (docs/algorithms/pairwise.md, deviation 11), measured in docs/quality.md.
+// before the fit; pckmeans, mpckmeans and copkmeans then cluster the mapped
+// points (option whitening = rca, the default; off gives the papers' fits on
+// the points as they are). Not in their papers: a deviation of kindred's
+// defaults (docs/algorithms/pairwise.md, "The defaults", item 6), measured
+// in docs/quality.md.
 //
 // C is shrunk toward its mean eigenvalue t = tr(C) / d: W = (C / t +
 // kShrinkage I)^{-1/2}, defined with few groups (C singular when they hold
@@ -19,13 +20,16 @@
 //
 // Cost: O(g d^2) for the g points in groups of two or more, O(n d^2) to map
 // the points, one eigen-decomposition of a d x d matrix.
-#ifndef KINDRED_ALGORITHMS_MPCKMEANS_RELEVANT_COMPONENTS_HPP
-#define KINDRED_ALGORITHMS_MPCKMEANS_RELEVANT_COMPONENTS_HPP
+#ifndef KINDRED_ALGORITHMS_RELEVANT_COMPONENTS_HPP
+#define KINDRED_ALGORITHMS_RELEVANT_COMPONENTS_HPP
 
+#include <functional>
 #include <vector>
 
+#include "algorithms/algorithm.hpp"
 #include "core/collective.hpp"
 #include "core/data_view.hpp"
+#include "core/options.hpp"
 #include "core/side_info.hpp"
 
 namespace kindred {
@@ -40,6 +44,17 @@ constexpr double kRcaShrinkage = 0.1;
 // chunk sums, so every rank gets the bits of one process. Collective.
 std::vector<double> relevant_components(const DataView &data, const SideInfo &side, const Collective &ranks,
                                         int threads);
+
+// The option `whitening` (rca | off), declared once for the algorithms that take it.
+OptionSpec whitening_option();
+
+// fit(ctx) on the points mapped by relevant_components when `whiten`, the
+// data are dense and side information is given, the map then stored as the
+// result array "whitening" (d x d; predict / transform apply it, capi/
+// model_api.cpp); on the points as given otherwise, or when the groups are
+// too few (logged, naming `what`).
+FitResult fit_whitened(const FitContext &ctx, bool whiten, const char *what,
+                       const std::function<FitResult(const FitContext &)> &fit);
 
 }  // namespace kindred
 

@@ -1,10 +1,12 @@
-#include "algorithms/mpckmeans/relevant_components.hpp"
+#include "algorithms/relevant_components.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <utility>
 
+#include "core/error.hpp"
 #include "core/label_sums.hpp"
+#include "core/standardize.hpp"
 
 namespace kindred {
 namespace {
@@ -110,6 +112,33 @@ std::vector<double> relevant_components(const DataView &data, const SideInfo &si
                     vectors[static_cast<size_t>(a * d + m)] * f * vectors[static_cast<size_t>(b * d + m)];
     }
     return w;
+}
+
+OptionSpec whitening_option() {
+    return OptionSpec::choice(
+        "whitening", "rca", "rca|off",
+        "dense Euclidean fits: rca clusters the points mapped by C^{-1/2}, C the scatter of the must-link groups "
+        "about their means (relevant component analysis; shrunk toward its mean eigenvalue; skipped when the groups "
+        "hold fewer than d + 1 degrees of freedom), a linear map the model keeps and predict / transform apply; off: "
+        "the points as given (the papers)");
+}
+
+FitResult fit_whitened(const FitContext &ctx, bool whiten, const char *what,
+                       const std::function<FitResult(const FitContext &)> &fit) {
+    if (!whiten || !ctx.data.is_dense() || !ctx.side) return fit(ctx);
+    const int64_t d = ctx.data.d();
+    const std::vector<double> w =
+        relevant_components(ctx.data, *ctx.side, Collective::or_single(ctx.collective, ctx.data.n()), ctx.threads);
+    if (w.empty()) {
+        ctx.log.info(cat(what, ": the must-link groups hold fewer than d + 1 = ", d + 1,
+                         " degrees of freedom; whitening skipped"));
+        return fit(ctx);
+    }
+    const ScaledData mapped = apply_linear_map(w, ctx.data, what);
+    const FitContext inner{mapped.view, ctx.side, ctx.options, ctx.progress, ctx.log, ctx.threads, ctx.collective};
+    FitResult r = fit(inner);
+    r.set_array("whitening", d, d, w);
+    return r;
 }
 
 }  // namespace kindred
