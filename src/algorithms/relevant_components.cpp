@@ -131,7 +131,7 @@ FitResult fit_whitened(const FitContext &ctx, bool whiten, const char *what,
         relevant_components(ctx.data, *ctx.side, Collective::or_single(ctx.collective, ctx.data.n()), ctx.threads);
     if (w.empty()) {
         ctx.log.info(cat(what, ": the must-link groups hold fewer than d + 1 = ", d + 1,
-                         " degrees of freedom; whitening skipped"));
+                         " degrees of freedom, or their points do not differ; whitening skipped"));
         return fit(ctx);
     }
     const ScaledData mapped = apply_linear_map(w, ctx.data, what);

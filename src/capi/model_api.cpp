@@ -57,8 +57,8 @@ void fit(kindred_model *m, const DataView &data, const kindred_side *side) { cap
 
 // Runs body(ctx) on the points as the fitted model sees them: a model
 // fitted on standardized data applies its stored scaling to new points
-// first, and a model that whitened its points (pckmeans, mpckmeans) then
-// its stored map.
+// first, and a model that whitened its points (pckmeans, mpckmeans,
+// copkmeans: algorithms/relevant_components.hpp) then its stored map.
 template <typename Body>
 void with_fitted_points(const kindred_model *m, const FitResult &r, const DataView &data, const char *what, Body body) {
     ScaledData scaled, mapped;
