@@ -245,9 +245,10 @@ def with_inferred(pairs):
 
 
 PAPER_SETTINGS = {
-    "pckmeans": dict(propagation="off", n_init=1, weight_unit="absolute", penalty=1.0, whitening="off"),
+    "pckmeans": dict(propagation="off", n_init=1, weight_unit="absolute", penalty=1.0, whitening="off",
+                     cleaning_rounds=0),
     "mpckmeans": dict(propagation="off", n_init=1, weight_unit="absolute", constraint_weight=1.0,
-                      metric_constraints="true", distortion="euclidean-diag", whitening="off"),
+                      metric_constraints="true", distortion="euclidean-diag", whitening="off", cleaning_rounds=0),
     "copkmeans": dict(order="index", n_init=1, whitening="off"),
 }
 

@@ -67,6 +67,16 @@ double pair_agreement(const std::vector<Pair> &pairs, const std::vector<int32_t>
     return total[1] > 0.0 ? agree[1] / total[1] : 1.0;
 }
 
+std::vector<Pair> pairs_satisfied(const Collective &ranks, const std::vector<int32_t> &labels,
+                                  const std::vector<Pair> &pairs) {
+    const HeldOut ends = held_out_by_ends(pairs);
+    const std::vector<int32_t> at = labels_of_ends(ranks, labels, ends);
+    std::vector<Pair> kept;
+    for (size_t e = 0; e < pairs.size(); ++e)
+        if ((at[ends.pairs[e].i] == at[ends.pairs[e].j]) == (pairs[e].value > 0)) kept.push_back(pairs[e]);
+    return kept;
+}
+
 int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
                           const std::function<std::vector<int32_t>(const FitContext &, int64_t)> &fit,
                           const std::function<std::string(int64_t)> &describe, const char *what,

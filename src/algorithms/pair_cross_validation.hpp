@@ -30,6 +30,14 @@ constexpr int kPairFolds = 3;
 // 1 when there are no pairs.
 double pair_agreement(const std::vector<Pair> &pairs, const std::vector<int32_t> &labels);
 
+// The pairs that labels satisfy (a must-link inside one cluster, a
+// cannot-link across two), in their order. labels: a fit's labels, in a
+// sharded fit (ranks of several processes) this rank's rows only; the
+// labels of the pairs' ends are then gathered from the ranks, so every rank
+// returns the same pairs.
+std::vector<Pair> pairs_satisfied(const Collective &ranks, const std::vector<int32_t> &labels,
+                                  const std::vector<Pair> &pairs);
+
 // The index of the best of `candidates` values by mean held-out agreement
 // over kPairFolds folds of the pairs (ties: the smaller index). fit(ctx,
 // c) fits candidate c on the context's side information (a fold's

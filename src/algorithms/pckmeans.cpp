@@ -33,7 +33,7 @@ FitResult fit_pckmeans(const FitContext &ctx) {
     bool tune_propagation = false;
     hmrf::read_propagation_options(o, cfg, tune_propagation);
     if (!o.is_set("penalty")) cfg.constraint_weight = 1.0;  // the default when not tuned
-    return hmrf::fit_hmrf_tuned(ctx, cfg, !o.is_set("penalty"), tune_propagation);
+    return hmrf::fit_hmrf_cleaned(ctx, cfg, !o.is_set("penalty"), tune_propagation);
 }
 
 OptionTable pckmeans_options() {

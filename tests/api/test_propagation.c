@@ -47,6 +47,7 @@ static void five_points_pay_the_closure(void **state) {
     assert_ok(kindred_model_set_string(m, "propagation", "robust"));
     assert_ok(kindred_model_set_string(m, "weight_unit", "absolute"));
     assert_ok(kindred_model_set_string(m, "whitening", "off"));  /* the points as given */
+    assert_ok(kindred_model_set_int(m, "cleaning_rounds", 0));    /* the objective of the pairs as given */
     assert_ok(kindred_model_set_double(m, "penalty", 2.0));
     assert_ok(kindred_model_fit_dense(m, x, 5, 1, KINDRED_ROW_MAJOR, 1, s));
     assert_true(fabs(objective_of(m) - (118.828 + 12.0)) < 1e-9);
@@ -399,6 +400,59 @@ static void whitening_by_the_must_link_groups(void **state) {
     kindred_side_free(s);
 }
 
+/* Two groups of ten points on a line, 0-0.9 and 10-10.9, must-linked in a
+ * chain inside each group and cannot-linked across (points 2 + q and
+ * 12 + q), plus two wrong answers: a must-link 0-10 and a cannot-link 3-7.
+ * Point-wise at penalty 1 (absolute units), the features outvote both: to
+ * satisfy the must-link one point would travel 10 (a cost near 100), to
+ * satisfy the cannot-link one point would leave its group. The fit violates
+ * exactly those two, so the cleaning round refits on the other 23 pairs
+ * ("chosen_pairs_kept"). With clean answers the fit
+ * satisfies every pair and no round runs (no such result); with
+ * cleaning_rounds = 0 none either. */
+static void violated_pairs_are_set_aside(void **state) {
+    (void)state;
+    enum { n = 20, pairs = 18 + 5 + 2 };
+    double x[n];
+    for (int p = 0; p < n; ++p) x[p] = (p < 10 ? 0.0 : 10.0) + 0.1 * (p % 10);
+    int64_t i[pairs], j[pairs];
+    double v[pairs];
+    int e = 0;
+    for (int q = 0; q < 9; ++q) {
+        i[e] = q, j[e] = q + 1, v[e++] = 1;
+        i[e] = 10 + q, j[e] = 11 + q, v[e++] = 1;
+    }
+    for (int q = 0; q < 5; ++q) i[e] = 2 + q, j[e] = 12 + q, v[e++] = -1;
+    i[e] = 0, j[e] = 10, v[e++] = 1;  /* wrong */
+    i[e] = 3, j[e] = 7, v[e++] = -1;  /* wrong */
+    assert_int_equal(e, pairs);
+    kindred_side *noisy = NULL, *clean = NULL;
+    assert_ok(kindred_side_new(&noisy, n));
+    assert_ok(kindred_side_add_pairs(noisy, i, j, v, pairs));
+    assert_ok(kindred_side_new(&clean, n));
+    assert_ok(kindred_side_add_pairs(clean, i, j, v, pairs - 2));
+    kindred_model *m = pck(2);
+    assert_ok(kindred_model_set_string(m, "propagation", "off"));
+    assert_ok(kindred_model_set_string(m, "weight_unit", "absolute"));
+    assert_ok(kindred_model_set_string(m, "whitening", "off"));
+    assert_ok(kindred_model_set_double(m, "penalty", 1.0));
+    assert_ok(kindred_model_fit_dense(m, x, n, 1, KINDRED_ROW_MAJOR, 1, noisy));
+    int32_t labels[n];
+    assert_ok(kindred_model_labels(m, labels, n));
+    for (int p = 0; p < n; ++p) assert_int_equal(labels[p] == labels[0], p < 10);
+    double kept = -1;
+    assert_ok(kindred_model_array(m, "chosen_pairs_kept", &kept, 1));
+    if (kept != pairs - 2) fail_msg("kept %g", kept);
+    assert_ok(kindred_model_fit_dense(m, x, n, 1, KINDRED_ROW_MAJOR, 1, clean));
+    assert_fails_with(kindred_model_array(m, "chosen_pairs_kept", &kept, 1), KINDRED_E_NOT_FOUND, "chosen_pairs_kept");
+    assert_ok(kindred_model_set_int(m, "cleaning_rounds", 0));
+    assert_ok(kindred_model_fit_dense(m, x, n, 1, KINDRED_ROW_MAJOR, 1, noisy));
+    assert_fails_with(kindred_model_array(m, "chosen_pairs_kept", &kept, 1), KINDRED_E_NOT_FOUND, "chosen_pairs_kept");
+    kindred_model_free(m);
+    kindred_side_free(clean);
+    kindred_side_free(noisy);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(five_points_pay_the_closure),
@@ -410,6 +464,7 @@ int main(void) {
         cmocka_unit_test(side_for_another_n),
         cmocka_unit_test(standardize_is_kept_for_predict),
         cmocka_unit_test(whitening_by_the_must_link_groups),
+        cmocka_unit_test(violated_pairs_are_set_aside),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,26 +17,29 @@ import sys
 # (data set, algorithm, noise) -> recorded mean NMI over 10 repeats, seed 1.
 RECORDED = {
     ("iris", "kmeans", 0.0): 0.659,
-    ("iris", "pckmeans", 0.0): 0.926,
+    ("iris", "pckmeans", 0.0): 0.925,
     ("iris", "mpckmeans", 0.0): 0.929,
     ("iris", "copkmeans", 0.0): 0.930,
-    ("iris", "mpckmeans", 0.1): 0.753,
+    ("iris", "mpckmeans", 0.1): 0.824,
     ("iris", "rdpmeans", 0.0): 0.661,
     ("wine", "pckmeans", 0.0): 0.969,
-    ("wine", "mpckmeans", 0.1): 0.930,
+    ("wine", "mpckmeans", 0.1): 0.956,
     ("ionosphere", "pckmeans", 0.0): 0.962,
     ("ionosphere", "mpckmeans", 0.0): 0.956,
-    ("ionosphere", "pckmeans", 0.1): 0.686,
-    ("ecoli", "mpckmeans", 0.0): 0.774,
-    ("ecoli", "pckmeans", 0.1): 0.690,
-    ("ecoli", "mpckmeans", 0.1): 0.726,
+    ("ionosphere", "pckmeans", 0.1): 0.699,
+    ("ecoli", "mpckmeans", 0.0): 0.775,
+    ("ecoli", "pckmeans", 0.1): 0.674,
+    ("ecoli", "mpckmeans", 0.1): 0.712,
     ("ecoli", "dpmeans", 0.0): 0.696,
     # What a full metric (mpckmeans distortion = auto) gains on correlated features.
     ("wine", "mpckmeans", 0.0): 0.980,
-    ("letters_ijl_10pct", "mpckmeans", 0.0): 0.881,
+    ("letters_ijl_10pct", "mpckmeans", 0.0): 0.878,
     # What the whitening by the must-link groups (whitening = rca) gains.
-    ("letters_ijl_10pct", "pckmeans", 0.0): 0.918,
-    ("letters_ijl_10pct", "pckmeans", 0.1): 0.697,
+    ("letters_ijl_10pct", "pckmeans", 0.0): 0.912,
+    ("letters_ijl_10pct", "pckmeans", 0.1): 0.701,
+    # What the cleaning refits (cleaning_rounds = 1) gain with wrong answers.
+    ("iris", "pckmeans", 0.1): 0.800,
+    ("wine", "pckmeans", 0.1): 0.900,
 }
 TOLERANCE = 0.01  # rounding of the recorded values and BLAS differences between machines
 

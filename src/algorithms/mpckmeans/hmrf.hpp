@@ -67,6 +67,9 @@ struct Config {
     // Dense Euclidean fits: the points mapped by relevant component analysis
     // of the must-link groups first (fit_hmrf_tuned, relevant_components.hpp).
     bool whiten = false;
+    // At most this many refits on the pairs the last fit satisfies
+    // (fit_hmrf_cleaned, answer_cleaning.cpp).
+    int64_t cleaning_rounds = 0;
 };
 
 // The pairs as weighted constraints (w = constraint_weight * |value|),
@@ -466,6 +469,12 @@ void read_propagation_options(const OptionValues &o, Config &cfg, bool &tune_pro
 // "chosen_propagation" record the choice. With cfg.choose_full, the
 // distortion too (result "chosen_distortion", distortion_code).
 FitResult fit_hmrf_tuned(const FitContext &ctx, Config cfg, bool tune_weight, bool tune_propagation);
+
+// fit_hmrf_tuned, then, while the last fit violates some pairs, up to
+// cfg.cleaning_rounds refits on the pairs it satisfies, the tuned choices
+// held fixed (answer_cleaning.cpp); result "chosen_pairs_kept" (the number
+// of pairs the final fit was given) when it refitted.
+FitResult fit_hmrf_cleaned(const FitContext &ctx, Config cfg, bool tune_weight, bool tune_propagation);
 
 // The mean distortion of a point to the global centroid under the current
 // A: the unit of constraint_weight when cfg.relative_weight (unit_driver.cpp).

@@ -64,7 +64,7 @@ FitResult fit_mpckmeans(const FitContext &ctx) {
     const int64_t d = ctx.data.d(), n = ctx.collective ? ctx.collective->n_total() : ctx.data.n();
     cfg.choose_full = automatic && ctx.data.is_dense() && cfg.learn_metric && cfg.use_constraints &&
                       d * (d + 1) / 2 <= n && d <= 10 * cfg.k;
-    FitResult r = hmrf::fit_hmrf_tuned(ctx, cfg, !o.is_set("constraint_weight"), tune_propagation);
+    FitResult r = hmrf::fit_hmrf_cleaned(ctx, cfg, !o.is_set("constraint_weight"), tune_propagation);
     if (automatic && !r.find("chosen_distortion")) r.set_array("chosen_distortion", 1, 1, {hmrf::distortion_code(cfg.kind)});
     return r;
 }

@@ -22,6 +22,11 @@ void append_propagation_options(OptionTable &t) {
                                    "centroid (the same default fits raw and standardised data), or absolute (the "
                                    "papers' units of distortion)"));
     t.push_back(whitening_option());
+    t.push_back(OptionSpec::integer(
+        "cleaning_rounds", 1, 0, 10,
+        "while the fit violates some pairs (answers that the features and the other answers outvote, often wrong "
+        "ones), refit up to this many times on the pairs the last fit satisfies, the tuned weight, propagation and "
+        "distortion kept; 0: the answers as given (the papers)"));
 }
 
 void read_propagation_options(const OptionValues &o, Config &cfg, bool &tune_propagation) {
@@ -32,6 +37,7 @@ void read_propagation_options(const OptionValues &o, Config &cfg, bool &tune_pro
     cfg.n_init = o.get_int("n_init");
     cfg.relative_weight = o.get_choice("weight_unit") == "spread";
     cfg.whiten = o.get_choice("whitening") == "rca";
+    cfg.cleaning_rounds = o.get_int("cleaning_rounds");
 }
 
 }  // namespace hmrf
