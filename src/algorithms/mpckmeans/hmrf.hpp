@@ -67,6 +67,10 @@ struct Config {
     // Dense Euclidean fits: the points mapped by relevant component analysis
     // of the must-link groups first (fit_hmrf_tuned, relevant_components.hpp).
     bool whiten = false;
+    // A metric that is not learned (learn_metric false, kind EuclideanFull):
+    // A for the whole fit, d x d (pckmeans' whitening, W^T W, applied to the
+    // points as given instead of a mapped copy of them); empty: A = I.
+    std::vector<double> fixed_metric;
 };
 
 // The pairs as weighted constraints (w = constraint_weight * |value|),
