@@ -23,8 +23,8 @@
  *        [--spread S] [--repeats R]
  *        [--methods kmeans,pckmeans,mpck-diag,mpck-full,copkmeans,mpck-cosine]
  * --propagation P (robust | transitive | off; default robust) and
- * --whitening W (rca | off; default: the library's, rca) are pckmeans's and
- * mpckmeans's.
+ * --whitening W (rca | off; default: the library's, rca) are pckmeans's,
+ * mpckmeans's and copkmeans's (propagation not copkmeans's).
  * Output: one line per method: "method=... n=... d=... k=... pairs=...
  * iter_cpu=... iter_wall=... intervals=... fit_s=... iterations=...
  * objective=..." (seconds; iter_* are medians per iteration, fit_s the median
@@ -209,7 +209,7 @@ int main(int argc, char **argv) {
                 kindred_model_set_double(model, "constraint_weight", 1.0);
                 kindred_model_set_string(model, "propagation", propagation);
             }
-            if ((m == 1 || mpck) && whitening) kindred_model_set_string(model, "whitening", whitening);
+            if ((m == 1 || m == 4 || mpck) && whitening) kindred_model_set_string(model, "whitening", whitening);
             t[m].last_iter = -1;
             kindred_model_set_progress(model, on_progress, &t[m]);
             kindred_model_set_log(model, on_log, &t[m]);

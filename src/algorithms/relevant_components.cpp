@@ -123,20 +123,59 @@ OptionSpec whitening_option() {
         "the points as given (the papers)");
 }
 
+namespace {
+
+// W from the must-link groups when whitening applies; empty (logged, naming
+// what, when the groups are too few) otherwise.
+std::vector<double> whitening_map(const FitContext &ctx, bool whiten, const char *what) {
+    if (!whiten || !ctx.data.is_dense() || !ctx.side) return {};
+    std::vector<double> w =
+        relevant_components(ctx.data, *ctx.side, Collective::or_single(ctx.collective, ctx.data.n()), ctx.threads);
+    if (w.empty())
+        ctx.log.info(cat(what, ": the must-link groups hold fewer than d + 1 = ", ctx.data.d() + 1,
+                         " degrees of freedom, or their points do not differ; whitening skipped"));
+    return w;
+}
+
+}  // namespace
+
 FitResult fit_whitened(const FitContext &ctx, bool whiten, const char *what,
                        const std::function<FitResult(const FitContext &)> &fit) {
-    if (!whiten || !ctx.data.is_dense() || !ctx.side) return fit(ctx);
+    const std::vector<double> w = whitening_map(ctx, whiten, what);
+    if (w.empty()) return fit(ctx);
     const int64_t d = ctx.data.d();
-    const std::vector<double> w =
-        relevant_components(ctx.data, *ctx.side, Collective::or_single(ctx.collective, ctx.data.n()), ctx.threads);
-    if (w.empty()) {
-        ctx.log.info(cat(what, ": the must-link groups hold fewer than d + 1 = ", d + 1,
-                         " degrees of freedom, or their points do not differ; whitening skipped"));
-        return fit(ctx);
-    }
     const ScaledData mapped = apply_linear_map(w, ctx.data, what);
     const FitContext inner{mapped.view, ctx.side, ctx.options, ctx.progress, ctx.log, ctx.threads, ctx.collective};
     FitResult r = fit(inner);
+    r.set_array("whitening", d, d, w);
+    return r;
+}
+
+FitResult fit_whitened_by_metric(
+    const FitContext &ctx, bool whiten, const char *what,
+    const std::function<FitResult(const FitContext &, const std::vector<double> &)> &fit) {
+    const std::vector<double> w = whitening_map(ctx, whiten, what);
+    if (w.empty()) return fit(ctx, {});
+    const int64_t d = ctx.data.d();
+    // M = W^T W = W W (W is symmetric), summed in one fixed order.
+    std::vector<double> metric(static_cast<size_t>(d * d), 0.0);
+    for (int64_t a = 0; a < d; ++a)
+        for (int64_t b = 0; b < d; ++b) {
+            double s = 0.0;
+            for (int64_t m = 0; m < d; ++m) s += w[static_cast<size_t>(m * d + a)] * w[static_cast<size_t>(m * d + b)];
+            metric[static_cast<size_t>(a * d + b)] = s;
+        }
+    FitResult r = fit(ctx, metric);
+    const NamedArray &centers = r.get("centers", -1, d);
+    std::vector<double> mapped(centers.values.size(), 0.0);
+    for (int64_t h = 0; h < centers.rows; ++h)
+        for (int64_t a = 0; a < d; ++a) {
+            double s = 0.0;
+            for (int64_t b = 0; b < d; ++b)
+                s += w[static_cast<size_t>(a * d + b)] * centers.values[static_cast<size_t>(h * d + b)];
+            mapped[static_cast<size_t>(h * d + a)] = s;
+        }
+    r.set_array("centers", centers.rows, d, mapped);
     r.set_array("whitening", d, d, w);
     return r;
 }

@@ -19,7 +19,8 @@
 // fewer than d + 1 points) and free of the data's scale.
 //
 // Cost: O(g d^2) for the g points in groups of two or more, O(n d^2) to map
-// the points, one eigen-decomposition of a d x d matrix.
+// the points (or, fit_whitened_by_metric, their M-norms), one
+// eigen-decomposition of a d x d matrix.
 #ifndef KINDRED_ALGORITHMS_RELEVANT_COMPONENTS_HPP
 #define KINDRED_ALGORITHMS_RELEVANT_COMPONENTS_HPP
 
@@ -55,6 +56,18 @@ OptionSpec whitening_option();
 // too few (logged, naming `what`).
 FitResult fit_whitened(const FitContext &ctx, bool whiten, const char *what,
                        const std::function<FitResult(const FitContext &)> &fit);
+
+// The same fit without the mapped copy of the points (8 d bytes a point),
+// for fits whose metric is fixed: fit(ctx, metric) clusters the points as
+// given under |x - y|^2_M, M = W^T W (d x d; empty: the Euclidean distance,
+// whitening off or skipped), which is |W x - W y|^2; the means of the mapped
+// points are W times the means, so its centres stay in the original space.
+// Then the result's "centers" are mapped by W and W is stored as
+// "whitening": the model is that of fit_whitened, predict / transform
+// unchanged. fit must measure every distance under the metric.
+FitResult fit_whitened_by_metric(
+    const FitContext &ctx, bool whiten, const char *what,
+    const std::function<FitResult(const FitContext &, const std::vector<double> &)> &fit);
 
 }  // namespace kindred
 

@@ -453,6 +453,77 @@ static void violated_pairs_are_set_aside(void **state) {
     kindred_side_free(noisy);
 }
 
+/* A whitened pckmeans or copkmeans fit measures distances under M = W^T W
+ * on the points as given, without a mapped copy of them: it must be the fit
+ * of the points mapped by W (the model's array) with whitening off, up to
+ * rounding. 240 points of 3 elongated, correlated blobs in 3 dimensions, 240
+ * pairs from the truth; pckmeans tuned (penalty and propagation chosen by
+ * cross-validation) and with the penalty set, then copkmeans. */
+static void whitening_is_the_fit_of_the_mapped_points(void **state) {
+    (void)state;
+    enum { n = 240, d = 3, k = 3 };
+    double x[n * d], mapped[n * d], w[d * d];
+    int32_t truth[n];
+    uint64_t seed = 7;
+    for (int p = 0; p < n; ++p) {
+        double u[d];
+        for (int m = 0; m < d; ++m) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            u[m] = (double)(seed >> 11) * (1.0 / 9007199254740992.0) - 0.5;
+        }
+        truth[p] = p % k;
+        x[p * d + 0] = 8.0 * u[0] + 0.5 * u[1] + 1.5 * truth[p];
+        x[p * d + 1] = 3.0 * u[0] + 0.5 * u[2] - 1.0 * truth[p];
+        x[p * d + 2] = 2.0 * u[1] + u[2] + 0.7 * truth[p];
+    }
+    kindred_side *s = NULL;
+    assert_ok(kindred_side_new(&s, n));
+    assert_ok(kindred_sample_pairs(s, truth, n, n, 0.0, 0.0, 3));
+    for (int run = 0; run < 3; ++run) {
+        const char *algorithm = run < 2 ? "pckmeans" : "copkmeans";
+        kindred_model *m = NULL;
+        assert_ok(kindred_model_new(&m, algorithm));
+        assert_ok(kindred_model_set_int(m, "k", k));
+        assert_ok(kindred_model_set_int(m, "seed", 11));
+        if (run == 1) assert_ok(kindred_model_set_double(m, "penalty", 1.0));
+        /* A cleaning round would learn W again from the pairs kept. */
+        if (run < 2) assert_ok(kindred_model_set_int(m, "cleaning_rounds", 0));
+        assert_ok(kindred_model_fit_dense(m, x, n, d, KINDRED_ROW_MAJOR, d, s));
+        assert_ok(kindred_model_array(m, "whitening", w, d * d));
+        for (int p = 0; p < n; ++p)
+            for (int a = 0; a < d; ++a) {
+                mapped[p * d + a] = 0.0;
+                for (int b = 0; b < d; ++b) mapped[p * d + a] += w[a * d + b] * x[p * d + b];
+            }
+        kindred_model *off = NULL;
+        assert_ok(kindred_model_new(&off, algorithm));
+        assert_ok(kindred_model_set_int(off, "k", k));
+        assert_ok(kindred_model_set_int(off, "seed", 11));
+        if (run == 1) assert_ok(kindred_model_set_double(off, "penalty", 1.0));
+        if (run < 2) assert_ok(kindred_model_set_int(off, "cleaning_rounds", 0));
+        assert_ok(kindred_model_set_string(off, "whitening", "off"));
+        assert_ok(kindred_model_fit_dense(off, mapped, n, d, KINDRED_ROW_MAJOR, d, s));
+        int32_t labels[n], expected[n];
+        double centers[k * d], expected_centers[k * d];
+        assert_ok(kindred_model_labels(m, labels, n));
+        assert_ok(kindred_model_labels(off, expected, n));
+        assert_memory_equal(labels, expected, sizeof labels);
+        assert_ok(kindred_model_array(m, "centers", centers, k * d));
+        assert_ok(kindred_model_array(off, "centers", expected_centers, k * d));
+        for (int v = 0; v < k * d; ++v) assert_true(fabs(centers[v] - expected_centers[v]) < 1e-9);
+        const double j = objective_of(m), j_off = objective_of(off);
+        assert_true(fabs(j - j_off) <= 1e-9 * fabs(j_off));
+        /* predict maps the new points by W and finds the same centres */
+        int32_t predicted[n];
+        assert_ok(kindred_model_predict_dense(m, x, n, d, KINDRED_ROW_MAJOR, d, predicted, n));
+        assert_ok(kindred_model_predict_dense(off, mapped, n, d, KINDRED_ROW_MAJOR, d, expected, n));
+        assert_memory_equal(predicted, expected, sizeof predicted);
+        kindred_model_free(off);
+        kindred_model_free(m);
+    }
+    kindred_side_free(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(five_points_pay_the_closure),
@@ -465,6 +536,7 @@ int main(void) {
         cmocka_unit_test(standardize_is_kept_for_predict),
         cmocka_unit_test(whitening_by_the_must_link_groups),
         cmocka_unit_test(violated_pairs_are_set_aside),
+        cmocka_unit_test(whitening_is_the_fit_of_the_mapped_points),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -256,7 +256,9 @@ void assign(const DataView &data, const Collective &ranks, const std::vector<int
     }
 }
 
-FitResult fit_copkmeans_on(const FitContext &ctx) {
+// metric: empty (the Euclidean distance), or the whitening's W^T W
+// (fit_whitened_by_metric): every distance of the fit is taken under it.
+FitResult fit_copkmeans_on(const FitContext &ctx, const std::vector<double> &metric) {
     const DataView &data = ctx.data;
     const Collective ranks = Collective::or_single(ctx.collective, data.n());
     const int64_t n = data.n(), n_total = ranks.n_total(), d = data.d(), k = ctx.options.get_int("k");
@@ -283,7 +285,7 @@ FitResult fit_copkmeans_on(const FitContext &ctx) {
                                                  ctx.options.get_choice("order") != "index");
 
     Rng rng(static_cast<uint64_t>(ctx.options.get_int("seed")));
-    const std::vector<double> x_sqnorm = linalg::row_sqnorms(data);
+    const std::vector<double> x_sqnorm = metric.empty() ? linalg::row_sqnorms(data) : metric_row_sqnorms(data, metric);
     const int64_t n_init = ctx.options.get_int("n_init");
     std::string first_failure;
     kindred_status first_code = KINDRED_OK;
@@ -292,16 +294,23 @@ FitResult fit_copkmeans_on(const FitContext &ctx) {
         // An infeasible run fails on every rank at once (assign), so skipping it keeps the ranks in step.
         try {
             CentroidRun run;
-            run.centers = kmeanspp_centers(data, k, run_rng, x_sqnorm, ctx.threads, &ranks);
+            run.centers = kmeanspp_centers(data, k, run_rng, x_sqnorm, ctx.threads, &ranks,
+                                           metric.empty() ? nullptr : metric.data());
             run.labels.assign(static_cast<size_t>(n), -1);
             std::vector<double> &centers = run.centers;
             std::vector<double> dmat(static_cast<size_t>(n * k)), partial, sums;
             std::vector<int64_t> counts;
             iterate(ctx, ranks, max_iter, "copkmeans: constrained assignment", run, [&](int64_t it) {
-                const std::vector<double> c_sq = linalg::center_sqnorms(centers.data(), k, d);
+                // Under a metric the GEMM reads the rows M c (metric_centers).
+                std::vector<double> c_sq, mapped;
+                if (metric.empty())
+                    c_sq = linalg::center_sqnorms(centers.data(), k, d);
+                else
+                    mapped = metric_centers(centers.data(), k, d, metric, c_sq);
+                const double *read = metric.empty() ? centers.data() : mapped.data();
                 // Blocks start at multiples of kBlockRows in all the points too (a rank's rows start at a chunk).
                 for (int64_t b = 0; b < n; b += kBlockRows)
-                    linalg::sq_distances(data, b, std::min(n, b + kBlockRows), centers.data(), c_sq.data(), k,
+                    linalg::sq_distances(data, b, std::min(n, b + kBlockRows), read, c_sq.data(), k,
                                          x_sqnorm.data(), dmat.data() + b * k);
                 assign(data, ranks, comp, g, pairs, saturation, k, it, dmat, run.labels, partial);
                 // Inertia and changed labels by chunk sums: the same bits on any number of ranks.
@@ -334,9 +343,12 @@ FitResult fit_copkmeans_on(const FitContext &ctx) {
 
 // The points whitened by the must-link groups first (dense data, whitening
 // = rca; algorithms/relevant_components.hpp): a deviation from Wagstaff et
-// al., who cluster the points as given (whitening = off).
+// al., who cluster the points as given (whitening = off). The fit reads the
+// points as given under the metric W^T W (k-means++, the assignment; the
+// centres are means either way) instead of a mapped copy of them.
 FitResult fit_copkmeans(const FitContext &ctx) {
-    return fit_whitened(ctx, ctx.options.get_choice("whitening") == "rca", "copkmeans", fit_copkmeans_on);
+    return fit_whitened_by_metric(ctx, ctx.options.get_choice("whitening") == "rca", "copkmeans",
+                                  fit_copkmeans_on);
 }
 
 OptionTable copkmeans_options() {

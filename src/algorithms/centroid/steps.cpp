@@ -79,8 +79,41 @@ void NearestCenter::assign(const double *centers, int64_t k, int32_t *labels, do
     });
 }
 
+std::vector<double> metric_row_sqnorms(const DataView &data, const std::vector<double> &metric) {
+    const int64_t n = data.n(), d = data.d();
+    std::vector<double> out(static_cast<size_t>(n)), row(static_cast<size_t>(d));
+    for (int64_t i = 0; i < n; ++i) {
+        data.copy_row(i, row.data());
+        double s = 0.0;
+        for (int64_t a = 0; a < d; ++a) {
+            double t = 0.0;
+            for (int64_t b = 0; b < d; ++b) t += metric[static_cast<size_t>(a * d + b)] * row[static_cast<size_t>(b)];
+            s += row[static_cast<size_t>(a)] * t;
+        }
+        out[static_cast<size_t>(i)] = s;
+    }
+    return out;
+}
+
+std::vector<double> metric_centers(const double *centers, int64_t k, int64_t d, const std::vector<double> &metric,
+                                   std::vector<double> &c_sq) {
+    std::vector<double> out(static_cast<size_t>(k * d), 0.0);
+    c_sq.assign(static_cast<size_t>(k), 0.0);
+    for (int64_t h = 0; h < k; ++h) {
+        const double *c = centers + h * d;
+        double *mc = out.data() + h * d;
+        for (int64_t a = 0; a < d; ++a) {
+            double t = 0.0;
+            for (int64_t b = 0; b < d; ++b) t += metric[static_cast<size_t>(a * d + b)] * c[b];
+            mc[a] = t;
+            c_sq[static_cast<size_t>(h)] += c[a] * t;
+        }
+    }
+    return out;
+}
+
 std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, const std::vector<double> &x_sqnorm,
-                                     int threads, const Collective *collective) {
+                                     int threads, const Collective *collective, const double *metric) {
     const Collective ranks = Collective::or_single(collective, data.n());
     const int64_t n = data.n(), d = data.d(), n_total = ranks.n_total();
     const int64_t trials = 2 + static_cast<int64_t>(std::log(static_cast<double>(k)));
@@ -131,14 +164,30 @@ std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, 
         const std::vector<double> total = ranks.sum_chunks(by_chunk, m);
         std::copy(total.begin(), total.end(), potentials.begin());
     };
+    // With a metric, cand holds the rows M c the GEMM reads and as_given
+    // the candidates themselves (the centres); without, cand is both.
+    std::vector<double> as_given(metric ? static_cast<size_t>(trials * d) : 0);
+    std::vector<double> &points_of = metric ? as_given : cand;
     auto set_candidate = [&](int64_t t, const double *row) {
+        if (metric) {
+            std::copy(row, row + d, as_given.data() + t * d);
+            double sq = 0.0;
+            for (int64_t a = 0; a < d; ++a) {
+                double v = 0.0;
+                for (int64_t b = 0; b < d; ++b) v += metric[a * d + b] * row[b];
+                cand[t * d + a] = v;
+                sq += row[a] * v;
+            }
+            cand_sq[t] = sq;
+            return;
+        }
         std::copy(row, row + d, cand.data() + t * d);
         double sq = 0.0;
         for (int64_t j = 0; j < d; ++j) sq += cand[t * d + j] * cand[t * d + j];
         cand_sq[t] = sq;
     };
     set_candidate(0, ranks.rows(data, {rng.below(n_total)}).data());
-    std::copy(cand.begin(), cand.begin() + d, centers.begin());
+    std::copy(points_of.begin(), points_of.begin() + d, centers.begin());
     evaluate(1, nullptr);
     std::copy(cand_closest.begin(), cand_closest.begin() + n, closest.begin());
     double potential = potentials[0];
@@ -195,7 +244,7 @@ std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, 
         int64_t best = 0;
         for (int64_t t = 1; t < trials; ++t)
             if (potentials[t] < potentials[best]) best = t;
-        std::copy(cand.begin() + best * d, cand.begin() + (best + 1) * d, centers.begin() + c * d);
+        std::copy(points_of.begin() + best * d, points_of.begin() + (best + 1) * d, centers.begin() + c * d);
         std::copy(cand_closest.begin() + best * n, cand_closest.begin() + (best + 1) * n, closest.begin());
         potential = potentials[best];
     }

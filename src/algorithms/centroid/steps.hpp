@@ -42,8 +42,23 @@ private:
 // (data = this rank's rows), or null for one process; the centres are the
 // same for any number of ranks (D^2 sampling draws the chunk of
 // Collective::kChunk rows by the chunks' totals, then the point in it).
+//
+// metric: null for the Euclidean distance, or M (d x d, symmetric) for
+// |x - y|^2_M = x^T M x - 2 x^T (M y) + y^T M y (a whitened fit on the
+// points as given, algorithms/relevant_components.hpp); x_sqnorm then holds
+// x^T M x (metric_row_sqnorms). The centres are points as given.
 std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, const std::vector<double> &x_sqnorm,
-                                     int threads = 1, const Collective *collective = nullptr);
+                                     int threads = 1, const Collective *collective = nullptr,
+                                     const double *metric = nullptr);
+
+// x_i^T M x_i for every row (M: d x d, row-major, symmetric).
+std::vector<double> metric_row_sqnorms(const DataView &data, const std::vector<double> &metric);
+
+// The k rows M c_h of row-major centres c (k x d), and c_h^T M c_h in c_sq:
+// what linalg::sq_distances takes as centres and their squared norms to
+// give |x - c_h|^2_M with x_sqnorm = x^T M x.
+std::vector<double> metric_centers(const double *centers, int64_t k, int64_t d, const std::vector<double> &metric,
+                                   std::vector<double> &c_sq);
 
 // Farthest-first traversal from the global mean (as in the RDP-means paper's
 // experiments): the squared distance at which the k-th centre is picked; a

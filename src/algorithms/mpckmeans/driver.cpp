@@ -50,6 +50,7 @@ std::unique_ptr<divergence::WeightedDistortion> distortion_of(const FitContext &
                                            ranks.first_row());
     });
     if (!ranks.single()) dist->set_ranks(&ranks);
+    if (!cfg.fixed_metric.empty()) dist->set_params(cfg.fixed_metric);
     return dist;
 }
 

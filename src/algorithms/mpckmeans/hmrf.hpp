@@ -70,6 +70,10 @@ struct Config {
     // At most this many refits on the pairs the last fit satisfies
     // (fit_hmrf_cleaned, answer_cleaning.cpp).
     int64_t cleaning_rounds = 0;
+    // A metric that is not learned (learn_metric false, kind EuclideanFull):
+    // A for the whole fit, d x d (pckmeans' whitening, W^T W, applied to the
+    // points as given instead of a mapped copy of them); empty: A = I.
+    std::vector<double> fixed_metric;
 };
 
 // The pairs as weighted constraints (w = constraint_weight * |value|),

@@ -34,12 +34,32 @@ FitResult fit_tuned(const FitContext &ctx, Config cfg, bool tune_weight, bool tu
 // the tuning and the final fit cluster the mapped points. The map is learned
 // from all the pairs, the held-out ones of the cross-validation included: it
 // is the same for every candidate, so it shifts their scores alike rather
-// than favouring one.
+// than favouring one. With the metric fixed (pckmeans) the fits see the
+// points as given under the metric A = W^T W instead of a mapped copy of
+// them (8 d bytes a point): the engine's full Euclidean distortion measures
+// every distance (assignment, k-means++ and farthest-first starts, the
+// weight unit) as the mapped points' ones, its centroids are plain means.
+// The metric is not learned, so no regulariser enters J_obj, and "metric"
+// stays that of A = I, as with a mapped copy. Not for init = perturb, whose
+// noise is drawn per coordinate of the mapped space: it keeps the copy, as
+// does mpckmeans, whose learned A (a diagonal one, the Rayleigh prior on
+// its diagonal) lives in the mapped space.
 FitResult fit_hmrf_tuned(const FitContext &ctx, Config cfg, bool tune_weight, bool tune_propagation) {
     const bool euclidean = cfg.kind == divergence::DistortionKind::EuclideanDiag ||
                            cfg.kind == divergence::DistortionKind::EuclideanFull;
-    return fit_whitened(ctx, cfg.whiten && euclidean && cfg.use_constraints, cfg.name, [&](const FitContext &c) {
-        return fit_tuned(c, cfg, tune_weight, tune_propagation);
+    const bool whiten = cfg.whiten && euclidean && cfg.use_constraints;
+    if (cfg.learn_metric || cfg.init_perturb)
+        return fit_whitened(ctx, whiten, cfg.name, [&](const FitContext &c) {
+            return fit_tuned(c, cfg, tune_weight, tune_propagation);
+        });
+    return fit_whitened_by_metric(ctx, whiten, cfg.name, [&](const FitContext &c, const std::vector<double> &metric) {
+        if (metric.empty()) return fit_tuned(c, cfg, tune_weight, tune_propagation);
+        Config fixed = cfg;
+        fixed.kind = divergence::DistortionKind::EuclideanFull;
+        fixed.fixed_metric = metric;
+        FitResult r = fit_tuned(c, fixed, tune_weight, tune_propagation);
+        r.set_array("metric", 1, c.data.d(), std::vector<double>(static_cast<size_t>(c.data.d()), 1.0));
+        return r;
     });
 }
 
