@@ -24,7 +24,10 @@
  *        [--methods kmeans,pckmeans,mpck-diag,mpck-full,copkmeans,mpck-cosine]
  * --propagation P (robust | transitive | off; default robust) and
  * --whitening W (rca | off; default: the library's, rca) are pckmeans's,
- * mpckmeans's and copkmeans's (propagation not copkmeans's).
+ * mpckmeans's and copkmeans's (propagation not copkmeans's); --cleaning-rounds
+ * C (default: the library's, 1) is pckmeans's and mpckmeans's (a fit that
+ * violates some pairs is followed by a refit on the others: fit_s then
+ * counts both).
  * Output: one line per method: "method=... n=... d=... k=... pairs=...
  * iter_cpu=... iter_wall=... intervals=... fit_s=... iterations=...
  * objective=..." (seconds; iter_* are medians per iteration, fit_s the median
@@ -128,6 +131,7 @@ int main(int argc, char **argv) {
     int64_t n = 100000, d = 16, k = 10, pairs = -1, iters = 10, threads = 1, repeats = 1;
     double spread = 4.0;
     const char *propagation = "robust", *whitening = NULL;
+    int64_t cleaning_rounds = -1;
     const char *methods = "kmeans,pckmeans,mpck-diag,mpck-full,copkmeans";
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--n")) n = atoll(argv[a + 1]);
@@ -141,6 +145,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[a], "--methods")) methods = argv[a + 1];
         else if (!strcmp(argv[a], "--propagation")) propagation = argv[a + 1];
         else if (!strcmp(argv[a], "--whitening")) whitening = argv[a + 1];
+        else if (!strcmp(argv[a], "--cleaning-rounds")) cleaning_rounds = atoll(argv[a + 1]);
         else {
             fprintf(stderr, "pairwise_bench: unknown flag %s\n", argv[a]);
             return 2;
@@ -210,6 +215,7 @@ int main(int argc, char **argv) {
                 kindred_model_set_string(model, "propagation", propagation);
             }
             if ((m == 1 || m == 4 || mpck) && whitening) kindred_model_set_string(model, "whitening", whitening);
+            if ((m == 1 || mpck) && cleaning_rounds >= 0) kindred_model_set_int(model, "cleaning_rounds", cleaning_rounds);
             t[m].last_iter = -1;
             kindred_model_set_progress(model, on_progress, &t[m]);
             kindred_model_set_log(model, on_log, &t[m]);

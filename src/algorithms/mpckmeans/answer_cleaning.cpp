@@ -15,6 +15,14 @@
 // in error can come back), until the kept pairs stop changing. A fit that
 // satisfies every pair is returned as it is.
 //
+// Only point-wise fits are cleaned (propagation off, or chosen by the
+// tuning, which it is when the answers contradict the robust units or the
+// propagated model predicts held-out pairs worse: signs of wrong answers).
+// With clean answers the tuning propagates, and a refit there changed no
+// clean score by more than its standard error (docs/quality.md) while it
+// costs a second side-information store (about 145 bytes per pair measured
+// at 2e6 pairs) and a second fit.
+//
 // Measured in docs/quality.md ("Noisy answers: refits on the pairs the fit
 // satisfies"). A deviation from the papers, which take the answers as
 // given: cleaning_rounds = 0 restores them.
@@ -85,6 +93,7 @@ FitResult fit_hmrf_cleaned(const FitContext &ctx, Config cfg, bool tune_weight, 
     const Collective ranks = Collective::or_single(ctx.collective, ctx.data.n());
     const std::vector<Pair> &pairs = ctx.side->pairs();
     const Config fixed = chosen_config(cfg, r);
+    if (fixed.propagate) return r;
     std::vector<NamedArray> choices;
     for (const NamedArray &a : r.arrays)
         if (a.name.rfind("chosen_", 0) == 0) choices.push_back(a);

@@ -474,7 +474,8 @@ void read_propagation_options(const OptionValues &o, Config &cfg, bool &tune_pro
 // distortion too (result "chosen_distortion", distortion_code).
 FitResult fit_hmrf_tuned(const FitContext &ctx, Config cfg, bool tune_weight, bool tune_propagation);
 
-// fit_hmrf_tuned, then, while the last fit violates some pairs, up to
+// fit_hmrf_tuned, then, for a point-wise fit (propagation off, given or
+// chosen), while the last fit violates some pairs, up to
 // cfg.cleaning_rounds refits on the pairs it satisfies, the tuned choices
 // held fixed (answer_cleaning.cpp); result "chosen_pairs_kept" (the number
 // of pairs the final fit was given) when it refitted.

@@ -24,9 +24,9 @@ void append_propagation_options(OptionTable &t) {
     t.push_back(whitening_option());
     t.push_back(OptionSpec::integer(
         "cleaning_rounds", 1, 0, 10,
-        "while the fit violates some pairs (answers that the features and the other answers outvote, often wrong "
-        "ones), refit up to this many times on the pairs the last fit satisfies, the tuned weight, propagation and "
-        "distortion kept; 0: the answers as given (the papers)"));
+        "point-wise fits (propagation off, or chosen by the tuning: a sign of wrong answers): while the fit violates "
+        "some pairs (answers that the features and the other answers outvote), refit up to this many times on the "
+        "pairs the last fit satisfies, the tuned weight and distortion kept; 0: the answers as given (the papers)"));
 }
 
 void read_propagation_options(const OptionValues &o, Config &cfg, bool &tune_propagation) {
