@@ -300,6 +300,7 @@ static void plain_fit(const char *algorithm, const char *covariance, reference *
 /* Must-links and cannot-links from the blobs' truth, about all N points: most
  * join rows of different ranks in every split below. */
 static kindred_side *pairs_side;
+static kindred_side *noisy_pairs_side; /* the same count, a fifth of the answers flipped */
 
 static int setup(void **state) {
     (void)state;
@@ -322,12 +323,15 @@ static int setup(void **state) {
     csr_indptr[N] = e;
     if (kindred_side_new(&pairs_side, N) != KINDRED_OK) return -1;
     if (kindred_sample_pairs(pairs_side, truth, N, 400, 0.0, 0.0, 5) != KINDRED_OK) return -1;
+    if (kindred_side_new(&noisy_pairs_side, N) != KINDRED_OK) return -1;
+    if (kindred_sample_pairs(noisy_pairs_side, truth, N, 400, 0.0, 0.2, 5) != KINDRED_OK) return -1;
     return 0;
 }
 
 static int teardown(void **state) {
     (void)state;
     kindred_side_free(pairs_side);
+    kindred_side_free(noisy_pairs_side);
     return 0;
 }
 
@@ -874,6 +878,31 @@ static void pckmeans_transitive_units_across_ranks(void **state) {
 static void pckmeans_pointwise_across_ranks(void **state) {
     (void)state;
     pckmeans_bitwise_for_splits("off", 1.0);
+}
+
+/* The cleaning refit (cleaning_rounds 1, the default) of a point-wise fit
+ * that violates wrong answers: the pairs it satisfies are found from the end
+ * labels gathered from the ranks, and the refit on them is bitwise that of
+ * one process too (the result chosen_pairs_kept among the arrays compared). */
+static void pckmeans_cleaning_across_ranks(void **state) {
+    (void)state;
+    shard_run like;
+    memset(&like, 0, sizeof like);
+    like.side = noisy_pairs_side;
+    like.text = "propagation";
+    like.text_value = "off";
+    like.real = "penalty";
+    like.real_value = 1.0;
+    static reference plain;
+    plain_fit_like("pckmeans", &like, &plain);
+    const char name[] = "chosen_pairs_kept";
+    int found = 0;
+    for (size_t b = 0; b + sizeof name <= plain.arrays_bytes && !found; ++b)
+        found = memcmp(plain.arrays + b, name, sizeof name) == 0;
+    assert_true(found); /* the refit ran */
+    bitwise_for_splits("pckmeans", &plain, &like);
+    free(plain.arrays);
+    plain.arrays = NULL;
 }
 
 /* pckmeans's defaults: penalty and propagation both chosen by cross-validation. */
@@ -1570,6 +1599,7 @@ int main(void) {
         cmocka_unit_test(pckmeans_robust_units_across_ranks),
         cmocka_unit_test(pckmeans_transitive_units_across_ranks),
         cmocka_unit_test(pckmeans_pointwise_across_ranks),
+        cmocka_unit_test(pckmeans_cleaning_across_ranks),
         cmocka_unit_test(pckmeans_defaults_across_ranks),
         cmocka_unit_test(pckmeans_one_value_chosen_across_ranks),
         cmocka_unit_test(mpckmeans_robust_units_across_ranks),
