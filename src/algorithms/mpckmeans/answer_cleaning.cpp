@@ -23,8 +23,7 @@
 // costs a second side-information store (about 145 bytes per pair measured
 // at 2e6 pairs) and a second fit.
 //
-// Measured in docs/quality.md ("Noisy answers: refits on the pairs the fit
-// satisfies"). A deviation from the papers, which take the answers as
+// Measured in docs/quality.md ("Noisy answers: cleaning refits"). A deviation from the papers, which take the answers as
 // given: cleaning_rounds = 0 restores them.
 #include "algorithms/mpckmeans/hmrf.hpp"
 #include "algorithms/pair_cross_validation.hpp"
