@@ -70,7 +70,7 @@ struct Documented {
 const Documented kDocumented[] = {
     {"kmeans", 172, 0},   {"dpmeans", 15, 0},  {"gmm", 204, 0},     {"copkmeans", 363, 40},
     {"pckmeans", 657, 181}, {"mpckmeans", 675, 181}, {"tcs-gm", 407, 0}, {"tcs-vmf", 472, 0},
-    {"dcrc", 598, 0},     {"rdpmeans", 127, 32}, {"tvclust", 136, 0},
+    {"dcrc", 598, 0},     {"rdpmeans", 128, 32}, {"tvclust", 136, 0},
 };
 
 struct Inputs {

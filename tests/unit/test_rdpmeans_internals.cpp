@@ -145,6 +145,9 @@ static void link_count_cache_equals_gather(void **) {
         std::vector<int32_t> labels(n);
         for (auto &l : labels) l = static_cast<int32_t>(rng.below(K));
         LinkCountCache cache(&side.adjacency(), n, w_may, w_may_not);
+        // The cache's copy of the labels from the start, or from the first
+        // labels_changed or relabel on (then it reads the labels given).
+        if (trial < 4) cache.labels_changed(labels.data(), K);
         LinkCounts gather(&side.adjacency());
         int64_t cancelled = 0;  // clusters whose terms cancel (a slot with g = 0): the case must occur
         auto check = [&](int64_t i) {
@@ -214,11 +217,11 @@ static void link_count_cache_equals_gather(void **) {
                 // Compact the label space (as RDP-means after a pass).
                 std::vector<int32_t> new_id;
                 const int32_t kept = compact_labels(labels, K, new_id);
-                cache.relabel(new_id.data());
+                cache.relabel(new_id.data(), labels.data(), kept);
                 K = kept;
             } else {
                 for (auto &l : labels) l = static_cast<int32_t>(rng.below(K));
-                cache.invalidate();
+                cache.labels_changed(labels.data(), K);
             }
         }
         for (int64_t i = 0; i < n; ++i) check(i);

@@ -69,7 +69,7 @@ int32_t LinkCountCache::gather(int64_t i, const int32_t *labels, Slot *slot) {
     int32_t *cluster = cluster_.data();  // sized for the largest row
     int32_t top = -1;
     for (int64_t t = 0; t < deg; ++t) {
-        cluster[t] = labels[adj_->neighbor(first + t)];
+        cluster[t] = label_of(adj_->neighbor(first + t), labels);
         top = std::max(top, cluster[t]);
     }
     if (top >= static_cast<int32_t>(count_.size())) {
@@ -99,6 +99,10 @@ int32_t LinkCountCache::gather(int64_t i, const int32_t *labels, Slot *slot) {
 
 double LinkCountCache::moved(int64_t i, const int32_t *labels, int32_t from, int32_t to, const double *own_change) {
     if (!adj_ || from == to) return 0.0;
+    if (small_on_) {
+        if (to >= 0 && to < 255) small_[i] = static_cast<uint8_t>(to);
+        else small_on_ = false;  // an id the copy cannot hold (or no cluster): the labels are read
+    }
     // i's own slots do not change with its own move (no pair joins a point
     // to itself).
     const int64_t begin = adj_->indptr[i], end = adj_->indptr[i + 1];
@@ -111,7 +115,7 @@ double LinkCountCache::moved(int64_t i, const int32_t *labels, int32_t from, int
     } else {
         double g_to = 0.0, g_from = 0.0;  // the terms and order of a gather
         for (int64_t e = begin; e < end; ++e) {
-            const int32_t k = labels[adj_->neighbor(e)];
+            const int32_t k = label_of(adj_->neighbor(e), labels);
             if (k == to) g_to += term_at(e);
             if (k == from) g_from += term_at(e);
         }
@@ -160,8 +164,32 @@ void LinkCountCache::add_to(int64_t j, int32_t k, double cost) {
     point_[j].size = size + 1;
 }
 
-void LinkCountCache::relabel(const int32_t *new_id) {
+void LinkCountCache::copy_labels(const int32_t *labels, int64_t k) {
+    small_on_ = false;
+    if (k > 255) return;
+    small_.resize(point_.size());
+    int32_t lowest = 0, highest = 0;
+    for (size_t j = 0; j < small_.size(); ++j) {
+        small_[j] = static_cast<uint8_t>(labels[j]);
+        lowest = std::min(lowest, labels[j]);
+        highest = std::max(highest, labels[j]);
+    }
+    small_on_ = lowest >= 0 && highest < 255;
+}
+
+void LinkCountCache::labels_changed(const int32_t *labels, int64_t k) {
     if (!adj_) return;
+    invalidate();
+    copy_labels(labels, k);
+}
+
+void LinkCountCache::relabel(const int32_t *new_id, const int32_t *labels, int64_t k) {
+    if (!adj_) return;
+    if (small_on_) {
+        for (uint8_t &l : small_) l = static_cast<uint8_t>(new_id[l]);
+    } else {
+        copy_labels(labels, k);
+    }
     for (const Point &pt : point_) {
         if (pt.stale) continue;  // gathered from the labels before use
         Slot *slot = slot_.data() + pt.first;

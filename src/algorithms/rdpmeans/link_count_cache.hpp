@@ -31,8 +31,13 @@
 // terms (the usual +-1 pairs with integer weights) every sum is exact, so a
 // g updated in place equals a fresh gather's; with other terms it may differ
 // from it by rounding. A cluster whose terms cancel keeps its slot (g = 0,
-// which adds 0 as no slot does). Memory: 16 bytes per adjacency entry, 24
-// per point. docs/performance.md, "RDP-means", records what the layouts and
+// which adds 0 as no slot does).
+//
+// The gathers read the neighbours' clusters from a copy of the labels in one
+// byte per point while every cluster id is below 255 (moved, relabel and
+// labels_changed keep it equal to the labels): at n = 1e6 the 1 MB copy
+// stays in cache where the 4 MB of 32-bit labels do not. Memory: 16 bytes
+// per adjacency entry, 25 per point. docs/performance.md, "RDP-means", records what the layouts and
 // modes measured, and the devices removed.
 #ifndef KINDRED_ALGORITHMS_RDPMEANS_LINK_COUNT_CACHE_HPP
 #define KINDRED_ALGORITHMS_RDPMEANS_LINK_COUNT_CACHE_HPP
@@ -104,14 +109,19 @@ public:
     void add_integer_terms(int64_t i, const int32_t *labels, int32_t *acc) const {
         if (!adj_) return;
         for (int64_t e = adj_->indptr[i]; e < adj_->indptr[i + 1]; ++e) {
-            const int32_t k = labels[adj_->neighbor(e)];
+            const int32_t k = label_of(adj_->neighbor(e), labels);
             if (k >= 0) acc[k] += static_cast<int32_t>(term_at(e));  // k < 0: unlabelled (never in RDP-means)
         }
     }
-    // Cluster ids renamed c -> new_id[c] (the label space compacted). Only
-    // the clusters that up-to-date slots refer to need a valid new id.
-    void relabel(const int32_t *new_id);
-    // Marks every point stale (the labels changed other than through moved()).
+    // Cluster ids renamed c -> new_id[c] (the label space compacted); labels:
+    // the renamed labels, k: the number of clusters now. Only the clusters
+    // that up-to-date slots refer to need a valid new id.
+    void relabel(const int32_t *new_id, const int32_t *labels, int64_t k);
+    // The labels changed other than through moved() (or are given for the
+    // first time): every point stale, the label copy taken again. k: the
+    // number of clusters (every label below it).
+    void labels_changed(const int32_t *labels, int64_t k);
+    // Marks every point stale (the labels as moved() was told).
     void invalidate();
 
 private:
@@ -123,6 +133,9 @@ private:
         const double v = adj_->value[e];
         return -v * weight[v > 0];
     }
+    // Point j's cluster: from the label copy when it holds the labels.
+    int32_t label_of(int64_t j, const int32_t *labels) const { return small_on_ ? small_[j] : labels[j]; }
+    void copy_labels(const int32_t *labels, int64_t k);
     // Point i's slots gathered into slot; returns their number.
     int32_t gather(int64_t i, const int32_t *labels, Slot *slot);
     void refresh(int64_t i, const int32_t *labels);
@@ -133,6 +146,8 @@ private:
     double w_may_, w_may_not_;
     bool untracked_ = false;
     bool integer_ = false;  // integer_terms()
+    std::vector<uint8_t> small_;  // the label copy (see the top of the file)
+    bool small_on_ = false;       // small_ holds the labels
     std::vector<Slot> slot_;  // nnz entries, CSR layout
     // Per point: where its slots start (indptr[i]), how many are in use, and
     // whether to gather them from the labels before use.

@@ -610,7 +610,7 @@ int64_t update_centers(divergence::Bregman &div, const Collective &ranks, int th
         st.sums.resize(static_cast<size_t>(kept * d));
         st.counts.resize(static_cast<size_t>(kept));
         for (auto &l : st.labels) l = new_id[l];
-        if (links) links->relabel(new_id.data());
+        if (links) links->relabel(new_id.data(), st.labels.data(), kept);
     }
     if (st.bounds && st.bounds->valid()) {
         // The center bounds widen by each centre's shift (Euclidean distance).
@@ -715,7 +715,7 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
         const int32_t top = *std::max_element(st.labels.begin(), st.labels.end());
         st.centers.assign(static_cast<size_t>((top + 1) * d), 0.0);
     }
-    update_centers(*div, ranks, ctx.threads, st, nullptr, nullptr, true);
+    links.labels_changed(st.labels.data(), update_centers(*div, ranks, ctx.threads, st, nullptr, nullptr, true));
     // The pairs inside the starting clusters (on ranks: one cluster, every pair).
     const LinkCounts::PairTotals start = LinkCounts(adjacency).pair_totals(
         sharded ? std::vector<int32_t>(static_cast<size_t>(n_total), 0).data() : st.labels.data());
