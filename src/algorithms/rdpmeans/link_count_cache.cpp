@@ -40,16 +40,11 @@ LinkCountCache::LinkCountCache(const Adjacency *adjacency, int64_t n, double w_m
     // Scratch of a gather, for the largest row.
     cluster_.resize(static_cast<size_t>(largest_degree));
     once_.resize(static_cast<size_t>(largest_degree));
-    mean_degree_ = static_cast<double>(nnz) / static_cast<double>(std::max<int64_t>(n, 1));
 }
 
 void LinkCountCache::refresh(int64_t i, const int32_t *labels) {
     point_[i].size = gather(i, labels, slot_.data() + point_[i].first);
     point_[i].stale = 0;
-}
-
-LinkCountCache::Slots LinkCountCache::gather_once(int64_t i, const int32_t *labels) {
-    return Slots{once_.data(), gather(i, labels, once_.data())};
 }
 
 void LinkCountCache::set_untracked(bool untracked) {
@@ -74,7 +69,7 @@ int32_t LinkCountCache::gather(int64_t i, const int32_t *labels, Slot *slot) {
     int32_t *cluster = cluster_.data();  // sized for the largest row
     int32_t top = -1;
     for (int64_t t = 0; t < deg; ++t) {
-        cluster[t] = label_of(neighbour_at(first + t), labels);
+        cluster[t] = label_of(adj_->neighbor(first + t), labels);
         top = std::max(top, cluster[t]);
     }
     if (top >= static_cast<int32_t>(count_.size())) {
@@ -108,38 +103,27 @@ double LinkCountCache::moved(int64_t i, const int32_t *labels, int32_t from, int
         if (to >= 0 && to < 255) small_[i] = static_cast<uint8_t>(to);
         else small_on_ = false;  // an id the copy cannot hold (or no cluster): the labels are read
     }
-    // i's own link change g_i,to - g_i,from (i's slots are not changed by
-    // its own move: no pair joins a point to itself): as given, from its
-    // slots when up to date, else from its neighbours' labels.
+    // i's own slots do not change with its own move (no pair joins a point
+    // to itself).
     const int64_t begin = adj_->indptr[i], end = adj_->indptr[i + 1];
     double change = 0.0;
     if (own_change) {
         change = *own_change;
     } else if (!untracked_ && !point_[i].stale) {
-        const Slots s = view(i);
+        const Slots s{slot_.data() + point_[i].first, point_[i].size};
         change = s.cost_of(to) - s.cost_of(from);
     } else {
-        // The same terms in the same order as a gather.
-        double g_to = 0.0, g_from = 0.0;
+        double g_to = 0.0, g_from = 0.0;  // the terms and order of a gather
         for (int64_t e = begin; e < end; ++e) {
-            const int32_t k = label_of(neighbour_at(e), labels);
+            const int32_t k = label_of(adj_->neighbor(e), labels);
             if (k == to) g_to += term_at(e);
             if (k == from) g_from += term_at(e);
         }
         change = g_to - g_from;
     }
-    if (untracked_) return change;  // every point is stale
-    if (bulk_) {
-        for (int64_t e = begin; e < end; ++e) point_[neighbour_at(e)].stale = 1;
-        return change;
-    }
-    // The neighbours are scattered in memory: their records, then their
-    // slots, are requested for all of them before the first is updated, so
-    // that the cache misses overlap.
-    for (int64_t e = begin; e < end; ++e) __builtin_prefetch(&point_[neighbour_at(e)]);
-    for (int64_t e = begin; e < end; ++e) __builtin_prefetch(slot_.data() + point_[neighbour_at(e)].first, 1);
+    if (untracked_) return change;
     for (int64_t e = begin; e < end; ++e) {
-        const int64_t j = neighbour_at(e);
+        const int64_t j = adj_->neighbor(e);
         if (point_[j].stale) continue;  // gathered from the labels before use
         const double cost = term_at(e);
         if (from >= 0) remove_from(j, from, cost);
@@ -167,7 +151,6 @@ void LinkCountCache::remove_from(int64_t j, int32_t k, double cost) {
 
 // A neighbour of point j, its pair's term `cost`, joined cluster k: g_jk +=
 // cost, in a new slot when it is j's first neighbour in k.
-
 void LinkCountCache::add_to(int64_t j, int32_t k, double cost) {
     Slot *slot = slot_.data() + point_[j].first;
     const int32_t size = point_[j].size;

@@ -45,44 +45,22 @@ using rows::decided_fast;
 using rows::first_argmin;
 
 constexpr int64_t kBlockRows = 2048;
-// A pass asks for the slots (and the adjacency row when it will be read) of
-// the point kRowAhead places ahead in its list of points that read their
-// links, and for the second step (LinkCountCache::prefetch_second_step)
-// kSecondStepAhead places ahead (assignment_pass).
-constexpr int64_t kRowAhead = 16;
-constexpr int64_t kSecondStepAhead = 6;
 // A pass leaves the link terms untracked when the last pass moved more than
 // one point for every kUntrackedRatio that read their links, and tracks them
-// otherwise (link_count_cache.hpp). An update in place of a neighbour's
-// slots is a random access to its record and slots; an untracked read is a
-// row and the neighbours' labels (with integer terms, in the dense form of
-// dense_argmin). Measured with scratch cycle counters, the sequential part
-// of the passes over iterations 2-10 relative to their distances (one fit
-// each; 1e5 and 1e6 points, 10n pairs), ratio 16 / 32 / 64 / 128:
-//   no cluster structure (spread 0.5), 1e5: 1.71-1.81 / 1.25-1.27 / 1.16-1.38 / 1.19-1.21
-//   the same, 1e6:                          1.96 / 1.27-1.32 / 1.29-1.35 / 1.27-1.31
-//   links decide every point (xi_0 1000), 1e5: 1.47-1.54 / 1.44-1.47 / 1.46-1.51 / 1.50-1.51
-//   the same, 1e6:                          1.54 / 1.50-1.53 / 1.51-1.59 / 1.65-1.67
-//   overlapping blobs (spread 2), 1e5:      0.66-0.68 / 0.54-0.55 / 0.53-0.56 / 0.53-0.54
-// (the blobs and the n-pair cases unchanged). Where every point reads its
-// links and few move, a tracked pass at 1e6 cost three untracked ones: each
-// move's 20 updates in place miss the cache. (A second, lower ratio for going
-// back to tracking did not pay: the first tracked pass gathers what it
-// reads, as an untracked one does.)
+// otherwise (link_count_cache.hpp): an update in place is a random access to
+// a neighbour's record and slots, an untracked read a row and the neighbours'
+// labels. Where every point reads its links and few move, a tracked pass at
+// 1e6 points cost three untracked ones (ratios 16-128 measured:
+// docs/performance-history.md, 2026-11-22).
 constexpr double kUntrackedRatio = 32.0;
 // The center bounds are kept only after a pass that moved fewer than one
-// point in kBoundsMoveRatio (fit_rdpmeans; measured: overlapping blobs at
-// n = 1e5 with 10n pairs 1.91-1.96 against 2.26-2.35 times a kmeans
-// iteration, the blobs' mean over iterations 2-10 0.57 -> 0.9, their
-// median unchanged).
+// point in kBoundsMoveRatio (a point that moves is computed anyway), nor
+// after a pass in which the link bound decided less than kBoundsShare of the
+// points (the center bounds keep only points the link bound decides, and a
+// block of which they keep 60% or less is computed whole). Both change which
+// divergences are computed from the bounds, hence the objective's rounding:
+// they stay as they are.
 constexpr double kBoundsMoveRatio = 20.0;
-// Nor after a pass in which the link bound decided less than kBoundsShare of
-// the points: the center bounds keep only points the link bound decides (their
-// test is that bound's, on bounds of the divergences), and a block of which
-// they keep 60 % or less is computed whole (block_distances). The share falls
-// as xi grows, so bounds set for the next pass would save nothing, and
-// setting them costs a third of the pass's distances (no cluster structure,
-// 1e6 points, 10n pairs: the pass before the links decide every point).
 constexpr double kBoundsShare = 0.6;
 // Whether a pass that moved `changed` of n points is followed by one that
 // keeps the center bounds (kBoundsMoveRatio).
@@ -123,15 +101,14 @@ struct PassState {
     // Points of the last pass whose choice read their link terms (the others
     // were decided by decided_without_links, or certified unchanged).
     int64_t linked = 0, decided = 0;  // decided: the points the pass computed
-    int64_t opened = 0;  // the centres the last pass opened
     int64_t rows = 0;  // the points whose divergences the last pass computed
     std::vector<double> block, aug, augmented, row, saved;  // scratch of the pass
     // How to finish the rows of `block` where block_distances left them raw
     // (finish.row null: they are divergences already).
     divergence::Bregman::FinishTerms finish;
     // Per row of the block: the cluster decided_without_links chose (-1: the
-    // links decide) and D_ib; the rows whose links are read (see assignment_pass).
-    std::vector<int32_t> pick, reads_links;
+    // links decide) and D_ib.
+    std::vector<int32_t> pick;
     std::vector<double> pick_value;
     // With center bounds (squared Euclidean, dense data): the bounds, |x_i|^2,
     // and per row of the block its row in `block` (-1: skipped, the point
@@ -162,25 +139,6 @@ struct PassState {
 };
 
 
-// values[k] += xi g_ik for the clusters k of the slots. With saved, the
-// former values go to saved[p] (slot p), and put_back_link_terms restores
-// them.
-inline void add_link_terms(const LinkCountCache::Slots &s, double xi, double *values, double *saved) {
-    if (saved) {
-        for (int64_t p = 0; p < s.size; ++p) {
-            double &v = values[s.slot[p].cluster];
-            saved[p] = v;
-            v += xi * s.slot[p].g;
-        }
-    } else {
-        for (int64_t p = 0; p < s.size; ++p) values[s.slot[p].cluster] += xi * s.slot[p].g;
-    }
-}
-
-inline void put_back_link_terms(const LinkCountCache::Slots &s, const double *saved, double *values) {
-    for (int64_t p = 0; p < s.size; ++p) values[s.slot[p].cluster] = saved[p];
-}
-
 // The largest xi' up to which point i, assigned to l (a_l its augmented
 // distance, row its augmented distances at this xi), keeps l in a repeat of a
 // pass that moved nothing (stable.hpp); -inf without a certificate.
@@ -194,20 +152,26 @@ double certified_limit(const LinkCountCache::Slots &slots, const double *saved, 
 }
 
 // Point i's choice among the k0 centres of its block row: the first minimum
-// of the divergences plus the link terms (added in place, put back after),
-// its augmented distance into best_value, and with limit its certified limit
-// of xi (certified_limit) into *limit.
+// of the divergences plus xi g_ik (added in place, the former values saved
+// and put back after: cheaper than a copy of the row), its augmented
+// distance into best_value, and with limit its certified limit of xi
+// (certified_limit) into *limit.
 inline int64_t augmented_argmin(const LinkCountCache::Slots &slots, double xi, double lambda, double *row, int64_t k0,
-                         PassState &st, double &best_value, double *limit) {
+                                PassState &st, double &best_value, double *limit) {
     if (static_cast<int64_t>(st.saved.size()) < slots.size) st.saved.resize(static_cast<size_t>(slots.size));
-    add_link_terms(slots, xi, row, st.saved.data());
+    double *saved = st.saved.data();
+    for (int64_t p = 0; p < slots.size; ++p) {
+        saved[p] = row[slots.cluster(p)];
+        row[slots.cluster(p)] += xi * slots.term(p);
+    }
     const int64_t best = first_argmin(row, k0, best_value);
-    if (limit) *limit = certified_limit(slots, st.saved.data(), row, k0, best, best_value, lambda, xi);
-    put_back_link_terms(slots, st.saved.data(), row);
+    if (limit) *limit = certified_limit(slots, saved, row, k0, best, best_value, lambda, xi);
+    for (int64_t p = 0; p < slots.size; ++p) row[slots.cluster(p)] = saved[p];
     return best;
 }
 
-
+// rows::decided_fast; with limit, the form that also gives the certificate
+// of a point it decides: the largest xi' up to which both of its bounds hold.
 inline bool decided_without_links(const double *row, int64_t k0, double xi, double bound, double lambda,
                                   int64_t &best, double &d_best, double *limit) {
     if (!limit) return decided_fast(row, k0, xi * bound, lambda, best, d_best);
@@ -227,25 +191,6 @@ inline bool decided_without_links(const double *row, int64_t k0, double xi, doub
     const double by_lambda = room / (bound * (1.0 + kMargin));
     *limit = std::min(by_gap, by_lambda) * (1.0 - 1e-9);
     return true;
-}
-
-// sum[pick[r]] += value[r] for r = 0 .. m-1, in this order, with a run of
-// equal picks summed in a register: the same additions in the same order as
-// one at a time, without a store and reload between two of a run (runs are
-// long where neighbouring points share a cluster).
-inline void sum_kept(const int32_t *pick, const double *value, int64_t m, double *sum) {
-    if (m <= 0) return;
-    int32_t k = pick[0];
-    double acc = sum[k];
-    for (int64_t r = 0; r < m; ++r) {
-        if (pick[r] != k) {
-            sum[k] = acc;
-            k = pick[r];
-            acc = sum[k];
-        }
-        acc += value[r];
-    }
-    sum[k] = acc;
 }
 
 // A repeat of a pass in which nothing moved (same centres, link terms and
@@ -354,8 +299,8 @@ int64_t block_distances(divergence::Bregman &div, int64_t begin, int64_t end, in
 // in Algorithm 1. With limit, also each point's certified limit of xi
 // (certified_limit; meaningful when nothing moves in the pass). Returns the
 // number of changed assignments.
-int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, double previous_move_rate,
-                        bool link_bounds, LinkCountCache &links, PassState &st, double *limit) {
+int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, bool link_bounds, LinkCountCache &links,
+                        PassState &st, double *limit) {
     const DataView &data = div.data();
     const int64_t n = data.n(), d = data.d();
     int64_t changed = 0;
@@ -368,14 +313,10 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
     st.pick_value.resize(static_cast<size_t>(kBlockRows));
     const int64_t k_start = st.k_start;
     // Untracked passes with integer terms read a point's link terms in the
-    // dense form (dense_argmin) when it has few clusters for its pairs: a
-    // term per neighbour into acc, then one pass over the row, instead of a
-    // gather's slots (two more loops over the neighbours) added to the row
-    // and put back. At n = 1e6 with 10n pairs and 18 clusters (overlapping
-    // blobs) a gather and its argmin took about 250 + 120 cycles per point
-    // (scratch counters); with the dense form an RDP-means iteration took
-    // 83-88 ms against 112-119. Not with a certificate to compute (it needs
-    // the slots).
+    // dense form (dense_argmin): a term per neighbour into acc, then one pass
+    // over the row, instead of a gather's slots added to the row and put back
+    // (at n = 1e6 with 10n pairs, a quarter less time per iteration). Not with
+    // a certificate to compute (it needs the slots).
     const bool dense_pass = links.untracked() && links.integer_terms() && !limit;
     // Skipping by the center bounds: valid bounds, and no certificate asked
     // (a certifying pass needs every point's row).
@@ -394,11 +335,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                                                  links, st);
         // First the points whose link terms cannot matter (decided_without_links:
         // it needs neither links nor labels, so it can run ahead of the
-        // sequential assignment). Of the others, and of those that move (whose
-        // neighbours follow), the list `reads_links`: the memory of their
-        // links is requested ahead of their turn, from that list.
-        st.reads_links.resize(static_cast<size_t>(kBlockRows));
-        int64_t listed = 0;
+        // sequential assignment).
         for (int64_t i = begin; i < end; ++i) {
             int64_t b = -1;
             double d_b = 0.0;
@@ -412,46 +349,18 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                                         st.c_sq[b]);
             } else if (link_bounds) {
                 // b and d_b stay -1 and 0 unless the bound decides the point.
-                // (decided_fast called here, inlined, where no certificate is
-                // asked: this runs for every point of the pass.)
                 const double *row = st.block.data() + st.row_of[i - begin] * k0;
                 if (limit) decided_without_links(row, k0, xi, links.link_bound(i), lambda, b, d_b, &limit[i]);
                 else decided_fast(row, k0, xi * links.link_bound(i), lambda, b, d_b);
             }
             st.pick[i - begin] = static_cast<int32_t>(b);
             st.pick_value[i - begin] = d_b;
-            // Listed without a branch (whether the bound decided is
-            // unpredictable): every point writes the next entry, only the
-            // listed ones keep it.
-            st.reads_links[listed] = static_cast<int32_t>(i - begin);
-            listed += b != st.labels[i] ? 1 : 0;
         }
-        for (int64_t w = 0; w < std::min(listed, kRowAhead); ++w) {
-            const int64_t r = st.reads_links[w];
-            links.prefetch(begin + r, st.pick[r] >= 0);
-        }
-        int64_t next = 0;  // the first entry of reads_links not yet reached
         for (int64_t i = begin; i < end; ++i) {
-            if (k_now == k0) {
-                // The rows up to the next listed one stay in the clusters the
-                // bound chose: only their divergences are summed.
-                const int64_t stop = next < listed ? begin + st.reads_links[next] : end;
-                sum_kept(st.pick.data() + (i - begin), st.pick_value.data() + (i - begin), stop - i,
-                         st.divergence_sum.data());
-                i = stop;
-                if (i == end) break;
-            }
-            if (next < listed && st.reads_links[next] == i - begin) {
-                if (next + kRowAhead < listed) {
-                    const int64_t r = st.reads_links[next + kRowAhead];
-                    links.prefetch(begin + r, st.pick[r] >= 0);
-                }
-                if (next + kSecondStepAhead < listed) {
-                    const int64_t r = st.reads_links[next + kSecondStepAhead];
-                    if (st.pick[r] >= 0 || links.untracked())
-                        links.prefetch_second_step(begin + r, st.labels.data());
-                }
-                ++next;
+            if (k_now == k0 && st.pick[i - begin] == st.labels[i]) {
+                // Decided without links and staying: only its divergence is summed.
+                st.divergence_sum[st.labels[i]] += st.pick_value[i - begin];
+                continue;
             }
             // The divergences to all centres: the block row, then (aug) those
             // to the centres opened inside this block. The link terms are
@@ -477,13 +386,8 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
             // in the block is not in its row).
             LinkCountCache::Slots slots{nullptr, 0};
             const bool have_slots = !(k_now == k0 && best >= 0);
-            // Dense form: every label is below k0 (no centre opened in the
-            // block), and k0 is small against the point's pairs: the dense
-            // row costs a few cycles per cluster, the slots about twelve per
-            // pair (the gather above), so a point with many clusters and few
-            // pairs keeps the slots. (With 2 pairs per point and 20 clusters,
-            // which the rule gives the dense form, it measured no slower.)
-            const bool dense = have_slots && dense_pass && k_now == k0 && k0 <= 4 * links.degree(i) + 16;
+            // Dense form: every label is below k0 (no centre opened in the block).
+            const bool dense = have_slots && dense_pass && k_now == k0;
             if (dense) {
                 ++st.linked;
                 links.add_integer_terms(i, st.labels.data(), st.acc.data());
@@ -500,7 +404,7 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                     st.augmented.resize(static_cast<size_t>(k_now));
                     std::copy(row, row + k0, st.augmented.begin());
                     std::copy(st.aug.begin(), st.aug.end(), st.augmented.begin() + k0);
-                    add_link_terms(slots, xi, st.augmented.data(), nullptr);
+                    for (int64_t p = 0; p < slots.size; ++p) st.augmented[slots.cluster(p)] += xi * slots.term(p);
                     best = first_argmin(st.augmented.data(), k_now, best_value);
                 }
             }
@@ -535,13 +439,6 @@ int64_t assignment_pass(divergence::Bregman &div, double lambda, double xi, doub
                     --st.counts[from];
                     ++st.counts[to];
                 }
-                // The cache updates the link terms in place, or (when many
-                // points move, as in the first passes) marks them for a new
-                // gather: the rate of moves so far in this pass, starting
-                // from the previous pass's, decides.
-                const double rate = (static_cast<double>(changed) + 1024.0 * previous_move_rate) /
-                                    (static_cast<double>(i + 1) + 1024.0);
-                links.set_bulk(links.bulk_pays(rate));
                 // The move's own link change, from the link terms this
                 // choice read (a new cluster's g is 0: no neighbour is in it).
                 double own_change = 0.0;
@@ -632,7 +529,7 @@ void take_turn(const std::vector<double> &m, int64_t d, const RankAdjacency &gra
 // 16 bytes per moved point with pairs, from the rank to every other one.
 // Afterwards the counts of the pass are summed over the ranks.
 int64_t pass_all_ranks(const Collective &ranks, const std::vector<int> &order, const RankAdjacency *graph,
-                       divergence::Bregman &div, double lambda, double xi, double move_rate, bool link_bounds,
+                       divergence::Bregman &div, double lambda, double xi, bool link_bounds,
                        LinkCountCache &links, PassState &st, double *limit) {
     const int64_t d = div.d();
     st.k_start = static_cast<int64_t>(st.centers.size()) / d;
@@ -641,13 +538,13 @@ int64_t pass_all_ranks(const Collective &ranks, const std::vector<int> &order, c
     st.setting = st.bounds && st.use_bounds;
     int64_t changed = 0;
     if (ranks.single()) {
-        changed = assignment_pass(div, lambda, xi, move_rate, link_bounds, links, st, limit);
+        changed = assignment_pass(div, lambda, xi, link_bounds, links, st, limit);
     } else {
         for (int root : order) {
             std::vector<double> message;
             if (root == ranks.rank()) {
                 st.moves.clear();
-                st.changed_before += assignment_pass(div, lambda, xi, move_rate, link_bounds, links, st, limit);
+                st.changed_before += assignment_pass(div, lambda, xi, link_bounds, links, st, limit);
                 message = turn_message(st, d);
             }
             uint64_t values = message.size();
@@ -661,7 +558,6 @@ int64_t pass_all_ranks(const Collective &ranks, const std::vector<int> &order, c
         st.decided = total_over_ranks(ranks, st.decided);
         st.rows = total_over_ranks(ranks, st.rows);
     }
-    st.opened = static_cast<int64_t>(st.centers.size()) / d - st.k_start;
     // The bounds hold for the centres of this pass (update_centers widens
     // them by the centres' shifts) if every block of every rank set them: not
     // once a centre was opened (it is not in the rows of the points before
@@ -819,8 +715,7 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
         const int32_t top = *std::max_element(st.labels.begin(), st.labels.end());
         st.centers.assign(static_cast<size_t>((top + 1) * d), 0.0);
     }
-    const int64_t k_initial = update_centers(*div, ranks, ctx.threads, st, nullptr, nullptr, true);
-    links.labels_changed(st.labels.data(), k_initial);
+    links.labels_changed(st.labels.data(), update_centers(*div, ranks, ctx.threads, st, nullptr, nullptr, true));
     // The pairs inside the starting clusters (on ranks: one cluster, every pair).
     const LinkCounts::PairTotals start = LinkCounts(adjacency).pair_totals(
         sharded ? std::vector<int32_t>(static_cast<size_t>(n_total), 0).data() : st.labels.data());
@@ -881,27 +776,16 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
         if (computed >= 0.0) {
             changed = 0;  // labels, centres and totals as after the last pass
         } else {
-            const double move_rate = it == 1 ? 1.0 : static_cast<double>(changed) / static_cast<double>(n_total);
             const bool certify = skip_certified && repeat;
             // The link terms untracked while many points move for each that
             // reads its links (kUntrackedRatio).
             const double last_moves = it == 1 ? static_cast<double>(n_total) : static_cast<double>(changed);
-            // Untracked also after a pass that opened centres, while the label
-            // copy stays in a core's cache: the means of new clusters move
-            // many points in the next pass (the second pass from one cluster
-            // moves a third of the points), whose own link changes an
-            // untracked pass reads from the labels. Scratch cycle counters,
-            // no cluster structure, 10n pairs, minimum of 4 fits: at 1e5
-            // points (a 100 KB copy) the second pass's sequential part took
-            // 6.9 Mcycles untracked against 13.7 tracked; at 1e6 (1 MB, read
-            // from beyond the core's cache) 123 against 108.
-            links.set_untracked((st.opened > 0 && links.label_copy_in_cache()) ||
-                                kUntrackedRatio * last_moves > static_cast<double>(last_linked));
+            links.set_untracked(kUntrackedRatio * last_moves > static_cast<double>(last_linked));
             // The cluster sums kept through the moves when few points are
             // expected to move.
             st.track_sums = kTrackSumsRatio * last_moves < static_cast<double>(n_total);
             if (certify) limit.resize(static_cast<size_t>(n));
-            changed = pass_all_ranks(ranks, order, graph.get(), *div, lambda, xi, move_rate, try_bounds, links, st,
+            changed = pass_all_ranks(ranks, order, graph.get(), *div, lambda, xi, try_bounds, links, st,
                                      certify ? limit.data() : nullptr);
             // Summed afresh when the pass did not keep them, and at least
             // every kFreshSumsEvery passes with moves (bounding the drift of

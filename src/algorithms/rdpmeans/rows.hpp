@@ -1,10 +1,9 @@
 // The per-row kernels of an RDP-means pass (rdpmeans.cpp): the bound test
 // that decides a point without its link terms, and the choice from a row and
 // the link terms in their dense form, with the branch-free minimum and
-// first-position scans they share. The forms here use SSE2 where it is
-// there (every x86-64 processor). An AVX2 copy of these kernels, chosen at
-// run time, was measured and removed: it bought 1-10% of an iteration, below
-// the 20% a second hand-written copy of a kernel must buy
+// first-position scans they share. SSE2 where it is there (every x86-64
+// processor): these forms bought 13-27% of an iteration over plain scalar
+// loops with branches; an AVX2 copy did not buy 20% and went
 // (docs/performance.md, "RDP-means").
 #ifndef KINDRED_ALGORITHMS_RDPMEANS_ROWS_HPP
 #define KINDRED_ALGORITHMS_RDPMEANS_ROWS_HPP
@@ -25,8 +24,7 @@ namespace rows {
 
 // Bit c - base set where v[c] == x (kEqual) or v[c] <= x (else), for c in
 // [base, end), end - base <= 64: two entries per comparison where SSE2 is
-// there, four per step (a scalar loop of compare, shift and or per entry
-// cost a sixth of the pass's own work where every point reads its links).
+// there, four per step.
 template <bool kEqual>
 inline uint64_t compare_mask(const double *v, int64_t base, int64_t end, double x) {
     uint64_t mask = 0;
@@ -64,8 +62,7 @@ inline int64_t first_position(const double *v, int64_t m, double smallest) {
 // smallest value in four independent lanes, then its first position from a
 // bit mask of the entries equal to it, 64 entries at a time. With second,
 // also the second smallest value (the smallest again when it occurs twice),
-// from the two smallest of each lane. (Measured no faster: lanes that also
-// carry their index, merged at the end.)
+// from the two smallest of each lane.
 inline int64_t first_argmin(const double *v, int64_t m, double &smallest, double *second = nullptr) {
     constexpr double kInf = std::numeric_limits<double>::infinity();
     double lo[4] = {v[0], v[0], v[0], v[0]};
@@ -106,11 +103,10 @@ inline int64_t first_argmin(const double *v, int64_t m, double &smallest, double
 // dense form (acc): the first minimum of row[c] + xi g_ic over the k0
 // clusters, computed in a (k0 entries), and its augmented distance into
 // best_value.
-// The same sums as add_link_terms makes in place (a cluster without a slot
-// adds xi 0 = 0 exactly), so the same choice.
-// With SSE2 the row is built and its minimum taken in one loop, in the lanes
-// of linalg::row_min (the same minimum): a third fewer loads and loop steps
-// than building it first, where every point reads its links.
+// The same sums as the slots' terms added in place (a cluster without a slot
+// adds xi 0 = 0 exactly), so the same choice. With SSE2 the row is built and
+// its minimum taken in one loop, in the lanes of linalg::row_min (the same
+// minimum).
 inline int64_t dense_argmin(const double *row, const int32_t *acc, double xi, int64_t k0, double *a,
                             double &best_value) {
 #if defined(__SSE2__)
@@ -155,11 +151,8 @@ inline double bound_threshold(double d_b, double t, double lambda, bool &fits) {
 // below the threshold: all ones when they are b alone (one bit; never none,
 // d_b being one of them unless it is NaN, which fails d_b >= 0), else 0.
 // Kept opaque to the compiler, which otherwise turns the "and" of these
-// conditions back into branches (GCC 12 did, at -O2): their outcome is what
-// the middle of the annealing makes unpredictable, and those branches
-// doubled the cost of the test there (scratch cycle counters, iteration 7
-// of data without cluster structure: about 45 cycles per point against 20
-// where nearly every point is decided).
+// conditions back into branches (GCC 12 did): their outcome is what the
+// middle of the annealing makes unpredictable.
 inline uint64_t decision_mask(bool fits, uint64_t below) {
     uint64_t one = static_cast<uint64_t>(fits) & static_cast<uint64_t>(below != 0) &
                    static_cast<uint64_t>((below & (below - 1)) == 0);
@@ -204,11 +197,10 @@ inline uint64_t take_decision(bool fits, uint64_t below, double d_b, int64_t &be
 // b is also the first minimum of the augmented distances, whatever the links;
 // and when D_ib + xi S_i < lambda, no cluster is opened. Such a point needs
 // neither its link terms nor their gather (an exact shortcut, like the
-// distance bounds of accelerated k-means; with a small xi, as in the first
-// iterations of the annealing, it holds for most points). Margins of 1e-12
-// relative, as in stable.hpp, so that the rounded comparisons of
-// the full computation come out the same; it suffices to check the nearest
-// competitor (the margin grows with |D_k| more slowly than the gap). Returns
+// distance bounds of accelerated k-means). Margins of 1e-12 relative, as in
+// stable.hpp, so that the rounded comparisons of the full computation come
+// out the same; it suffices to check the nearest competitor (the margin
+// grows with |D_k| more slowly than the gap). Returns
 // false (decide with the link terms) otherwise; true with b and D_ib, and
 // with limit the largest xi' up to which both bounds hold (a certificate for
 // certified_pass, as certified_limit gives one).
