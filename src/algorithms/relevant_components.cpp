@@ -166,16 +166,10 @@ FitResult fit_whitened_by_metric(
             metric[static_cast<size_t>(a * d + b)] = s;
         }
     FitResult r = fit(ctx, metric);
-    const NamedArray &centers = r.get("centers", -1, d);
-    std::vector<double> mapped(centers.values.size(), 0.0);
-    for (int64_t h = 0; h < centers.rows; ++h)
-        for (int64_t a = 0; a < d; ++a) {
-            double s = 0.0;
-            for (int64_t b = 0; b < d; ++b)
-                s += w[static_cast<size_t>(a * d + b)] * centers.values[static_cast<size_t>(h * d + b)];
-            mapped[static_cast<size_t>(h * d + a)] = s;
-        }
-    r.set_array("centers", centers.rows, d, mapped);
+    // The centres are means of the points as given; the model holds them mapped.
+    NamedArray centers = r.get("centers", -1, d);
+    const DataView as_given = DataView::dense(DenseView::rows(centers.values.data(), centers.rows, d));
+    r.set_array("centers", centers.rows, d, apply_linear_map(w, as_given, what).values);
     r.set_array("whitening", d, d, w);
     return r;
 }

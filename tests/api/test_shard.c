@@ -833,21 +833,31 @@ static void tvclust_nmi_as_in_one_process(void **state) {
  * candidates x 3 folds of fits on the ranks, the held-out pairs' end labels
  * gathered): the chosen values (result arrays chosen_weight,
  * chosen_propagation) and the fit made with them are compared too. */
-static void like_bitwise_for_splits(const char *algorithm, const shard_run *like) {
+static void like_bitwise_for_splits(const char *algorithm, const shard_run *like, const char *expect_array) {
     static reference plain;
     plain_fit_like(algorithm, like, &plain);
     assert_int_equal(plain.clusters, K);
     assert_true(plain.trace_rows >= 2);
+    if (expect_array) {
+        const size_t length = strlen(expect_array) + 1;
+        int found = 0;
+        for (size_t b = 0; b + length <= plain.arrays_bytes && !found; ++b)
+            found = memcmp(plain.arrays + b, expect_array, length) == 0;
+        assert_true(found);
+    }
     bitwise_for_splits(algorithm, &plain, like);
     free(plain.arrays);
     plain.arrays = NULL;
 }
 
-static void hmrf_bitwise_for_splits(const char *algorithm, const char *propagation, const char *weight,
-                                    double weight_value, const char *extra, int64_t extra_value) {
+/* side: the pairs (pairs_side; noisy_pairs_side for the cleaning refit).
+ * expect_array: a result array the one-process fit must hold, or NULL. */
+static void hmrf_bitwise_for_splits(const char *algorithm, const kindred_side *side, const char *propagation,
+                                    const char *weight, double weight_value, const char *extra, int64_t extra_value,
+                                    const char *expect_array) {
     shard_run like;
     memset(&like, 0, sizeof like);
-    like.side = pairs_side;
+    like.side = side;
     if (propagation) {
         like.text = "propagation";
         like.text_value = propagation;
@@ -858,11 +868,11 @@ static void hmrf_bitwise_for_splits(const char *algorithm, const char *propagati
     }
     like.extra = extra;
     like.extra_value = extra_value;
-    like_bitwise_for_splits(algorithm, &like);
+    like_bitwise_for_splits(algorithm, &like, expect_array);
 }
 
 static void pckmeans_bitwise_for_splits(const char *propagation, double penalty) {
-    hmrf_bitwise_for_splits("pckmeans", propagation, "penalty", penalty, NULL, 0);
+    hmrf_bitwise_for_splits("pckmeans", pairs_side, propagation, "penalty", penalty, NULL, 0, NULL);
 }
 
 static void pckmeans_robust_units_across_ranks(void **state) {
@@ -886,23 +896,7 @@ static void pckmeans_pointwise_across_ranks(void **state) {
  * one process too (the result chosen_pairs_kept among the arrays compared). */
 static void pckmeans_cleaning_across_ranks(void **state) {
     (void)state;
-    shard_run like;
-    memset(&like, 0, sizeof like);
-    like.side = noisy_pairs_side;
-    like.text = "propagation";
-    like.text_value = "off";
-    like.real = "penalty";
-    like.real_value = 1.0;
-    static reference plain;
-    plain_fit_like("pckmeans", &like, &plain);
-    const char name[] = "chosen_pairs_kept";
-    int found = 0;
-    for (size_t b = 0; b + sizeof name <= plain.arrays_bytes && !found; ++b)
-        found = memcmp(plain.arrays + b, name, sizeof name) == 0;
-    assert_true(found); /* the refit ran */
-    bitwise_for_splits("pckmeans", &plain, &like);
-    free(plain.arrays);
-    plain.arrays = NULL;
+    hmrf_bitwise_for_splits("pckmeans", noisy_pairs_side, "off", "penalty", 1.0, NULL, 0, "chosen_pairs_kept");
 }
 
 /* pckmeans's defaults: penalty and propagation both chosen by cross-validation. */
@@ -989,8 +983,8 @@ static void dcrc_standardized_across_ranks(void **state) {
  * rows enter the metric update and the potentials phi (point-wise fits),
  * read from the pair ends gathered on every rank. */
 static void mpckmeans_bitwise_for_splits(const char *propagation, int metric_constraints) {
-    hmrf_bitwise_for_splits("mpckmeans", propagation, "constraint_weight", propagation ? 1.0 : 0.0,
-                            "metric_constraints", metric_constraints);
+    hmrf_bitwise_for_splits("mpckmeans", pairs_side, propagation, "constraint_weight", propagation ? 1.0 : 0.0,
+                            "metric_constraints", metric_constraints, NULL);
 }
 
 static void mpckmeans_robust_units_across_ranks(void **state) {
@@ -1036,7 +1030,7 @@ static void mpckmeans_distortion_bitwise_for_splits(const char *distortion, cons
     like.distortion = distortion;
     like.all = all;
     like.csr = csr;
-    like_bitwise_for_splits("mpckmeans", &like);
+    like_bitwise_for_splits("mpckmeans", &like, NULL);
 }
 
 static void mpckmeans_full_metric_across_ranks(void **state) {

@@ -306,7 +306,7 @@ FitResult fit_copkmeans_on(const FitContext &ctx, const std::vector<double> &met
                 if (metric.empty())
                     c_sq = linalg::center_sqnorms(centers.data(), k, d);
                 else
-                    mapped = metric_centers(centers.data(), k, d, metric, c_sq);
+                    mapped = metric_centers(centers.data(), k, d, metric.data(), c_sq);
                 const double *read = metric.empty() ? centers.data() : mapped.data();
                 // Blocks start at multiples of kBlockRows in all the points too (a rank's rows start at a chunk).
                 for (int64_t b = 0; b < n; b += kBlockRows)

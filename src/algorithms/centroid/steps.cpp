@@ -95,7 +95,7 @@ std::vector<double> metric_row_sqnorms(const DataView &data, const std::vector<d
     return out;
 }
 
-std::vector<double> metric_centers(const double *centers, int64_t k, int64_t d, const std::vector<double> &metric,
+std::vector<double> metric_centers(const double *centers, int64_t k, int64_t d, const double *metric,
                                    std::vector<double> &c_sq) {
     std::vector<double> out(static_cast<size_t>(k * d), 0.0);
     c_sq.assign(static_cast<size_t>(k), 0.0);
@@ -104,7 +104,7 @@ std::vector<double> metric_centers(const double *centers, int64_t k, int64_t d, 
         double *mc = out.data() + h * d;
         for (int64_t a = 0; a < d; ++a) {
             double t = 0.0;
-            for (int64_t b = 0; b < d; ++b) t += metric[static_cast<size_t>(a * d + b)] * c[b];
+            for (int64_t b = 0; b < d; ++b) t += metric[a * d + b] * c[b];
             mc[a] = t;
             c_sq[static_cast<size_t>(h)] += c[a] * t;
         }
@@ -171,14 +171,10 @@ std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, 
     auto set_candidate = [&](int64_t t, const double *row) {
         if (metric) {
             std::copy(row, row + d, as_given.data() + t * d);
-            double sq = 0.0;
-            for (int64_t a = 0; a < d; ++a) {
-                double v = 0.0;
-                for (int64_t b = 0; b < d; ++b) v += metric[a * d + b] * row[b];
-                cand[t * d + a] = v;
-                sq += row[a] * v;
-            }
-            cand_sq[t] = sq;
+            std::vector<double> sq;
+            const std::vector<double> mapped = metric_centers(row, 1, d, metric, sq);
+            std::copy(mapped.begin(), mapped.end(), cand.data() + t * d);
+            cand_sq[t] = sq[0];
             return;
         }
         std::copy(row, row + d, cand.data() + t * d);

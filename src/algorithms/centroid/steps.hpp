@@ -57,7 +57,7 @@ std::vector<double> metric_row_sqnorms(const DataView &data, const std::vector<d
 // The k rows M c_h of row-major centres c (k x d), and c_h^T M c_h in c_sq:
 // what linalg::sq_distances takes as centres and their squared norms to
 // give |x - c_h|^2_M with x_sqnorm = x^T M x.
-std::vector<double> metric_centers(const double *centers, int64_t k, int64_t d, const std::vector<double> &metric,
+std::vector<double> metric_centers(const double *centers, int64_t k, int64_t d, const double *metric,
                                    std::vector<double> &c_sq);
 
 // Farthest-first traversal from the global mean (as in the RDP-means paper's

@@ -37,8 +37,8 @@
 // byte per point while every cluster id is below 255 (moved, relabel and
 // labels_changed keep it equal to the labels): at n = 1e6 the 1 MB copy
 // stays in cache where the 4 MB of 32-bit labels do not. Memory: 16 bytes
-// per adjacency entry, 25 per point. docs/performance.md, "RDP-means", records what the layouts and
-// modes measured, and the devices removed.
+// per adjacency entry, 25 per point. docs/performance-history.md, "RDP-means and TVClust", records
+// what the layouts and modes measured, and the devices removed.
 #ifndef KINDRED_ALGORITHMS_RDPMEANS_LINK_COUNT_CACHE_HPP
 #define KINDRED_ALGORITHMS_RDPMEANS_LINK_COUNT_CACHE_HPP
 

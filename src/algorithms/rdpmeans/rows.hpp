@@ -4,7 +4,8 @@
 // first-position scans they share. SSE2 where it is there (every x86-64
 // processor): these forms bought 13-27% of an iteration over plain scalar
 // loops with branches; an AVX2 copy did not buy 20% and went
-// (docs/performance.md, "RDP-means").
+// (docs/performance-history.md, "RDP-means: the memory devices removed" and
+// "RDP-means: the AVX2 copy of the row kernels removed").
 #ifndef KINDRED_ALGORITHMS_RDPMEANS_ROWS_HPP
 #define KINDRED_ALGORITHMS_RDPMEANS_ROWS_HPP
 
