@@ -3,8 +3,9 @@
 // No transformed copy of the points is kept: d_A(x, c) = x^T A x -
 // 2 x^T (A c) + c^T A c, the cross term by GEMM (linalg/distances.hpp) on the
 // points as they are against the k rows A c (a o c for a diagonal A), the
-// first term one pass per update of A (for a full A a GEMM of a block of
-// points by A, then a dot product per row, the block in cache). Before, a
+// first term after each update of A in the first distances' pass, block by
+// block before the block's GEMM (for a full A a GEMM of the block by A, then
+// a dot product per row, the block in cache). Before, a
 // full A transformed all the points, X' = X V Lambda^{1/2}, into an n x d
 // copy written and read at every update.
 #include <algorithm>
@@ -325,41 +326,30 @@ private:
         gram_ = ranks.sum_chunks(partial, dd);
     }
 
-    void ensure_scaled() const {
-        if (scaled_) return;
-        // The GEMM of the distances reads the points as they are; only x^T A x is new.
-        DenseView v;
-        v.n = n_;
-        v.d = d_;
-        v.ld = d_;
-        v.x = x0_;
-        xt_view_ = DataView::dense(v);
-        xt_sqnorm_.resize(static_cast<size_t>(n_));
+    // The squared norms x^T A x of rows [begin, end) (at most kBlockRows), into
+    // xt_sqnorm_; ax: kBlockRows x d scratch (full A). Rows are independent: a
+    // rank's rows, or a block's, get the values of one pass over all of them.
+    void sqnorm_rows(int64_t begin, int64_t end, std::vector<double> &ax) const {
         if (full_matrix()) {
-            // x^T A x = x . (A x): a block of rows times A by GEMM, then one dot product per row while the block is
-            // in cache. Rows are independent: a rank's rows get the values
-            // of one process.
-            std::vector<double> ax(static_cast<size_t>(std::min(n_, kBlockRows) * d_));
-            for (int64_t begin = 0; begin < n_; begin += kBlockRows) {
-                const int64_t end = std::min(n_, begin + kBlockRows);
-                linalg::gemm(false, false, end - begin, d_, d_, 1.0, x0_ + begin * d_, d_, a_sym_.data(), d_, 0.0,
-                             ax.data(), d_);
-                for (int64_t i = begin; i < end; ++i) {
-                    const double *x = x0_ + i * d_, *y = ax.data() + (i - begin) * d_;
-                    double s = 0.0;
-                    for (int64_t m = 0; m < d_; ++m) s += x[m] * y[m];
-                    xt_sqnorm_[i] = s;
-                }
+            // x^T A x = x . (A x): the block's rows times A by GEMM, then one
+            // dot product per row while the block is in cache.
+            ax.resize(static_cast<size_t>(std::min(n_, kBlockRows) * d_));
+            linalg::gemm(false, false, end - begin, d_, d_, 1.0, x0_ + begin * d_, d_, a_sym_.data(), d_, 0.0,
+                         ax.data(), d_);
+            for (int64_t i = begin; i < end; ++i) {
+                const double *x = x0_ + i * d_, *y = ax.data() + (i - begin) * d_;
+                double s = 0.0;
+                for (int64_t m = 0; m < d_; ++m) s += x[m] * y[m];
+                xt_sqnorm_[i] = s;
             }
         } else {
-            for (int64_t i = 0; i < n_; ++i) {
+            for (int64_t i = begin; i < end; ++i) {
                 const double *x = x0_ + i * d_;
                 double s = 0.0;
                 for (int64_t m = 0; m < d_; ++m) s += a_[m] * x[m] * x[m];
                 xt_sqnorm_[i] = s;
             }
         }
-        scaled_ = true;
     }
 
     template <typename Phi>
@@ -377,9 +367,23 @@ private:
     // -2 x_i^T A c_h, kBlockRows rows at a time, into where(begin, end);
     // then visit(begin, end, block, c_h^T A c_h). The points are read as
     // they are, so the centres carry all of A: the rows A c_h.
+    // x^T A x is new after each update of A (scaled_ false): then each block's
+    // norms are computed here, while its rows are in cache for the GEMM, instead
+    // of in a pass of their own over the n x d points before the first block.
     template <typename Where, typename Visit>
     void cross_blocks(const double *centers, int64_t k, Where where, Visit visit) const {
-        ensure_scaled();
+        const bool fresh = !scaled_;
+        std::vector<double> ax;
+        if (fresh) {
+            // The GEMM of the distances reads the points as they are.
+            DenseView v;
+            v.n = n_;
+            v.d = d_;
+            v.ld = d_;
+            v.x = x0_;
+            xt_view_ = DataView::dense(v);
+            xt_sqnorm_.resize(static_cast<size_t>(n_));
+        }
         std::vector<double> ct(static_cast<size_t>(k * d_));
         std::vector<double> c_sq(static_cast<size_t>(k), 0.0);
         if (full_matrix()) {
@@ -396,9 +400,11 @@ private:
         for (int64_t begin = 0; begin < n_; begin += kBlockRows) {
             const int64_t end = std::min(n_, begin + kBlockRows);
             double *out = where(begin, end);
+            if (fresh) sqnorm_rows(begin, end, ax);
             linalg::minus_two_cross(xt_view_, begin, end, ct.data(), k, out);
             visit(begin, end, out, c_sq.data());
         }
+        scaled_ = true;
     }
 
     // Distances to the centres, kBlockRows rows at a time, into where(begin, end).
@@ -491,7 +497,7 @@ private:
     std::vector<double> x0_copy_, lambda_, sqrt_a_, a_sym_;
     PairEndRows ends_;  // sharded: the rows of the ends of the pairs
     // The squared norms x^T A x and a view of the points the GEMM reads (x0_):
-    // a cache of set_params' A, rebuilt by ensure_scaled when stale.
+    // a cache of set_params' A, rebuilt by cross_blocks when stale.
     mutable std::vector<double> xt_sqnorm_;
     // Full A: the global mean and the Gram matrix of the centred points
     // (residual_scatter), computed once per fit by ensure_gram.

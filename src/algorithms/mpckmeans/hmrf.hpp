@@ -219,6 +219,20 @@ inline void two_smallest(int64_t k, One one, double &first, double &second) {
 
 }  // namespace detail
 
+// How far ahead (in items of a list) the loops that jump through memory
+// fetch what a later item reads: icm.cpp's visits, and unit_driver.cpp's
+// rows of the units that members add to.
+constexpr int64_t kPrefetchAhead = 24;
+// Helpers that only prefetch are always inlined: a function whose only
+// effect is __builtin_prefetch counts as free of side effects for GCC 12's
+// analysis of what functions modify (IPA modref), which then deletes every
+// call.
+#if defined(__GNUC__)
+#define KINDRED_PREFETCH_HELPER __attribute__((always_inline)) inline
+#else
+#define KINDRED_PREFETCH_HELPER inline
+#endif
+
 // The label an ICM visit gives a point of label cur whose costs over the k
 // clusters are cost (3.22: its distortions plus the constraint terms under
 // its neighbours' labels): the first smallest, unless cur is within 1e-12

@@ -72,12 +72,6 @@ constexpr int kMaxPasses = 6;
 // that the passes let few points go: above this mean degree the sweep goes
 // straight to key order.
 constexpr int64_t kMaxPassDegree = 6;
-constexpr int64_t kPrefetchAhead = 24;
-#if defined(__GNUC__)
-#define KINDRED_PREFETCH_HELPER __attribute__((always_inline)) inline
-#else
-#define KINDRED_PREFETCH_HELPER inline
-#endif
 
 using PointState = IcmPointState;
 using Keyed = std::pair<uint64_t, int64_t>;
@@ -284,10 +278,8 @@ private:
         return change;
     }
 
-    // The prefetch helpers are always inlined: a function whose only effect
-    // is __builtin_prefetch counts as free of side effects for GCC 12's
-    // analysis of what functions modify (IPA modref), which then deleted
-    // every call, so that before this no prefetch was ever issued.
+    // (Always inlined, KINDRED_PREFETCH_HELPER: before, GCC deleted every
+    // call, so that no prefetch was ever issued.)
     KINDRED_PREFETCH_HELPER void prefetch_neighbours(int64_t i) const {
         for (int64_t e = g_.indptr[i]; e < g_.indptr[i + 1]; ++e) __builtin_prefetch(&state_[g_.neighbor[e]]);
     }

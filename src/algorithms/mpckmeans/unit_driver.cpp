@@ -135,6 +135,30 @@ void fill_members(UnitPlan &plan, const PropagatedConstraints &units, int64_t n_
         if (!plan.free(units.unit[i])) plan.members.push_back(i);
 }
 
+// Loops over points in index order (or over the members, ascending) add a
+// member's row into its unit's cost row. A member other than its unit's
+// first adds to a row written at the first, far back in index order (the
+// members of a unit are scattered over the points), and its unit's slot is
+// as far back: both were a cache miss per such member, most of the time of
+// these loops. Fetched ahead in two stages, the slot, then the row, for the
+// point at position pos + 2 kPrefetchAhead and pos + kPrefetchAhead of the
+// loop (point(p): the point at position p; size: the loop's length); only a
+// row below `reached` (the rows from `reached` on are the next ones written,
+// in order).
+template <typename PointAt>
+KINDRED_PREFETCH_HELPER void prefetch_unit_row(const UnitPlan &plan, const PropagatedConstraints &units,
+                                               const double *cost, int64_t k, int64_t pos, int64_t size,
+                                               int64_t reached, PointAt point) {
+    if (pos + 2 * kPrefetchAhead < size) __builtin_prefetch(&plan.slot[units.unit[point(pos + 2 * kPrefetchAhead)]]);
+    if (pos + kPrefetchAhead < size) {
+        const int64_t slot = plan.slot[units.unit[point(pos + kPrefetchAhead)]];
+        if (slot >= 0 && slot < reached) {
+            __builtin_prefetch(cost + slot * k);
+            __builtin_prefetch(cost + slot * k + k - 1);
+        }
+    }
+}
+
 UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConstraints &units, UnitPlan &plan,
                  const Collective &ranks, divergence::WeightedDistortion &dist, const Constraints &none, double w,
                  bool neighbourhoods, Rng rng, int64_t restart) {
@@ -208,6 +232,8 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
             fit.centers.data(), k, [&](int64_t begin, int64_t end, const double *cross, const double *x_sqnorm,
                                        const double *c_sqnorm) {
                 for (int64_t i = begin; i < end; ++i) {
+                    prefetch_unit_row(plan, units, cost.data(), k, i, n, next_slot,
+                                      [&](int64_t p) { return first + p; });
                     const double *row = cross + (i - begin) * k;
                     // (the members' rows come in index order, as one process adds them)
                     const int64_t slot = plan.slot[units.unit[first + i]];
@@ -242,8 +268,11 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
             std::fill(cost.begin(), cost.end(), 0.0);
             fill_members(plan, units, ranks.n_total());
             member_rows.gather(dmat, n);
-            for (size_t e = 0; e < plan.members.size(); ++e) {
-                const double *row = member_rows.row(e);
+            const int64_t member_count = static_cast<int64_t>(plan.members.size());
+            for (int64_t e = 0; e < member_count; ++e) {
+                prefetch_unit_row(plan, units, cost.data(), k, e, member_count, moving,
+                                  [&](int64_t p) { return plan.members[static_cast<size_t>(p)]; });
+                const double *row = member_rows.row(static_cast<size_t>(e));
                 double *c = cost.data() + plan.slot[units.unit[plan.members[e]]] * k;
                 for (int64_t h = 0; h < k; ++h) c[h] += row[h];
             }
@@ -278,6 +307,12 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
         work.movable.swap(plan.moving);
         work.rows.swap(cost);
         for (int64_t i = 0; i < n; ++i) {
+            // (a unit's slot and label are far back for a member other than its first: fetched ahead)
+            if (i + kPrefetchAhead < n) {
+                const int64_t ahead = units.unit[first + i + kPrefetchAhead];
+                __builtin_prefetch(&plan.slot[ahead]);
+                __builtin_prefetch(&unit_label[ahead]);
+            }
             const int64_t u = units.unit[first + i];
             fit.labels[i] = plan.free(u) ? free_next[i] : unit_label[u];
         }
