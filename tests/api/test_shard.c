@@ -541,6 +541,15 @@ static const struct {
 };
 enum { SPLITS = sizeof splits / sizeof splits[0] };
 
+/* KINDRED_SHARD_RANKS: the rank counts whose splits the loops over splits run, as digits ("4": the
+ * 4-rank split only, with its permuted slices, an empty one and one inside a chunk); unset: every
+ * split. For ThreadSanitizer (.ci/run), where a fit costs about 40 times a release one and races
+ * need threads, not every split; main says when it is set. */
+static int split_selected(size_t c) {
+    const char *ranks = getenv("KINDRED_SHARD_RANKS");
+    return !ranks || strchr(ranks, '0' + splits[c].p) != NULL;
+}
+
 /* Every rank of split c called as `like` says (side information, kernel, extra option). */
 static void run_split(size_t c, const char *algorithm, const shard_run *like, shard_run *runs) {
     memset(runs, 0, THREAD_COMM_MAX_RANKS * sizeof *runs);
@@ -566,6 +575,7 @@ static void run_split(size_t c, const char *algorithm, const shard_run *like, sh
 /* Compared with plain for each split. */
 static void bitwise_for_splits(const char *algorithm, const reference *plain, const shard_run *like) {
     for (size_t c = 0; c < SPLITS; ++c) {
+        if (!split_selected(c)) continue;
         shard_run runs[THREAD_COMM_MAX_RANKS];
         run_split(c, algorithm, like, runs);
         check_equal_to(plain, runs, splits[c].p);
@@ -726,6 +736,7 @@ static double nmi_of_runs(const shard_run *runs, int p) {
  * the seed and the split). */
 static void tvclust_ranks_agree(const shard_run *like) {
     for (size_t c = 1; c < SPLITS; ++c) {
+        if (!split_selected(c)) continue;
         const int p = splits[c].p;
         shard_run runs[THREAD_COMM_MAX_RANKS], again[THREAD_COMM_MAX_RANKS];
         run_split(c, "tvclust", like, runs);
@@ -1552,6 +1563,19 @@ static void dcrc_faults(void **state) {
     kindred_side_free(side);
 }
 
+/* Whether name is one of the comma-separated names of list. */
+static int name_listed(const char *list, const char *name) {
+    const size_t length = strlen(name);
+    for (const char *at = list; *at;) {
+        const char *end = strchr(at, ',');
+        const size_t token = end ? (size_t)(end - at) : strlen(at);
+        if (token == length && strncmp(at, name, length) == 0) return 1;
+        if (!end) break;
+        at = end + 1;
+    }
+    return 0;
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_rank),
@@ -1611,7 +1635,27 @@ int main(void) {
         cmocka_unit_test(rdpmeans_csr_rows),
         cmocka_unit_test(rdpmeans_faults),
     };
-    /* KINDRED_TEST_FILTER: run only the tests whose names match (cmocka's pattern), to time a few. */
+    /* KINDRED_TEST_FILTER: run only the tests whose names match (cmocka's pattern), to time a few.
+     * KINDRED_TEST_SKIP: names of tests not to run, separated by commas (each said below). */
     if (getenv("KINDRED_TEST_FILTER")) cmocka_set_test_filter(getenv("KINDRED_TEST_FILTER"));
-    return cmocka_run_group_tests(tests, setup, teardown);
+    const char *skip = getenv("KINDRED_TEST_SKIP");
+    struct CMUnitTest chosen[sizeof tests / sizeof tests[0]];
+    size_t count = 0;
+    for (size_t t = 0; t < sizeof tests / sizeof tests[0]; ++t) {
+        if (skip && name_listed(skip, tests[t].name))
+            printf("test_shard: %s not run (KINDRED_TEST_SKIP)\n", tests[t].name);
+        else
+            chosen[count++] = tests[t];
+    }
+    /* (a misspelt name would skip nothing, silently) */
+    size_t listed = skip && *skip ? 1 : 0;
+    for (const char *at = skip; at && *at; ++at) listed += *at == ',';
+    if (listed != sizeof tests / sizeof tests[0] - count) {
+        fprintf(stderr, "test_shard: KINDRED_TEST_SKIP names %zu tests, %zu of them exist\n", listed,
+                sizeof tests / sizeof tests[0] - count);
+        return 1;
+    }
+    if (getenv("KINDRED_SHARD_RANKS"))
+        printf("test_shard: only the splits over %s ranks (KINDRED_SHARD_RANKS)\n", getenv("KINDRED_SHARD_RANKS"));
+    return _cmocka_run_group_tests("test_shard", chosen, count, setup, teardown);
 }
