@@ -172,11 +172,11 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
     // index order, as one process adds them). free_next: for the point of a
     // free unit, its label after the next E-step (icm_choice of its row
     // under its unit's label, which nothing changes between the distances
-    // and that E-step). In one process with a Euclidean distortion the rows
-    // are read block by block where they are computed (the members' rows
-    // added to cost, the free points' choices taken) and never stored: the
-    // n x k matrix dmat (80 bytes a point at k = 10, the largest block of
-    // the fit) is then not allocated. Otherwise dmat holds this rank's rows
+    // and that E-step). In one process with a Euclidean or cosine distortion
+    // the rows are read block by block where they are computed (the members'
+    // rows added to cost, the free points' choices taken) and never stored:
+    // the n x k matrix dmat (80 bytes a point at k = 10, the largest block
+    // of the fit) is then not allocated. Otherwise dmat holds this rank's rows
     // (the rows of the members are gathered from it, and the other
     // distortions' point_center_blocks may use it as their n x k work).
     std::vector<double> dmat, own, cost;
@@ -252,9 +252,29 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
                     }
                 }
             });
-        if (crossed && next_slot != moving)
+        // Other distortions that hand their rows block by block without an
+        // n x k work matrix (the cosine): the same, with the rows as they come.
+        const bool streamed = !crossed && ranks.single() && !dist.blocks_need_work();
+        if (streamed)
+            dist.point_center_blocks(fit.centers.data(), k, nullptr, [&](int64_t begin, int64_t end, const double *rows) {
+                for (int64_t i = begin; i < end; ++i) {
+                    prefetch_unit_row(plan, units, cost.data(), k, i, n, next_slot,
+                                      [&](int64_t p) { return first + p; });
+                    const double *row = rows + (i - begin) * k;
+                    const int64_t slot = plan.slot[units.unit[first + i]];
+                    own_sum += take_row(i, row, slot);
+                    if (slot == next_slot) {
+                        std::copy(row, row + k, cost.data() + slot * k);
+                        ++next_slot;
+                    } else if (slot >= 0) {
+                        double *c = cost.data() + slot * k;
+                        for (int64_t h = 0; h < k; ++h) c[h] += row[h];
+                    }
+                }
+            });
+        if ((crossed || streamed) && next_slot != moving)
             fail(KINDRED_E_INTERNAL, cfg.name, ": ", moving - next_slot, " units' rows were not reached in index order");
-        if (!crossed) {
+        if (!crossed && !streamed) {
             dmat.resize(static_cast<size_t>(n * k));
             own.resize(static_cast<size_t>(n));
             dist.point_center_blocks(fit.centers.data(), k, dmat.data(), [&](int64_t begin, int64_t end, const double *rows) {
@@ -278,7 +298,7 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
             }
         }
         starting = false;
-        return crossed ? own_sum : ranks.sum_in_order(own.data(), n);
+        return crossed || streamed ? own_sum : ranks.sum_in_order(own.data(), n);
     };
     distances();
     // Start from the nearest centre of each unit (a free unit's cost is its point's row), then ICM.
