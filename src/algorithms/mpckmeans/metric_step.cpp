@@ -50,7 +50,9 @@ bool metric_step(divergence::WeightedDistortion &dist, const Constraints &cons, 
     std::vector<double> scatter;
     const int32_t *own = labels.data() + first;
     const bool linear = dist.assigned_scatter(centers.data(), k, own, scatter);
-    std::unique_ptr<double[]> work(linear ? nullptr : new double[static_cast<size_t>(n * k)]);
+    // (the n x k scratch only for a distortion whose blocks use it: not the cosine)
+    std::unique_ptr<double[]> work(linear || !dist.blocks_need_work() ? nullptr
+                                                                       : new double[static_cast<size_t>(n * k)]);
     auto objective_now = [&]() {
         double j = 0.0;
         if (linear) {

@@ -218,8 +218,9 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
         // index order, so a unit's first member is the one whose slot is
         // the next not yet reached: its row is stored, the others added to
         // it. Bit for bit what adding to a zeroed row gives (0.0 + v is v
-        // for the distances, >= +0.0), without the pass that zeroed the
-        // rows and the read of each zero.
+        // for every v but -0.0, which neither a clamped Euclidean distance
+        // nor the cosine's 1 - s / |x|_A is), without the pass that zeroed
+        // the rows and the read of each zero.
         int64_t next_slot = 0;
         free_moves = 0;
         // The distortion term, added in index order as the rows come (the
@@ -326,13 +327,10 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
         work.slot_of.swap(plan.slot);
         work.movable.swap(plan.moving);
         work.rows.swap(cost);
+        // (The slot and label of the unit of the point kPrefetchAhead ahead
+        // were fetched ahead here until 2026-12-05: the pass took no less
+        // time without, docs/performance.md.)
         for (int64_t i = 0; i < n; ++i) {
-            // (a unit's slot and label are far back for a member other than its first: fetched ahead)
-            if (i + kPrefetchAhead < n) {
-                const int64_t ahead = units.unit[first + i + kPrefetchAhead];
-                __builtin_prefetch(&plan.slot[ahead]);
-                __builtin_prefetch(&unit_label[ahead]);
-            }
             const int64_t u = units.unit[first + i];
             fit.labels[i] = plan.free(u) ? free_next[i] : unit_label[u];
         }
