@@ -75,8 +75,9 @@ public:
 
     // |x_i|_A of the points are computed when next read (x_norms), not
     // here: the metric step's line search sets every candidate A and then
-    // only asks for assigned_distortion, which computes them in its own pass
-    // over the rows (one pass per candidate instead of two).
+    // only asks for assigned_distortion or for the rows (point_center_all,
+    // point_center_blocks), which compute them in their own pass over the
+    // rows (one pass per candidate instead of two).
     //
     // The metric step asks for the gradient at its A, tries candidates and,
     // when none is accepted, sets that A back: the norms of the A of the
@@ -138,9 +139,10 @@ public:
     // The rows of distance_rows, in chunks over the threads.
     void point_center_all(const double *centers, int64_t k, double *out) const override {
         const CenterWeights w = center_weights(centers, k);
-        const std::vector<double> &norm = x_norms();
+        const bool fresh = norms_known();
         parallel_chunks(threads_, n_, kRowChunk,
-                        [&](int64_t, int64_t lo, int64_t hi) { distance_rows(w, k, norm, lo, hi, out + lo * k); });
+                        [&](int64_t, int64_t lo, int64_t hi) { distance_rows(w, k, fresh, lo, hi, out + lo * k); });
+        norms_fresh_ = true;
     }
 
     // The same rows a block at a time (kRowChunk rows a thread), handed to
@@ -149,16 +151,17 @@ public:
     void point_center_blocks(const double *centers, int64_t k, double *,
                              const std::function<void(int64_t, int64_t, const double *)> &after_rows) const override {
         const CenterWeights w = center_weights(centers, k);
-        const std::vector<double> &norm = x_norms();
+        const bool fresh = norms_known();
         const int64_t block_rows = std::min(n_, kRowChunk * std::max(threads_, 1));
         std::vector<double> block(static_cast<size_t>(block_rows * k));
         for (int64_t begin = 0; begin < n_; begin += block_rows) {
             const int64_t end = std::min(n_, begin + block_rows);
             parallel_chunks(threads_, end - begin, kRowChunk, [&](int64_t, int64_t lo, int64_t hi) {
-                distance_rows(w, k, norm, begin + lo, begin + hi, block.data() + lo * k);
+                distance_rows(w, k, fresh, begin + lo, begin + hi, block.data() + lo * k);
             });
             after_rows(begin, end, block.data());
         }
+        norms_fresh_ = true;
     }
 
     bool blocks_need_work() const override { return false; }
@@ -312,11 +315,18 @@ private:
     // for up to kPairs pairs of centres at a time, the sums held in
     // registers across the row: each s_h is still the sum over the row's
     // entries in column order, so the bits do not depend on the grouping.
-    void distance_rows(const CenterWeights &cw, int64_t k, const std::vector<double> &norm, int64_t lo, int64_t hi,
-                       double *out) const {
+    // With stale |x_i|_A (fresh false) they are computed here first, with
+    // norms()'s additions, into norm_.
+    void distance_rows(const CenterWeights &cw, int64_t k, bool fresh, int64_t lo, int64_t hi, double *out) const {
         const int64_t pairs = cw.pairs;
         const Pair2 *w = cw.w.data();
+        const std::vector<double> &norm = norm_;
         each_row(lo, hi, [&](int64_t i, const auto &x) {
+            if (!fresh) {
+                double q = 0.0;
+                for (int64_t p = 0; p < x.nnz; ++p) q += a_[column(x, p)] * x.values[p] * x.values[p];
+                norm_[i] = std::sqrt(q);
+            }
             double *row = out + (i - lo) * k;
             for (int64_t g = 0; g < pairs; g += kPairs) {
                 Pair2 s[kPairs];
@@ -337,6 +347,12 @@ private:
                 }
             }
         });
+    }
+
+    // Whether |x_i|_A are known; if not, norm_ is sized for the pass that computes them.
+    bool norms_known() const {
+        if (!norms_fresh_) norm_.resize(static_cast<size_t>(n_));
+        return norms_fresh_;
     }
 
     double a_norm(const double *v) const {

@@ -335,10 +335,23 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
             fit.labels[i] = plan.free(u) ? free_next[i] : unit_label[u];
         }
         dist.centroids(fit.labels.data(), k, fit.centers);
-        if (cfg.learn_metric && cfg.metric_steps) metric_step(dist, none, fit.centers, fit.labels, 0, cfg, learning_rate);
+        // The metric step's first gradient candidate is scored by the
+        // distances' pass itself (its distortion term is assigned_distortion's
+        // sum, bit for bit): when that A is kept, the pass is this iteration's.
+        bool rows_kept = false;
+        double rows_j = 0.0;
+        std::vector<double> rows_a;
+        const std::function<double()> rows_pass = [&]() {
+            rows_j = distances();
+            rows_a = dist.params();
+            rows_kept = true;
+            return rows_j;
+        };
+        if (cfg.learn_metric && cfg.metric_steps)
+            metric_step(dist, none, fit.centers, fit.labels, 0, cfg, learning_rate, &rows_pass);
         // (no unit moved: the cannot-link terms are those of the last iteration)
         if (moves > 0 || it == 1) penalty = unit_penalty(graph, plan.moving, unit_label, work.same);
-        double j = distances() + penalty;
+        double j = (rows_kept && dist.params() == rows_a ? rows_j : distances()) + penalty;
         if (cfg.learn_metric) j += dist.regulariser(cfg.use_prior, cfg.rayleigh_s);
         if (!std::isfinite(j))
             fail(KINDRED_E_NUMERICAL, cfg.name, ": the objective became ", j, " at iteration ", it,
