@@ -75,8 +75,9 @@ public:
 
     // |x_i|_A of the points are computed when next read (x_norms), not
     // here: the metric step's line search sets every candidate A and then
-    // only asks for assigned_distortion, which computes them in its own pass
-    // over the rows (one pass per candidate instead of two).
+    // only asks for assigned_distortion or for the rows (point_center_all,
+    // point_center_blocks), which compute them in their own pass over the
+    // rows (one pass per candidate instead of two).
     //
     // The metric step asks for the gradient at its A, tries candidates and,
     // when none is accepted, sets that A back: the norms of the A of the
@@ -135,44 +136,35 @@ public:
                 std::copy(state.begin() + h * d_, state.begin() + (h + 1) * d_, centers.begin() + h * d_);
     }
 
-    // s_h = sum_m x_m w_hm with w_hm = a_m mu_hm / |mu_h|_A, for pairs of
-    // centres in one vector (Pair2) and up to kPairs pairs at a time, the
-    // sums held in registers across the row: each s_h is still the sum over
-    // the row's entries in column order, so the bits do not depend on the
-    // grouping.
+    // The rows of distance_rows, in chunks over the threads.
     void point_center_all(const double *centers, int64_t k, double *out) const override {
-        const int64_t pairs = (k + 1) / 2;
-        std::vector<Pair2> w(static_cast<size_t>(d_ * pairs), Pair2{0.0, 0.0});  // [pair group][m][pair]
-        std::vector<double> nm(static_cast<size_t>(k));
-        for (int64_t h = 0; h < k; ++h) nm[h] = a_norm(centers + h * d_);
-        for (int64_t g = 0; g < pairs; g += kPairs) {
-            const int64_t width = std::min(kPairs, pairs - g);
-            for (int64_t t = g; t < g + width; ++t)
-                for (int64_t c = 0; c < 2 && 2 * t + c < k; ++c) {
-                    const int64_t h = 2 * t + c;
-                    if (nm[h] <= 0.0) continue;
-                    for (int64_t m = 0; m < d_; ++m)
-                        w[g * d_ + m * width + (t - g)][c] = a_[m] * centers[h * d_ + m] / nm[h];
-                }
-        }
-        const std::vector<double> &norm = x_norms();
-        parallel_chunks(threads_, n_, kRowChunk, [&](int64_t, int64_t lo, int64_t hi) {
-            each_row(lo, hi, [&](int64_t i, const auto &x) {
-                for (int64_t g = 0; g < pairs; g += kPairs) {
-                    Pair2 s[kPairs];
-                    const int64_t width = std::min(kPairs, pairs - g);
-                    switch (width) {
-                    case 1: pair_sums<1>(x, w.data() + g * d_, s); break;
-                    case 2: pair_sums<2>(x, w.data() + g * d_, s); break;
-                    case 3: pair_sums<3>(x, w.data() + g * d_, s); break;
-                    default: pair_sums<kPairs>(x, w.data() + g * d_, s); break;
-                    }
-                    for (int64_t h = 2 * g; h < std::min(k, 2 * (g + width)); ++h)
-                        out[i * k + h] = 1.0 - s[(h - 2 * g) / 2][h % 2] / norm[i];
-                }
-            });
-        });
+        const CenterWeights w = center_weights(centers, k);
+        const bool fresh = norms_known();
+        parallel_chunks(threads_, n_, kRowChunk,
+                        [&](int64_t, int64_t lo, int64_t hi) { distance_rows(w, k, fresh, lo, hi, out + lo * k); });
+        norms_fresh_ = true;
     }
+
+    // The same rows a block at a time (kRowChunk rows a thread), handed to
+    // after_rows while in cache: the n x k matrix is never written (work is
+    // not used, see blocks_need_work).
+    void point_center_blocks(const double *centers, int64_t k, double *,
+                             const std::function<void(int64_t, int64_t, const double *)> &after_rows) const override {
+        const CenterWeights w = center_weights(centers, k);
+        const bool fresh = norms_known();
+        const int64_t block_rows = std::min(n_, kRowChunk * std::max(threads_, 1));
+        std::vector<double> block(static_cast<size_t>(block_rows * k));
+        for (int64_t begin = 0; begin < n_; begin += block_rows) {
+            const int64_t end = std::min(n_, begin + block_rows);
+            parallel_chunks(threads_, end - begin, kRowChunk, [&](int64_t, int64_t lo, int64_t hi) {
+                distance_rows(w, k, fresh, begin + lo, begin + hi, block.data() + lo * k);
+            });
+            after_rows(begin, end, block.data());
+        }
+        norms_fresh_ = true;
+    }
+
+    bool blocks_need_work() const override { return false; }
 
     // The metric step's line search evaluates this for every candidate A:
     // only the assigned centre's term of each row, O(nnz) instead of the
@@ -292,6 +284,77 @@ public:
     void project(std::vector<double> &a, double rel_floor) const override { floor_weights(a, rel_floor); }
 
 private:
+    // w_hm = a_m mu_hm / |mu_h|_A for pairs of centres in one vector (Pair2),
+    // grouped kPairs pairs at a time: [pair group][m][pair] (0 for a centre
+    // of norm 0).
+    struct CenterWeights {
+        std::vector<Pair2> w;
+        int64_t pairs;
+    };
+
+    CenterWeights center_weights(const double *centers, int64_t k) const {
+        const int64_t pairs = (k + 1) / 2;
+        std::vector<Pair2> w(static_cast<size_t>(d_ * pairs), Pair2{0.0, 0.0});
+        std::vector<double> nm(static_cast<size_t>(k));
+        for (int64_t h = 0; h < k; ++h) nm[h] = a_norm(centers + h * d_);
+        for (int64_t g = 0; g < pairs; g += kPairs) {
+            const int64_t width = std::min(kPairs, pairs - g);
+            for (int64_t t = g; t < g + width; ++t)
+                for (int64_t c = 0; c < 2 && 2 * t + c < k; ++c) {
+                    const int64_t h = 2 * t + c;
+                    if (nm[h] <= 0.0) continue;
+                    for (int64_t m = 0; m < d_; ++m)
+                        w[g * d_ + m * width + (t - g)][c] = a_[m] * centers[h * d_ + m] / nm[h];
+                }
+        }
+        return CenterWeights{std::move(w), pairs};
+    }
+
+    // d_cosA(x_i, mu_h) = 1 - s_h / |x_i|_A for the rows [lo, hi), written
+    // to out (k values a row, row-major, from row lo). s_h = sum_m x_m w_hm
+    // for up to kPairs pairs of centres at a time, the sums held in
+    // registers across the row: each s_h is still the sum over the row's
+    // entries in column order, so the bits do not depend on the grouping.
+    // With stale |x_i|_A (fresh false) they are computed here first, with
+    // norms()'s additions, into norm_.
+    void distance_rows(const CenterWeights &cw, int64_t k, bool fresh, int64_t lo, int64_t hi, double *out) const {
+        const int64_t pairs = cw.pairs;
+        const Pair2 *w = cw.w.data();
+        const std::vector<double> &norm = norm_;
+        each_row(lo, hi, [&](int64_t i, const auto &x) {
+            if (!fresh) {
+                double q = 0.0;
+                for (int64_t p = 0; p < x.nnz; ++p) q += a_[column(x, p)] * x.values[p] * x.values[p];
+                norm_[i] = std::sqrt(q);
+            }
+            double *row = out + (i - lo) * k;
+            for (int64_t g = 0; g < pairs; g += kPairs) {
+                Pair2 s[kPairs];
+                const int64_t width = std::min(kPairs, pairs - g);
+                switch (width) {
+                case 1: pair_sums<1>(x, w + g * d_, s); break;
+                case 2: pair_sums<2>(x, w + g * d_, s); break;
+                case 3: pair_sums<3>(x, w + g * d_, s); break;
+                default: pair_sums<kPairs>(x, w + g * d_, s); break;
+                }
+                // (two quotients a division instruction, each rounded as the scalar one)
+                const Pair2 nx = Pair2{norm[i], norm[i]};
+                for (int64_t t = 0; t < width; ++t) {
+                    const Pair2 v = Pair2{1.0, 1.0} - s[t] / nx;
+                    const int64_t h = 2 * (g + t);
+                    row[h] = v[0];
+                    if (h + 1 < k) row[h + 1] = v[1];
+                }
+            }
+        });
+    }
+
+    // Whether |x_i|_A are known; if not, norm_ is sized for the pass that computes them.
+    bool norms_known() const {
+        if (!norms_fresh_) norm_.resize(static_cast<size_t>(n_));
+        return norms_fresh_;
+    }
+
     double a_norm(const double *v) const {
         double s = 0.0;
         for (int64_t m = 0; m < d_; ++m) s += a_[m] * v[m] * v[m];
@@ -326,7 +389,20 @@ private:
         for (int64_t p = 0; p < x.nnz; ++p) dot += a_[column(x, p)] * x.values[p] * mu[column(x, p)];
         const double nx = norm_[i], s = dot / (nx * mu_norm[h]);
         s_sum[h] += s;
-        for (int64_t p = 0; p < x.nnz; ++p) {
+        // gs[m] += -v mu_m / (|x|_A |mu|_A) + 0.5 s v^2 / |x|_A^2, two entries
+        // at a time (element-wise, each rounded as the scalar operations; the
+        // columns of a row are distinct, so the two additions touch different sums).
+        const Pair2 den = Pair2{nx * mu_norm[h], nx * mu_norm[h]}, nx2 = Pair2{nx * nx, nx * nx};
+        const Pair2 half_s = Pair2{0.5 * s, 0.5 * s};
+        int64_t p = 0;
+        for (; p + 1 < x.nnz; p += 2) {
+            const int64_t m0 = column(x, p), m1 = column(x, p + 1);
+            const Pair2 v = Pair2{x.values[p], x.values[p + 1]};
+            const Pair2 t = -v * Pair2{mu[m0], mu[m1]} / den + half_s * v * v / nx2;
+            gs[m0] += t[0];
+            gs[m1] += t[1];
+        }
+        for (; p < x.nnz; ++p) {
             const double v = x.values[p];
             const int64_t m = column(x, p);
             gs[m] += -v * mu[m] / (nx * mu_norm[h]) + 0.5 * s * v * v / (nx * nx);

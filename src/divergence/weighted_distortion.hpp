@@ -112,6 +112,10 @@ public:
         point_center_all(centers, k, work);
         after_rows(0, n_, work);
     }
+    // Whether point_center_blocks uses its work argument (the n x k values);
+    // a caller that hands the blocks on without keeping them allocates the
+    // n x k matrix only when it does.
+    virtual bool blocks_need_work() const { return true; }
     // sum_i d_A(x_i, mu_{y_i}): the distortion term of J_obj (3.14) for the
     // given labels, from the blocks of point_center_blocks (work: as there);
     // the metric step's objective for the distortions without

@@ -100,6 +100,8 @@ public:
         blocks(centers, k, [&](int64_t, int64_t) { return block.data(); }, after_rows);
     }
 
+    bool blocks_need_work() const override { return false; }
+
     // The GEMM's blocks as they come (see the base class); the finishing
     // below is left to the caller.
     bool point_center_cross_blocks(const double *centers, int64_t k, const CrossBlock &after) const override {

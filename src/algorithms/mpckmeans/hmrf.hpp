@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <string>
 #include <utility>
@@ -515,8 +516,14 @@ std::unique_ptr<divergence::WeightedDistortion> distortion_of(const FitContext &
 // labels the pairs of cons read (every point's), of which this rank's rows
 // start at `first` (its first row in a sharded fit; 0 in one process, or
 // when labels holds this rank's rows only and cons has no pairs).
+// rows_pass (optional): the caller's pass over the distances at the current
+// A for these centres and labels, returning the distortion term (the value
+// assigned_distortion gives, bit for bit); a distortion without
+// assigned_scatter then scores the first gradient candidate with it, so
+// that the caller can keep that pass when the candidate is taken.
 bool metric_step(divergence::WeightedDistortion &dist, const Constraints &cons, const std::vector<double> &centers,
-                 const std::vector<int32_t> &labels, int64_t first, const Config &cfg, double &learning_rate);
+                 const std::vector<int32_t> &labels, int64_t first, const Config &cfg, double &learning_rate,
+                 const std::function<double()> *rows_pass = nullptr);
 
 // The paper's driver: pairs as they are given, point-wise ICM (driver.cpp).
 FitResult fit_hmrf(const FitContext &ctx, const Config &cfg);

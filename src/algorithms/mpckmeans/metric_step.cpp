@@ -15,6 +15,7 @@
 // matrices is PSD).
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <memory>
 
 #include "algorithms/mpckmeans/hmrf.hpp"
@@ -38,7 +39,8 @@ double norm2(const std::vector<double> &v) {
 }  // namespace
 
 bool metric_step(divergence::WeightedDistortion &dist, const Constraints &cons, const std::vector<double> &centers,
-                 const std::vector<int32_t> &labels, int64_t first, const Config &cfg, double &learning_rate) {
+                 const std::vector<int32_t> &labels, int64_t first, const Config &cfg, double &learning_rate,
+                 const std::function<double()> *rows_pass) {
     const int64_t n = dist.n(), k = cfg.k;
     // J_obj (3.14) for the current A, with the distortion term summed from
     // each block of distances while it is in cache instead of from a
@@ -50,14 +52,17 @@ bool metric_step(divergence::WeightedDistortion &dist, const Constraints &cons, 
     std::vector<double> scatter;
     const int32_t *own = labels.data() + first;
     const bool linear = dist.assigned_scatter(centers.data(), k, own, scatter);
-    std::unique_ptr<double[]> work(linear ? nullptr : new double[static_cast<size_t>(n * k)]);
-    auto objective_now = [&]() {
+    // (the n x k scratch only for a distortion whose blocks use it: not the cosine)
+    std::unique_ptr<double[]> work(linear || !dist.blocks_need_work() ? nullptr
+                                                                       : new double[static_cast<size_t>(n * k)]);
+    // distortion: the distortion term when the caller's rows pass gave it.
+    auto objective_now = [&](const std::function<double()> *distortion = nullptr) {
         double j = 0.0;
         if (linear) {
             const std::vector<double> &a = dist.params();
             for (size_t v = 0; v < a.size(); ++v) j += a[v] * scatter[v];
         } else {
-            j = dist.assigned_distortion(centers.data(), k, own, work.get());
+            j = distortion ? (*distortion)() : dist.assigned_distortion(centers.data(), k, own, work.get());
         }
         j += constraint_penalty(cons, potentials(dist, cons, false), labels.data());
         if (cfg.learn_metric) j += dist.regulariser(cfg.use_prior, cfg.rayleigh_s);
@@ -108,7 +113,7 @@ bool metric_step(divergence::WeightedDistortion &dist, const Constraints &cons, 
         for (size_t v = 0; v < a0.size(); ++v) cand[v] = a0[v] - learning_rate * g[v];
         dist.project(cand, cfg.eig_floor);
         dist.set_params(cand);
-        const double j = objective_now();
+        const double j = objective_now(h == 0 ? rows_pass : nullptr);
         if (std::isfinite(j) && j < threshold) {
             if (h == 0) learning_rate *= 1.25;
             return true;

@@ -172,11 +172,11 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
     // index order, as one process adds them). free_next: for the point of a
     // free unit, its label after the next E-step (icm_choice of its row
     // under its unit's label, which nothing changes between the distances
-    // and that E-step). In one process with a Euclidean distortion the rows
-    // are read block by block where they are computed (the members' rows
-    // added to cost, the free points' choices taken) and never stored: the
-    // n x k matrix dmat (80 bytes a point at k = 10, the largest block of
-    // the fit) is then not allocated. Otherwise dmat holds this rank's rows
+    // and that E-step). In one process with a Euclidean or cosine distortion
+    // the rows are read block by block where they are computed (the members'
+    // rows added to cost, the free points' choices taken) and never stored:
+    // the n x k matrix dmat (80 bytes a point at k = 10, the largest block
+    // of the fit) is then not allocated. Otherwise dmat holds this rank's rows
     // (the rows of the members are gathered from it, and the other
     // distortions' point_center_blocks may use it as their n x k work).
     std::vector<double> dmat, own, cost;
@@ -218,8 +218,9 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
         // index order, so a unit's first member is the one whose slot is
         // the next not yet reached: its row is stored, the others added to
         // it. Bit for bit what adding to a zeroed row gives (0.0 + v is v
-        // for the distances, >= +0.0), without the pass that zeroed the
-        // rows and the read of each zero.
+        // for every v but -0.0, which neither a clamped Euclidean distance
+        // nor the cosine's 1 - s / |x|_A is), without the pass that zeroed
+        // the rows and the read of each zero.
         int64_t next_slot = 0;
         free_moves = 0;
         // The distortion term, added in index order as the rows come (the
@@ -252,9 +253,29 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
                     }
                 }
             });
-        if (crossed && next_slot != moving)
+        // Other distortions that hand their rows block by block without an
+        // n x k work matrix (the cosine): the same, with the rows as they come.
+        const bool streamed = !crossed && ranks.single() && !dist.blocks_need_work();
+        if (streamed)
+            dist.point_center_blocks(fit.centers.data(), k, nullptr, [&](int64_t begin, int64_t end, const double *rows) {
+                for (int64_t i = begin; i < end; ++i) {
+                    prefetch_unit_row(plan, units, cost.data(), k, i, n, next_slot,
+                                      [&](int64_t p) { return first + p; });
+                    const double *row = rows + (i - begin) * k;
+                    const int64_t slot = plan.slot[units.unit[first + i]];
+                    own_sum += take_row(i, row, slot);
+                    if (slot == next_slot) {
+                        std::copy(row, row + k, cost.data() + slot * k);
+                        ++next_slot;
+                    } else if (slot >= 0) {
+                        double *c = cost.data() + slot * k;
+                        for (int64_t h = 0; h < k; ++h) c[h] += row[h];
+                    }
+                }
+            });
+        if ((crossed || streamed) && next_slot != moving)
             fail(KINDRED_E_INTERNAL, cfg.name, ": ", moving - next_slot, " units' rows were not reached in index order");
-        if (!crossed) {
+        if (!crossed && !streamed) {
             dmat.resize(static_cast<size_t>(n * k));
             own.resize(static_cast<size_t>(n));
             dist.point_center_blocks(fit.centers.data(), k, dmat.data(), [&](int64_t begin, int64_t end, const double *rows) {
@@ -278,7 +299,7 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
             }
         }
         starting = false;
-        return crossed ? own_sum : ranks.sum_in_order(own.data(), n);
+        return crossed || streamed ? own_sum : ranks.sum_in_order(own.data(), n);
     };
     distances();
     // Start from the nearest centre of each unit (a free unit's cost is its point's row), then ICM.
@@ -306,21 +327,31 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
         work.slot_of.swap(plan.slot);
         work.movable.swap(plan.moving);
         work.rows.swap(cost);
+        // (The slot and label of the unit of the point kPrefetchAhead ahead
+        // were fetched ahead here until 2026-12-05: the pass took no less
+        // time without, docs/performance.md.)
         for (int64_t i = 0; i < n; ++i) {
-            // (a unit's slot and label are far back for a member other than its first: fetched ahead)
-            if (i + kPrefetchAhead < n) {
-                const int64_t ahead = units.unit[first + i + kPrefetchAhead];
-                __builtin_prefetch(&plan.slot[ahead]);
-                __builtin_prefetch(&unit_label[ahead]);
-            }
             const int64_t u = units.unit[first + i];
             fit.labels[i] = plan.free(u) ? free_next[i] : unit_label[u];
         }
         dist.centroids(fit.labels.data(), k, fit.centers);
-        if (cfg.learn_metric && cfg.metric_steps) metric_step(dist, none, fit.centers, fit.labels, 0, cfg, learning_rate);
+        // The metric step's first gradient candidate is scored by the
+        // distances' pass itself (its distortion term is assigned_distortion's
+        // sum, bit for bit): when that A is kept, the pass is this iteration's.
+        bool rows_kept = false;
+        double rows_j = 0.0;
+        std::vector<double> rows_a;
+        const std::function<double()> rows_pass = [&]() {
+            rows_j = distances();
+            rows_a = dist.params();
+            rows_kept = true;
+            return rows_j;
+        };
+        if (cfg.learn_metric && cfg.metric_steps)
+            metric_step(dist, none, fit.centers, fit.labels, 0, cfg, learning_rate, &rows_pass);
         // (no unit moved: the cannot-link terms are those of the last iteration)
         if (moves > 0 || it == 1) penalty = unit_penalty(graph, plan.moving, unit_label, work.same);
-        double j = distances() + penalty;
+        double j = (rows_kept && dist.params() == rows_a ? rows_j : distances()) + penalty;
         if (cfg.learn_metric) j += dist.regulariser(cfg.use_prior, cfg.rayleigh_s);
         if (!std::isfinite(j))
             fail(KINDRED_E_NUMERICAL, cfg.name, ": the objective became ", j, " at iteration ", it,
