@@ -389,20 +389,7 @@ private:
         for (int64_t p = 0; p < x.nnz; ++p) dot += a_[column(x, p)] * x.values[p] * mu[column(x, p)];
         const double nx = norm_[i], s = dot / (nx * mu_norm[h]);
         s_sum[h] += s;
-        // gs[m] += -v mu_m / (|x|_A |mu|_A) + 0.5 s v^2 / |x|_A^2, two entries
-        // at a time (element-wise, each rounded as the scalar operations; the
-        // columns of a row are distinct, so the two additions touch different sums).
-        const Pair2 den = Pair2{nx * mu_norm[h], nx * mu_norm[h]}, nx2 = Pair2{nx * nx, nx * nx};
-        const Pair2 half_s = Pair2{0.5 * s, 0.5 * s};
-        int64_t p = 0;
-        for (; p + 1 < x.nnz; p += 2) {
-            const int64_t m0 = column(x, p), m1 = column(x, p + 1);
-            const Pair2 v = Pair2{x.values[p], x.values[p + 1]};
-            const Pair2 t = -v * Pair2{mu[m0], mu[m1]} / den + half_s * v * v / nx2;
-            gs[m0] += t[0];
-            gs[m1] += t[1];
-        }
-        for (; p < x.nnz; ++p) {
+        for (int64_t p = 0; p < x.nnz; ++p) {
             const double v = x.values[p];
             const int64_t m = column(x, p);
             gs[m] += -v * mu[m] / (nx * mu_norm[h]) + 0.5 * s * v * v / (nx * nx);
