@@ -227,51 +227,46 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
         // bits of ranks.sum_in_order in one process, without a vector of
         // the n values and a pass over it).
         double own_sum = 0.0;
-        // The values point_center_blocks hands over, finished here
+        // Row i, written by fill(out) (k values): into its unit's cost row
+        // when i is the unit's first member (no copy), else into `finished`
+        // and added to that row; the members' rows come in index order, as
+        // one process adds them.
+        auto place_row = [&](int64_t i, const auto &fill) {
+            prefetch_unit_row(plan, units, cost.data(), k, i, n, next_slot, [&](int64_t p) { return first + p; });
+            const int64_t slot = plan.slot[units.unit[first + i]];
+            const bool first_member = slot == next_slot;
+            double *out = first_member ? cost.data() + slot * k : finished.data();
+            fill(out);
+            own_sum += take_row(i, out, slot);
+            if (first_member) {
+                ++next_slot;
+            } else if (slot >= 0) {
+                double *c = cost.data() + slot * k;
+                for (int64_t h = 0; h < k; ++h) c[h] += finished[h];
+            }
+        };
+        // The values point_center_cross_blocks hands over, finished here
         // (finished_distance, the same additions in the same order).
         const bool crossed = ranks.single() && dist.point_center_cross_blocks(
             fit.centers.data(), k, [&](int64_t begin, int64_t end, const double *cross, const double *x_sqnorm,
                                        const double *c_sqnorm) {
-                for (int64_t i = begin; i < end; ++i) {
-                    prefetch_unit_row(plan, units, cost.data(), k, i, n, next_slot,
-                                      [&](int64_t p) { return first + p; });
-                    const double *row = cross + (i - begin) * k;
-                    // (the members' rows come in index order, as one process adds them)
-                    const int64_t slot = plan.slot[units.unit[first + i]];
-                    // A unit's first member's row is finished into its cost row
-                    // (no copy), the others' into `finished`, then added.
-                    const bool first_member = slot == next_slot;
-                    double *out = first_member ? cost.data() + slot * k : finished.data();
-                    for (int64_t h = 0; h < k; ++h)
-                        out[h] = divergence::WeightedDistortion::finished_distance(row[h], x_sqnorm[i], c_sqnorm[h]);
-                    own_sum += take_row(i, out, slot);
-                    if (first_member) {
-                        ++next_slot;
-                    } else if (slot >= 0) {
-                        double *c = cost.data() + slot * k;
-                        for (int64_t h = 0; h < k; ++h) c[h] += finished[h];
-                    }
-                }
+                for (int64_t i = begin; i < end; ++i)
+                    place_row(i, [&](double *out) {
+                        const double *row = cross + (i - begin) * k;
+                        for (int64_t h = 0; h < k; ++h)
+                            out[h] = divergence::WeightedDistortion::finished_distance(row[h], x_sqnorm[i], c_sqnorm[h]);
+                    });
             });
         // Other distortions that hand their rows block by block without an
         // n x k work matrix (the cosine): the same, with the rows as they come.
         const bool streamed = !crossed && ranks.single() && !dist.blocks_need_work();
         if (streamed)
             dist.point_center_blocks(fit.centers.data(), k, nullptr, [&](int64_t begin, int64_t end, const double *rows) {
-                for (int64_t i = begin; i < end; ++i) {
-                    prefetch_unit_row(plan, units, cost.data(), k, i, n, next_slot,
-                                      [&](int64_t p) { return first + p; });
-                    const double *row = rows + (i - begin) * k;
-                    const int64_t slot = plan.slot[units.unit[first + i]];
-                    own_sum += take_row(i, row, slot);
-                    if (slot == next_slot) {
-                        std::copy(row, row + k, cost.data() + slot * k);
-                        ++next_slot;
-                    } else if (slot >= 0) {
-                        double *c = cost.data() + slot * k;
-                        for (int64_t h = 0; h < k; ++h) c[h] += row[h];
-                    }
-                }
+                for (int64_t i = begin; i < end; ++i)
+                    place_row(i, [&](double *out) {
+                        const double *row = rows + (i - begin) * k;
+                        std::copy(row, row + k, out);
+                    });
             });
         if ((crossed || streamed) && next_slot != moving)
             fail(KINDRED_E_INTERNAL, cfg.name, ": ", moving - next_slot, " units' rows were not reached in index order");
