@@ -27,9 +27,12 @@ struct NetRows {
 // same; but the rows come from a counting sort, each sorted in place, at 16
 // bytes an entry instead of a list of triples (24 bytes an entry) and the
 // rows beside it. With n pairs this list was the peak of building the store.
+// Written into r, whose memory is reused: the levels of robust_groups build
+// each graph into the arrays of the one before last instead of new ones
+// (each new array of 16 bytes an entry was written page by page, and its
+// compaction copied: at n = 1e6 with 1e7 pairs most of building the store).
 template <class Each, class Keep>
-NetRows net_rows(int64_t nodes, Each each, Keep keep) {
-    NetRows r;
+void net_rows(int64_t nodes, Each each, Keep keep, NetRows &r) {
     r.nodes = nodes;
     r.ptr.assign(static_cast<size_t>(nodes + 1), 0);
     size_t count = 0;
@@ -61,8 +64,6 @@ NetRows net_rows(int64_t nodes, Each each, Keep keep) {
     }
     r.ptr[static_cast<size_t>(nodes)] = out;
     r.entry.resize(static_cast<size_t>(out));
-    r.entry.shrink_to_fit();  // a no-op when every sum is kept (the first level)
-    return r;
 }
 
 // A signed graph: the net value between two nodes, both directions, none
@@ -70,8 +71,8 @@ NetRows net_rows(int64_t nodes, Each each, Keep keep) {
 using SignedGraph = NetRows;
 
 template <class Each>
-SignedGraph signed_graph(int64_t nodes, Each each) {
-    return net_rows(nodes, each, [](int64_t a, int64_t b, double v) { return a != b && v != 0.0; });
+void signed_graph(int64_t nodes, Each each, SignedGraph &g) {
+    net_rows(nodes, each, [](int64_t a, int64_t b, double v) { return a != b && v != 0.0; }, g);
 }
 
 // Local moving (the first phase of Louvain-style methods, for the
@@ -80,7 +81,15 @@ SignedGraph signed_graph(int64_t nodes, Each each) {
 // to that group's members), or a group of its own when it agrees with none,
 // until no node moves. Returns the group of each node (group ids are node
 // ids) and whether anything moved.
-bool local_moves(const SignedGraph &g, std::vector<int64_t> &group) {
+//
+// A node's choice depends only on its neighbours' groups (a negative net to
+// its own group implies a neighbour in it), so a node whose neighbours have
+// not moved since it was last visited would stay: a pass visits only the
+// stale nodes (in: those whose choice may differ from their last one; each
+// move makes the node and its neighbours stale; out: those still stale when
+// the passes stop, none unless they reached their limit). The same moves as
+// visiting every node in every pass, at the cost of the nodes near moves.
+bool local_moves(const SignedGraph &g, std::vector<int64_t> &group, std::vector<char> &stale) {
     const int64_t m = g.nodes;
     group.resize(static_cast<size_t>(m));
     std::vector<int64_t> size(static_cast<size_t>(m), 1), free_ids;
@@ -91,6 +100,8 @@ bool local_moves(const SignedGraph &g, std::vector<int64_t> &group) {
     for (int pass = 0; pass < 50; ++pass) {
         int64_t moved = 0;
         for (int64_t a = 0; a < m; ++a) {
+            if (!stale[a]) continue;
+            stale[a] = 0;
             const int64_t own = group[a];
             touched.clear();
             for (int64_t e = g.ptr[a]; e < g.ptr[a + 1]; ++e) {
@@ -121,6 +132,8 @@ bool local_moves(const SignedGraph &g, std::vector<int64_t> &group) {
             ++size[best];
             group[a] = best;
             ++moved;
+            stale[a] = 1;
+            for (int64_t e = g.ptr[a]; e < g.ptr[a + 1]; ++e) stale[g.entry[e].other] = 1;
         }
         if (moved == 0) break;
         any = true;
@@ -145,32 +158,63 @@ std::vector<int64_t> robust_groups(int64_t n, const std::vector<Pair> &pairs) {
                 local[x] = static_cast<int64_t>(point.size());
                 point.push_back(x);
             }
-    SignedGraph g = signed_graph(static_cast<int64_t>(point.size()), [&](auto &&emit) {
-        for (const Pair &p : pairs) {
-            emit(local[p.i], local[p.j], p.value);
-            emit(local[p.j], local[p.i], p.value);
-        }
-    });
+    SignedGraph g, next;
+    signed_graph(
+        static_cast<int64_t>(point.size()),
+        [&](auto &&emit) {
+            for (const Pair &p : pairs) {
+                emit(local[p.i], local[p.j], p.value);
+                emit(local[p.j], local[p.i], p.value);
+            }
+        },
+        g);
     std::vector<int64_t>().swap(local);  // not read again (8 bytes a point)
     std::vector<int64_t> node_of(point.size());  // the current level's node of each original node
     for (size_t a = 0; a < point.size(); ++a) node_of[a] = static_cast<int64_t>(a);
     std::vector<int64_t> group;
-    while (local_moves(g, group)) {
+    std::vector<char> stale(static_cast<size_t>(g.nodes), 1), next_stale;
+    std::vector<int64_t> id;
+    while (local_moves(g, group, stale)) {
         // The groups become the next level's nodes, numbered densely.
-        std::vector<int64_t> id(static_cast<size_t>(g.nodes), -1);
+        id.assign(static_cast<size_t>(g.nodes), -1);
         int64_t count = 0;
         for (int64_t a = 0; a < g.nodes; ++a)
             if (id[group[a]] < 0) id[group[a]] = count++;
-        for (int64_t &v : node_of) v = id[group[v]];
+        for (int64_t &a : group) a = id[a];  // each node's node at the next level
+        for (int64_t &v : node_of) v = group[v];
+        // A node of the next level made of one node of this level that
+        // stays where it is (not stale) stays there too: its nets to the
+        // next level's nodes are the ones it had to their groups (the same
+        // values; with weights other than +1 and -1 summed in another order,
+        // so equal up to rounding). So the next level first visits the groups
+        // of several nodes only (and what their moves make stale), not every
+        // node. Measured at n = 1e6 with 1e7 pairs (bench/side_store_bench):
+        // the store built in 16 s instead of 28, with the units unchanged.
+        // (next_stale: 1 for a node met once, 2 for one met again or stale.)
+        std::vector<int64_t>().swap(id);  // not read again: 8 bytes a node less at the peak below
+        next_stale.assign(static_cast<size_t>(count), 0);
+        for (int64_t a = 0; a < g.nodes; ++a) {
+            char &s = next_stale[group[a]];
+            s = stale[a] || s > 0 ? 2 : 1;
+        }
+        for (char &s : next_stale) s = s == 2;
+        stale.swap(next_stale);
         // Edges inside a group are left out: the graph drops loops anyway.
-        g = signed_graph(count, [&](auto &&emit) {
-            for (int64_t a = 0; a < g.nodes; ++a)
-                for (int64_t e = g.ptr[a]; e < g.ptr[a + 1]; ++e) {
-                    const int64_t u = id[group[a]], v = id[group[g.entry[e].other]];
-                    if (u != v) emit(u, v, g.entry[e].value);
+        signed_graph(
+            count,
+            [&](auto &&emit) {
+                for (int64_t a = 0; a < g.nodes; ++a) {
+                    const int64_t u = group[a];
+                    for (int64_t e = g.ptr[a]; e < g.ptr[a + 1]; ++e) {
+                        const int64_t v = group[g.entry[e].other];
+                        if (u != v) emit(u, v, g.entry[e].value);
+                    }
                 }
-        });
+            },
+            next);
+        std::swap(g, next);
     }
+    next = SignedGraph();  // the graphs' arrays are the peak of this function: one released at once
     // Every point of a group to the smallest point of the group.
     std::vector<int64_t> first(static_cast<size_t>(g.nodes), -1);
     for (size_t a = 0; a < point.size(); ++a) {
@@ -216,7 +260,8 @@ PropagatedConstraints propagate_constraints(int64_t n, const std::vector<Pair> &
     for (const Pair &p : pairs)
         if (out.unit[p.i] == out.unit[p.j]) out.contradicted_pairs += p.value < 0;
         else out.contradicted_pairs += p.value > 0;
-    NetRows cross = net_rows(
+    NetRows cross;
+    net_rows(
         units,
         [&](auto &&emit) {
             for (const Pair &p : pairs) {
@@ -226,7 +271,7 @@ PropagatedConstraints propagate_constraints(int64_t n, const std::vector<Pair> &
                 emit(v, u, p.value);
             }
         },
-        [](int64_t, int64_t, double net) { return net < 0.0; });
+        [](int64_t, int64_t, double net) { return net < 0.0; }, cross);
     out.cl_ptr = std::move(cross.ptr);
     out.cl_unit.resize(cross.entry.size());
     out.cl_weight.resize(cross.entry.size());

@@ -227,12 +227,7 @@ public:
 
     double phi_max(const std::vector<PairConstraint> &) const override { return has_negative_ ? 2.0 : 1.0; }
 
-    double regulariser(bool prior, double s) const override {
-        double r = 0.0;
-        if (prior)
-            for (double v : a_) r += rayleigh_neg_log(v, s);
-        return r;
-    }
+    double regulariser(bool prior, double s) const override { return rayleigh_prior_of_weights(a_, prior, s); }
 
     // (3.28) with the derivative of (3.17): for s = x^T A y / (|x|_A |y|_A),
     // ds/da_m = x_m y_m / (|x|_A |y|_A) - s/2 (x_m^2 / |x|_A^2 + y_m^2 / |y|_A^2)

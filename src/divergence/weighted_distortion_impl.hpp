@@ -33,6 +33,14 @@ struct SparseRows {
 // gradient 3.26): -log P(a) = -log a + a^2 / (2 s^2) + const.
 inline double rayleigh_neg_log(double a, double s) { return -std::log(a) + a * a / (2.0 * s * s); }
 inline double rayleigh_neg_log_grad(double a, double s) { return -1.0 / a + a / (s * s); }
+// The regulariser of a distortion whose parameters are all diagonal weights
+// (cosine, idiv): sum_m -log P(a_m) under the Rayleigh prior when prior, else 0.
+inline double rayleigh_prior_of_weights(const std::vector<double> &a, bool prior, double s) {
+    double r = 0.0;
+    if (prior)
+        for (double v : a) r += rayleigh_neg_log(v, s);
+    return r;
+}
 
 // a_m <- max(a_m, rel_floor * mean(a)), and never below 1e-300.
 void floor_weights(std::vector<double> &a, double rel_floor);

@@ -115,12 +115,7 @@ public:
         return s;
     }
 
-    double regulariser(bool prior, double s) const override {
-        double r = 0.0;
-        if (prior)
-            for (double v : a_) r += rayleigh_neg_log(v, s);
-        return r;
-    }
+    double regulariser(bool prior, double s) const override { return rayleigh_prior_of_weights(a_, prior, s); }
 
     // (3.28) with the derivatives (3.29): d d_IA/da_m = x_m log(x_m / mu_m) - x_m + mu_m,
     // d d_IMA/da_m = one component of (3.20), d phi_max/da_m = 1.

@@ -1,7 +1,6 @@
 #include "eval/sampling.hpp"
 
 #include <cmath>
-#include <unordered_set>
 #include <vector>
 
 #include "core/error.hpp"
@@ -38,6 +37,40 @@ void decode_pair(int64_t t, int64_t m, int64_t &a, int64_t &b) {
     b = t - start(r) + r + 1;
 }
 
+// A set of non-negative indices, at most `capacity` of them: open
+// addressing with linear probing in a table of a power of two of at least
+// twice that many slots (-1: empty). It replaces a node-based hash set that
+// took about 50 bytes and an allocation an index: at 1e7 pairs a tenth of
+// building a sampled store (bench/side_store_bench, docs/performance.md).
+class DistinctIndices {
+public:
+    explicit DistinctIndices(int64_t capacity) {
+        size_t slots = 16;
+        while (slots < 2 * static_cast<size_t>(capacity)) slots *= 2;
+        slot_.assign(slots, -1);
+        mask_ = slots - 1;
+    }
+    // Adds v; false when it was already there.
+    bool insert(int64_t v) {
+        for (size_t s = mix(static_cast<uint64_t>(v)) & mask_;; s = (s + 1) & mask_) {
+            if (slot_[s] == v) return false;
+            if (slot_[s] < 0) {
+                slot_[s] = v;
+                return true;
+            }
+        }
+    }
+
+private:
+    static size_t mix(uint64_t z) {  // the finaliser of splitmix64
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return static_cast<size_t>(z ^ (z >> 31));
+    }
+    std::vector<int64_t> slot_;
+    size_t mask_ = 0;
+};
+
 }  // namespace
 
 void sample_pairs(SideInfo &side, const int32_t *labels, int64_t n, int64_t count, double rate, double noise,
@@ -54,20 +87,19 @@ void sample_pairs(SideInfo &side, const int32_t *labels, int64_t n, int64_t coun
         fail(KINDRED_E_INVALID, "sampling: ", count, " pairs asked but only ", total, " distinct pairs of labelled points exist");
     Rng rng(seed);
     // Floyd's algorithm: `count` distinct indices of [0, total), in an order
-    // fixed by the seed (the vector, not the hash set, gives the order).
-    std::unordered_set<int64_t> chosen;
+    // fixed by the seed (the vector, not the set, gives the order).
     std::vector<int64_t> order;
-    chosen.reserve(static_cast<size_t>(count) * 2);
     order.reserve(static_cast<size_t>(count));
-    for (int64_t j = total - count; j < total; ++j) {
-        const int64_t t = rng.below(j + 1);
-        const int64_t pick = chosen.insert(t).second ? t : j;
-        if (pick == j) chosen.insert(j);
-        order.push_back(pick);
-    }
-    // The set is about 50 bytes per pair: released before the pairs are built, so that the
-    // peak of a sampling is the larger of the two steps, not their sum.
-    std::unordered_set<int64_t>().swap(chosen);
+    {
+        DistinctIndices chosen(count);
+        for (int64_t j = total - count; j < total; ++j) {
+            const int64_t t = rng.below(j + 1);
+            const int64_t pick = chosen.insert(t) ? t : j;
+            if (pick == j) chosen.insert(j);
+            order.push_back(pick);
+        }
+    }  // the set (16 to 32 bytes a pair) released before the pairs are built,
+       // so that the peak of a sampling is the larger of the two steps
     std::vector<int64_t> is(order.size()), js(order.size());
     std::vector<double> vs(order.size());
     for (size_t e = 0; e < order.size(); ++e) {
