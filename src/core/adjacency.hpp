@@ -46,11 +46,6 @@ public:
     int64_t neighbor(int64_t e) const {
         return wide_.empty() ? static_cast<int64_t>(narrow_[static_cast<size_t>(e)]) : wide_[static_cast<size_t>(e)];
     }
-    // The bytes of entries [begin, end) of the neighbour array, for prefetching.
-    const char *neighbor_bytes(int64_t e) const {
-        return wide_.empty() ? reinterpret_cast<const char *>(narrow_.data() + e)
-                             : reinterpret_cast<const char *>(wide_.data() + e);
-    }
 
 private:
     std::vector<int32_t> narrow_;

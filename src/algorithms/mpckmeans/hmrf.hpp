@@ -348,18 +348,6 @@ struct IcmWorkspace {
         movable.clear();
         rows.clear();
     }
-    // Filling when every point can move and the caller has written the
-    // rows (n x k, in index order) into rows itself: no copy, no inert test
-    // (the propagated engine, whose unit weights leave few units inert).
-    void prepare_all_movable(const std::vector<int32_t> &labels) {
-        const int64_t n = static_cast<int64_t>(labels.size());
-        state.resize(static_cast<size_t>(n));
-        movable.resize(static_cast<size_t>(n));
-        for (int64_t i = 0; i < n; ++i) {
-            state[static_cast<size_t>(i)] = {labels[static_cast<size_t>(i)], 0, 1u, 0u};
-            movable[static_cast<size_t>(i)] = i;
-        }
-    }
     // Filling when only some points can move (those with constraints; the
     // caller places the others itself and counts their moves as
     // icm_assign_prepared's outside_moves): every point inert, then

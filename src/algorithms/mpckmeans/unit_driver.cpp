@@ -52,10 +52,11 @@ struct UnitFit : CentroidRun {
 // move), instead of a second ICM that visited every unit in every first
 // sweep through a random shuffle (most of an iteration at n = 1e6). No
 // slack is computed: with the units' weights almost no unit would pass the
-// inert test (IcmWorkspace::prepare_all_movable). Every edge is a
-// cannot-link, so the E-steps keep instead each unit's number of neighbours
-// in its cluster (IcmWorkspace::same): a unit with none is decided by its
-// row alone in the first sweep, and adds nothing to unit_penalty.
+// inert test, so every moving unit is movable (the E-step in fit_once).
+// Every edge is a cannot-link, so the E-steps keep instead each unit's
+// number of neighbours in its cluster (IcmWorkspace::same): a unit with
+// none is decided by its row alone in the first sweep, and adds nothing to
+// unit_penalty.
 IcmGraph unit_graph(const PropagatedConstraints &units, double w) {
     IcmGraph g;
     g.borrow_rows(units.cl_ptr, units.cl_unit);

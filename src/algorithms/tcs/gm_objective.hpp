@@ -40,8 +40,6 @@ public:
     // The same gradient by the literal double sum of outer products, O(N K d^2);
     // the reference of the tests and the benchmark.
     double value_grad_naive(const double *a, double *grad) const;
-    // p_ik of the last value()/value_grad() call (N x K).
-    const std::vector<double> &posteriors() const { return p_; }
 
 private:
     double forms_and_loss(const double *a);  // fills u_ -> p_
