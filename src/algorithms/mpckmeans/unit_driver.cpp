@@ -228,22 +228,22 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
         // bits of ranks.sum_in_order in one process, without a vector of
         // the n values and a pass over it).
         double own_sum = 0.0;
-        // Row i, written by fill(out) (k values): into its unit's cost row
-        // when i is the unit's first member (no copy), else into `finished`
-        // and added to that row; the members' rows come in index order, as
-        // one process adds them.
-        auto place_row = [&](int64_t i, const auto &fill) {
+        // Row i (k values) by row_of(out, store): written into out when store
+        // (i is its unit's first member: out is the unit's cost row, no
+        // copy) or when the row must be computed; else it may be read where
+        // it is. The others' rows are added to their unit's cost row; the
+        // members' rows come in index order, as one process adds them.
+        auto place_row = [&](int64_t i, const auto &row_of) {
             prefetch_unit_row(plan, units, cost.data(), k, i, n, next_slot, [&](int64_t p) { return first + p; });
             const int64_t slot = plan.slot[units.unit[first + i]];
             const bool first_member = slot == next_slot;
-            double *out = first_member ? cost.data() + slot * k : finished.data();
-            fill(out);
-            own_sum += take_row(i, out, slot);
+            const double *row = row_of(first_member ? cost.data() + slot * k : finished.data(), first_member);
+            own_sum += take_row(i, row, slot);
             if (first_member) {
                 ++next_slot;
             } else if (slot >= 0) {
                 double *c = cost.data() + slot * k;
-                for (int64_t h = 0; h < k; ++h) c[h] += finished[h];
+                for (int64_t h = 0; h < k; ++h) c[h] += row[h];
             }
         };
         // The values point_center_cross_blocks hands over, finished here
@@ -252,21 +252,25 @@ UnitFit fit_once(const FitContext &ctx, const Config &cfg, const PropagatedConst
             fit.centers.data(), k, [&](int64_t begin, int64_t end, const double *cross, const double *x_sqnorm,
                                        const double *c_sqnorm) {
                 for (int64_t i = begin; i < end; ++i)
-                    place_row(i, [&](double *out) {
-                        const double *row = cross + (i - begin) * k;
+                    place_row(i, [&](double *out, bool) {
+                        const double *raw = cross + (i - begin) * k;
                         for (int64_t h = 0; h < k; ++h)
-                            out[h] = divergence::WeightedDistortion::finished_distance(row[h], x_sqnorm[i], c_sqnorm[h]);
+                            out[h] = divergence::WeightedDistortion::finished_distance(raw[h], x_sqnorm[i], c_sqnorm[h]);
+                        return static_cast<const double *>(out);
                     });
             });
         // Other distortions that hand their rows block by block without an
-        // n x k work matrix (the cosine): the same, with the rows as they come.
+        // n x k work matrix (the cosine): the same, with the rows as they
+        // come (copied only into a first member's cost row).
         const bool streamed = !crossed && ranks.single() && !dist.blocks_need_work();
         if (streamed)
             dist.point_center_blocks(fit.centers.data(), k, nullptr, [&](int64_t begin, int64_t end, const double *rows) {
                 for (int64_t i = begin; i < end; ++i)
-                    place_row(i, [&](double *out) {
+                    place_row(i, [&](double *out, bool store) {
                         const double *row = rows + (i - begin) * k;
+                        if (!store) return row;
                         std::copy(row, row + k, out);
+                        return static_cast<const double *>(out);
                     });
             });
         if ((crossed || streamed) && next_slot != moving)
