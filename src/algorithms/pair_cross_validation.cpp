@@ -54,6 +54,46 @@ std::vector<int32_t> labels_of_ends(const Collective &ranks, const std::vector<i
 
 }  // namespace
 
+int64_t calibrated_choice(const std::vector<double> &score, const std::vector<double> &square,
+                          const std::vector<double> &together, double must_share, int64_t edge) {
+    const int64_t candidates = static_cast<int64_t>(score.size());
+    // The candidates before `edge` count only when the score is still rising
+    // there: the candidate at the edge scores strictly above every later one.
+    bool rising = edge > 0;
+    for (int64_t c = edge + 1; c < candidates && rising; ++c) rising = score[c] < score[edge];
+    const int64_t first = rising ? 0 : edge;
+    int64_t best = first;
+    for (int64_t c = first + 1; c < candidates; ++c)
+        if (score[c] > score[best]) best = c;
+    const double var = std::max(0.0, square[best] - score[best] * score[best]) * kPairFolds / (kPairFolds - 1);
+    const double se = std::sqrt(var / kPairFolds);
+    std::vector<int64_t> near;
+    bool flat = true;
+    for (int64_t c = first; c < candidates; ++c)
+        if (score[c] >= score[best] - se) {
+            near.push_back(c);
+            flat = flat && score[c] == score[best];
+        }
+    // A flat top (every candidate within the error scores the same, e.g.
+    // links that decide every held-out pair whatever lambda): the middle of
+    // it, the value the fit is least sensitive to.
+    if (flat) return near[near.size() / 2];
+    // Otherwise calibration: a random pair is a must-link with the
+    // probability that two random points share a class, and a clustering
+    // like the classes puts that share of random pairs together. So among the
+    // candidates the error cannot tell apart, the one whose fits put
+    // together the share of held-out pairs closest (in ratio) to the share of
+    // must-links among them; ties: the earlier.
+    auto miss = [&](int64_t c) {
+        const double floor = 1e-3;  // a share of 0 (no pair together, no must-link)
+        return std::fabs(std::log(std::max(together[c], floor) / std::max(must_share, floor)));
+    };
+    best = near.front();
+    for (int64_t c : near)
+        if (miss(c) < miss(best)) best = c;
+    return best;
+}
+
 double pair_agreement(const std::vector<Pair> &pairs, const std::vector<int32_t> &labels) {
     double agree[2] = {0.0, 0.0}, total[2] = {0.0, 0.0};
     for (const Pair &p : pairs) {
@@ -80,8 +120,8 @@ std::vector<Pair> pairs_satisfied(const Collective &ranks, const std::vector<int
 int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
                           const std::function<std::vector<int32_t>(const FitContext &, int64_t)> &fit,
                           const std::function<std::string(int64_t)> &describe, const char *what,
-                          bool simplest_within_se, std::vector<double> *scores,
-                          std::vector<double> *standard_errors) {
+                          bool calibrated_within_se, std::vector<double> *scores,
+                          std::vector<double> *standard_errors, int64_t edge) {
     const std::vector<Pair> &pairs = ctx.side->pairs();
     // On several ranks ctx.data holds this rank's rows; the pairs, and so
     // the folds, are about all n_total points and the same on every rank.
@@ -93,6 +133,10 @@ int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
     Rng rng = Rng(static_cast<uint64_t>(ctx.options.get_int("seed"))).derive(0x7475);
     rng.shuffle(order);
     std::vector<double> score(static_cast<size_t>(candidates), 0.0), square(static_cast<size_t>(candidates), 0.0);
+    // Per candidate, the share of the held-out pairs (by weight) whose ends
+    // the fit puts together; and the share of must-links among them.
+    std::vector<double> together(static_cast<size_t>(candidates), 0.0);
+    double must_share = 0.0;
     int64_t step = 0;
     const int64_t steps = candidates * kPairFolds;
     for (int fold = 0; fold < kPairFolds; ++fold) {
@@ -113,6 +157,12 @@ int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
         train.add_pairs(ti.data(), tj.data(), tv.data(), static_cast<int64_t>(tv.size()));
         const FitContext fold_ctx{ctx.data, &train, ctx.options, ctx.progress, ctx.log, ctx.threads, ctx.collective};
         const HeldOut scored = held_out_by_ends(held_out);
+        double held_weight = 0.0, held_must = 0.0;
+        for (const Pair &p : held_out) {
+            held_weight += std::fabs(p.value);
+            if (p.value > 0) held_must += std::fabs(p.value);
+        }
+        if (held_weight > 0.0) must_share += held_must / held_weight / kPairFolds;
         for (int64_t c = 0; c < candidates; ++c) {
             // A cancel on one rank is every rank's: otherwise the others would
             // wait in the next fit for a rank that has left.
@@ -121,7 +171,12 @@ int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
                 ctx.progress.report(step, 0.0,
                                     cat(what, ": tuning ", describe(c), " (fit ", step, " of ", steps, ")").c_str());
             });
-            const double a = pair_agreement(scored.pairs, labels_of_ends(ranks, fit(fold_ctx, c), scored));
+            const std::vector<int32_t> at = labels_of_ends(ranks, fit(fold_ctx, c), scored);
+            const double a = pair_agreement(scored.pairs, at);
+            double with = 0.0;
+            for (const Pair &p : scored.pairs)
+                if (at[p.i] == at[p.j]) with += std::fabs(p.value);
+            if (held_weight > 0.0) together[c] += with / held_weight / kPairFolds;
             score[c] += a / kPairFolds;
             square[c] += a * a / kPairFolds;
         }
@@ -135,29 +190,20 @@ int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
     int64_t best = 0;
     for (int64_t c = 1; c < candidates; ++c)
         if (score[c] > score[best]) best = c;
-    if (simplest_within_se) {
-        const double var = std::max(0.0, square[best] - score[best] * score[best]) * kPairFolds / (kPairFolds - 1);
-        const double se = std::sqrt(var / kPairFolds);
-        // A flat top (every candidate within the error scores the same,
-        // e.g. links that decide every held-out pair whatever lambda): the
-        // middle of it, the value the fit is least sensitive to.
-        std::vector<int64_t> near;
-        bool flat = true;
-        for (int64_t c = 0; c < candidates; ++c)
-            if (score[c] >= score[best] - se) {
-                near.push_back(c);
-                flat = flat && score[c] == score[best];
-            }
-        best = flat ? near[near.size() / 2] : near.front();
-    }
+    if (calibrated_within_se) best = calibrated_choice(score, square, together, must_share, edge);
     std::string table;
-    for (int64_t c = 0; c < candidates; ++c) table += cat(c ? ", " : "", describe(c), ": ", score[c]);
+    for (int64_t c = 0; c < candidates; ++c) {
+        table += cat(c ? ", " : "", describe(c), ": ", score[c]);
+        if (calibrated_within_se) table += cat(" (together ", together[c], ")");
+    }
+    if (calibrated_within_se) table += cat("; must-links ", must_share);
     ctx.log.info(cat(what, ": held-out pair agreement over ", kPairFolds, " folds: ", table, "; chose ", describe(best)));
     return best;
 }
 
 FitResult fit_choosing_lambda(const FitContext &ctx, FitResult (*fit)(const FitContext &),
-                              const std::function<double(const Collective &)> &reach_here, const char *what) {
+                              const std::function<double(const Collective &)> &reach_here, const char *what,
+                              int above_reach) {
     if (ctx.options.is_set("lambda") || ctx.options.is_set("k")) return fit(ctx);
     const Collective ranks = Collective::or_single(ctx.collective, ctx.data.n());
     const double reach = largest_over_ranks(ranks, reach_here(ranks));  // a maximum: the same in any order
@@ -169,7 +215,7 @@ FitResult fit_choosing_lambda(const FitContext &ctx, FitResult (*fit)(const FitC
         fail(KINDRED_E_INVALID, what, ": the points do not spread (largest divergence from their mean ", reach,
              "); set lambda");
     std::vector<double> lambdas;
-    for (int j = 0; j < kLambdaCandidates; ++j) lambdas.push_back(reach * std::pow(2.0, -0.5 * j));
+    for (int j = -above_reach; j < kLambdaCandidates; ++j) lambdas.push_back(reach * std::pow(2.0, -0.5 * j));
     auto with_lambda = [&](const FitContext &base, double lambda, OptionValues &options) {
         options = base.options;
         options.set_number("lambda", lambda);
@@ -181,7 +227,7 @@ FitResult fit_choosing_lambda(const FitContext &ctx, FitResult (*fit)(const FitC
             OptionValues options = fold.options;
             return fit(with_lambda(fold, lambdas[c], options)).labels;
         },
-        [&](int64_t c) { return cat("lambda ", lambdas[c]); }, what, true);
+        [&](int64_t c) { return cat("lambda ", lambdas[c]); }, what, true, nullptr, nullptr, above_reach);
     OptionValues options = ctx.options;
     FitResult r = fit(with_lambda(ctx, lambdas[best], options));
     r.set_array("chosen_lambda", 1, 1, {lambdas[best]});

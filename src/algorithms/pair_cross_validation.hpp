@@ -45,32 +45,50 @@ std::vector<Pair> pairs_satisfied(const Collective &ranks, const std::vector<int
 // set: this rank's rows' labels; the held-out pairs' ends are gathered from
 // the ranks, and every rank returns the index one process would). Needs
 // ctx.side with at least kMinPairsToTune pairs. what: named in progress and log messages.
-// simplest_within_se: candidates are ordered from the simplest (fewest
-// clusters) up, and the first whose mean is within one standard error (over
-// the folds) of the best mean is chosen (the one-standard-error rule: a
-// more complex model must predict clearly better); when those candidates
-// all score exactly the best, the middle one of them. scores /
-// standard_errors (when given): each candidate's mean held-out agreement and
-// its standard error over the folds.
+// calibrated_within_se: the choice among the candidates within one
+// standard error of the best is calibrated_choice's (edge: as there).
+// scores / standard_errors (when given): each candidate's mean held-out
+// agreement and its standard error over the folds.
 int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
                           const std::function<std::vector<int32_t>(const FitContext &, int64_t)> &fit,
                           const std::function<std::string(int64_t)> &describe, const char *what,
-                          bool simplest_within_se = false, std::vector<double> *scores = nullptr,
-                          std::vector<double> *standard_errors = nullptr);
+                          bool calibrated_within_se = false, std::vector<double> *scores = nullptr,
+                          std::vector<double> *standard_errors = nullptr, int64_t edge = 0);
+
+// The choice of choose_by_pair_cv among candidates that differ in how
+// many clusters they make, from each candidate's mean held-out agreement
+// (score), the mean of its square over the folds (square), the mean share
+// (by weight) of held-out pairs its fits put in one cluster (together),
+// and the share of must-links among the held-out pairs (must_share):
+// - the candidates before `edge` take part only when the score is still
+//   rising there (the candidate at index edge scores above every later
+//   one); the others always;
+// - of those taking part, the ones within one standard error (over the
+//   folds) of the best score;
+// - when these all score exactly the best (a flat top), the middle one;
+// - otherwise the one whose `together` is closest in ratio to must_share
+//   (calibration: a random pair is a must-link with the probability that
+//   two random points share a class, and a clustering like the classes
+//   puts that share of random pairs together); ties: the smaller index.
+int64_t calibrated_choice(const std::vector<double> &score, const std::vector<double> &square,
+                          const std::vector<double> &together, double must_share, int64_t edge);
 
 // A fit of dpmeans / rdpmeans whose lambda and k the user left unset:
-// lambda chosen by choose_by_pair_cv (one-standard-error rule, fewest
-// clusters first) among lambda_j = reach x 2^(-j/2), j = 0 .. 11, where
-// reach is the largest divergence of a point from the global mean (with
-// lambda = reach, one cluster holds every point; the grid goes down to 1/45
-// of it); then the final fit; result "chosen_lambda". In a sharded fit
-// (ctx.collective set) reach is that of all the ranks' points and every fit
-// runs on the ranks. Fewer than kMinPairsToTune pairs: an error that says what to set.
+// lambda chosen by choose_by_pair_cv (calibrated_within_se) among lambda_j
+// = reach x 2^(-j/2), j = -above_reach .. 11, where reach is the largest
+// divergence of a point from the global mean (with lambda = reach, DP-means
+// keeps every point in one cluster; the grid goes down to 1/45 of it); the
+// above_reach values beyond it are the calibrated_choice's `edge` (for
+// rdpmeans, whose links open clusters by themselves at any lambda); then the
+// final fit; result "chosen_lambda". In a sharded fit (ctx.collective set)
+// reach is that of all the ranks' points and every fit runs on the ranks.
+// Fewer than kMinPairsToTune pairs: an error that says what to set.
 // reach_here(ranks): the largest divergence of this rank's points (of all
 // of them in one process) from the mean of all. With lambda or k set: fit(ctx).
 constexpr int kLambdaCandidates = 12;
 FitResult fit_choosing_lambda(const FitContext &ctx, FitResult (*fit)(const FitContext &),
-                              const std::function<double(const Collective &)> &reach_here, const char *what);
+                              const std::function<double(const Collective &)> &reach_here, const char *what,
+                              int above_reach = 0);
 
 }  // namespace kindred
 

@@ -12,6 +12,7 @@
 
 #include "algorithms/centroid/bounded_nearest.hpp"
 #include "algorithms/centroid/steps.hpp"
+#include "algorithms/pair_cross_validation.hpp"
 #include "core/collective.hpp"
 #include "core/error.hpp"
 #include "core/label_sums.hpp"
@@ -285,6 +286,60 @@ void disjoint_sets(void **) {
     assert_int_equal(sets.find(0), sets.find(2));
     assert_int_not_equal(sets.find(0), sets.find(4));
     assert_int_not_equal(sets.find(4), sets.find(5));
+}
+
+// ---------------------------------------------------------------- choosing lambda from the pairs
+
+// The mean square over the folds that gives a candidate of mean `score`
+// the standard error `se` (calibrated_choice: se^2 = (square - score^2) / 2
+// over kindred::kPairFolds = 3 folds).
+double square_for(double score, double se) { return score * score + 2.0 * se * se; }
+
+void calibrated_choice_by_hand(void **) {
+    using kindred::calibrated_choice;
+    assert_int_equal(kindred::kPairFolds, 3);
+    // Best 0.70 (index 1) with standard error 0.01: 0.695 (index 2) is within
+    // it, 0.60 and 0.50 are not. Of 1 and 2, 2 puts 0.45 of the held-out
+    // pairs together against 0.5 must-links (ratio 0.9), 1 only 0.2 (0.4).
+    std::vector<double> score = {0.60, 0.70, 0.695, 0.50};
+    std::vector<double> square;
+    for (double s : score) square.push_back(square_for(s, 0.01));
+    std::vector<double> together = {1.0, 0.2, 0.45, 0.1};
+    assert_int_equal(calibrated_choice(score, square, together, 0.5, 0), 2);
+    // Ratios count both ways: 0.2 is as far from 0.1 as 0.05 is (ties: the earlier).
+    together = {1.0, 0.2, 0.05, 0.1};
+    assert_int_equal(calibrated_choice(score, square, together, 0.1, 0), 1);
+    together = {1.0, 0.05, 0.2, 0.1};
+    assert_int_equal(calibrated_choice(score, square, together, 0.1, 0), 1);
+    // A wider error (0.2) takes every candidate in: the best-calibrated wins.
+    square.clear();
+    for (double s : score) square.push_back(square_for(s, 0.2));
+    together = {0.5, 0.2, 0.45, 0.1};
+    assert_int_equal(calibrated_choice(score, square, together, 0.5, 0), 0);
+    // Edge 1: candidate 0 takes part only when candidate 1 scores above every
+    // later one. Here it does (0.80 > 0.70 > 0.60), so 0 (0.90) is the best.
+    score = {0.90, 0.80, 0.70, 0.60};
+    square.clear();
+    for (double s : score) square.push_back(square_for(s, 0.001));
+    together = {0.5, 0.4, 0.3, 0.2};
+    assert_int_equal(calibrated_choice(score, square, together, 0.4, 1), 0);
+    // Not rising at the edge (0.85 after 0.80): candidate 0 is left out, and
+    // the best of the others is 2.
+    score = {0.90, 0.80, 0.85, 0.60};
+    square.clear();
+    for (double s : score) square.push_back(square_for(s, 0.001));
+    assert_int_equal(calibrated_choice(score, square, together, 0.5, 1), 2);
+    // A tie at the edge is not rising either.
+    score = {0.90, 0.80, 0.80, 0.60};
+    square.clear();
+    for (double s : score) square.push_back(square_for(s, 0.0));
+    assert_int_equal(calibrated_choice(score, square, together, 0.5, 1), 2);  // flat top {1, 2}: its middle
+    // A flat top: every candidate scores exactly the same with no spread over
+    // the folds: the middle one, whatever the shares.
+    score.assign(5, 0.7);
+    square.assign(5, 0.49);
+    together = {1.0, 0.8, 0.6, 0.4, 0.2};
+    assert_int_equal(calibrated_choice(score, square, together, 1.0, 0), 2);
 }
 
 // ---------------------------------------------------------------- options
@@ -703,6 +758,7 @@ int main() {
         cmocka_unit_test(unit_ids_widen_past_32_bits),
         cmocka_unit_test(side_info_closure_of_a_small_graph),
         cmocka_unit_test(disjoint_sets),
+        cmocka_unit_test(calibrated_choice_by_hand),
         cmocka_unit_test(option_ranges_and_validation),
         cmocka_unit_test(format_number_round_trips),
         cmocka_unit_test(row_min_follows_its_lanes),
