@@ -78,6 +78,10 @@ int64_t calibrated_choice(const std::vector<double> &score, const std::vector<do
     // links that decide every held-out pair whatever lambda): the middle of
     // it, the value the fit is least sensitive to.
     if (flat) return near[near.size() / 2];
+    // Pairs of one kind only say nothing of how many points share a class
+    // (they were chosen by kind, not at random): the simplest candidate,
+    // the first (fewest clusters).
+    if (!(must_share > 0.0 && must_share < 1.0)) return near.front();
     // Otherwise calibration: a random pair is a must-link with the
     // probability that two random points share a class, and a clustering
     // like the classes puts that share of random pairs together. So among the
@@ -85,8 +89,8 @@ int64_t calibrated_choice(const std::vector<double> &score, const std::vector<do
     // together the share of held-out pairs closest (in ratio) to the share of
     // must-links among them; ties: the earlier.
     auto miss = [&](int64_t c) {
-        const double floor = 1e-3;  // a share of 0 (no pair together, no must-link)
-        return std::fabs(std::log(std::max(together[c], floor) / std::max(must_share, floor)));
+        const double floor = 1e-3;  // a fit that puts no held-out pair together
+        return std::fabs(std::log(std::max(together[c], floor) / must_share));
     };
     best = near.front();
     for (int64_t c : near)

@@ -66,6 +66,9 @@ int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
 // - of those taking part, the ones within one standard error (over the
 //   folds) of the best score;
 // - when these all score exactly the best (a flat top), the middle one;
+// - when the held-out pairs are all must-links or all cannot-links
+//   (must_share 1 or 0: pairs chosen by kind), the first of them (the
+//   simplest, when candidates are ordered from the fewest clusters up);
 // - otherwise the one whose `together` is closest in ratio to must_share
 //   (calibration: a random pair is a must-link with the probability that
 //   two random points share a class, and a clustering like the classes

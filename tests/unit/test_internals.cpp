@@ -311,6 +311,9 @@ void calibrated_choice_by_hand(void **) {
     assert_int_equal(calibrated_choice(score, square, together, 0.1, 0), 1);
     together = {1.0, 0.05, 0.2, 0.1};
     assert_int_equal(calibrated_choice(score, square, together, 0.1, 0), 1);
+    // Held-out pairs of one kind only: the first candidate within the error.
+    assert_int_equal(calibrated_choice(score, square, together, 0.0, 0), 1);
+    assert_int_equal(calibrated_choice(score, square, together, 1.0, 0), 1);
     // A wider error (0.2) takes every candidate in: the best-calibrated wins.
     square.clear();
     for (double s : score) square.push_back(square_for(s, 0.2));
@@ -339,7 +342,7 @@ void calibrated_choice_by_hand(void **) {
     score.assign(5, 0.7);
     square.assign(5, 0.49);
     together = {1.0, 0.8, 0.6, 0.4, 0.2};
-    assert_int_equal(calibrated_choice(score, square, together, 1.0, 0), 2);
+    assert_int_equal(calibrated_choice(score, square, together, 0.5, 0), 2);
 }
 
 // ---------------------------------------------------------------- options
