@@ -64,6 +64,10 @@ def main():
         head += ["clusters (%s)" % alg for alg in algorithms if alg in ("rdpmeans", "dpmeans")]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
+    # Per column: the mean NMI of each data set; per DP-type method: the
+    # runs whose number of clusters lies within [k/2, 2k] (issue 21's goal).
+    means = {c: [] for c in cols}
+    within = {alg: [0, 0] for alg in algorithms}
     for name in a.datasets.split(","):
         path = os.path.join(a.data_dir, name + ".csv")
         n = rows_of(path)
@@ -79,10 +83,19 @@ def main():
             v = r["nmi"]["values"]
             se = (r["nmi"]["std"] / math.sqrt(len(v))) if len(v) > 1 else 0.0
             cells.append("%.3f ± %.3f" % (r["nmi"]["mean"], se))
+            means[(alg, s)].append(r["nmi"]["mean"])
             if alg in ("rdpmeans", "dpmeans"):
                 c = r["clusters"]["values"]
                 clusters.append("%d-%d (classes %d)" % (min(c), max(c), r["classes"]))
+                within[alg][0] += sum(1 for v in c if r["classes"] / 2 <= v <= 2 * r["classes"])
+                within[alg][1] += len(c)
         print("| " + " | ".join([name, str(n), str(m)] + cells + clusters) + " |", flush=True)
+    print()
+    print("mean NMI over the data sets: " + ", ".join(
+        "%s %.3f" % (head[3 + i], sum(means[c]) / len(means[c])) for i, c in enumerate(cols) if means[c]))
+    counted = ["%s %d of %d" % (alg, w[0], w[1]) for alg, w in within.items() if w[1]]
+    if counted:
+        print("runs with a number of clusters within [k/2, 2k]: " + ", ".join(counted))
 
 
 if __name__ == "__main__":

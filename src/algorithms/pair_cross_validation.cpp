@@ -205,24 +205,24 @@ int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
     return best;
 }
 
-FitResult fit_choosing_lambda(const FitContext &ctx, FitResult (*fit)(const FitContext &),
-                              const std::function<double(const Collective &)> &reach_here, const char *what,
-                              int above_reach) {
+FitResult fit_choosing_lambda(const FitContext &ctx, FitResult (*fit)(const FitContext &), const LambdaGrid &grid,
+                              const char *what) {
     if (ctx.options.is_set("lambda") || ctx.options.is_set("k")) return fit(ctx);
     const Collective ranks = Collective::or_single(ctx.collective, ctx.data.n());
-    const double reach = largest_over_ranks(ranks, reach_here(ranks));  // a maximum: the same in any order
+    const double reach = grid.top(ranks);
     const int64_t pairs = ctx.side ? static_cast<int64_t>(ctx.side->pairs().size()) : 0;
     if (pairs < kMinPairsToTune)
         fail(KINDRED_E_INVALID, what, ": set lambda, or k (a hint from which lambda is derived), or give at least ",
              kMinPairsToTune, " pairs to choose lambda from (got ", pairs, ")");
     if (!(reach > 0.0) || !std::isfinite(reach))
-        fail(KINDRED_E_INVALID, what, ": the points do not spread (largest divergence from their mean ", reach,
+        fail(KINDRED_E_INVALID, what, ": the points do not spread (the top of the lambda grid, from their divergences from their mean, is ", reach,
              "); set lambda");
     std::vector<double> lambdas;
-    for (int j = -above_reach; j < kLambdaCandidates; ++j) lambdas.push_back(reach * std::pow(2.0, -0.5 * j));
+    for (int j = -grid.above; j < grid.count; ++j) lambdas.push_back(reach * std::pow(2.0, -0.5 * j));
     auto with_lambda = [&](const FitContext &base, double lambda, OptionValues &options) {
         options = base.options;
         options.set_number("lambda", lambda);
+        if (grid.init) options.set_text("init", grid.init);
         return FitContext{base.data, base.side, options, base.progress, base.log, base.threads, base.collective};
     };
     const int64_t best = choose_by_pair_cv(
@@ -231,7 +231,7 @@ FitResult fit_choosing_lambda(const FitContext &ctx, FitResult (*fit)(const FitC
             OptionValues options = fold.options;
             return fit(with_lambda(fold, lambdas[c], options)).labels;
         },
-        [&](int64_t c) { return cat("lambda ", lambdas[c]); }, what, true, nullptr, nullptr, above_reach);
+        [&](int64_t c) { return cat("lambda ", lambdas[c]); }, what, true, nullptr, nullptr, grid.above);
     OptionValues options = ctx.options;
     FitResult r = fit(with_lambda(ctx, lambdas[best], options));
     r.set_array("chosen_lambda", 1, 1, {lambdas[best]});

@@ -76,22 +76,36 @@ int64_t choose_by_pair_cv(const FitContext &ctx, int64_t candidates,
 int64_t calibrated_choice(const std::vector<double> &score, const std::vector<double> &square,
                           const std::vector<double> &together, double must_share, int64_t edge);
 
-// A fit of dpmeans / rdpmeans whose lambda and k the user left unset:
-// lambda chosen by choose_by_pair_cv (calibrated_within_se) among lambda_j
-// = reach x 2^(-j/2), j = -above_reach .. 11, where reach is the largest
-// divergence of a point from the global mean (with lambda = reach, DP-means
-// keeps every point in one cluster; the grid goes down to 1/45 of it); the
-// above_reach values beyond it are the calibrated_choice's `edge` (for
-// rdpmeans, whose links open clusters by themselves at any lambda); then the
-// final fit; result "chosen_lambda". In a sharded fit (ctx.collective set)
-// reach is that of all the ranks' points and every fit runs on the ranks.
-// Fewer than kMinPairsToTune pairs: an error that says what to set.
-// reach_here(ranks): the largest divergence of this rank's points (of all
-// of them in one process) from the mean of all. With lambda or k set: fit(ctx).
+// The grid from the reach (the largest divergence of a point from the mean,
+// where Algorithm 1 keeps one cluster) down to 1/45 of it.
 constexpr int kLambdaCandidates = 12;
-FitResult fit_choosing_lambda(const FitContext &ctx, FitResult (*fit)(const FitContext &),
-                              const std::function<double(const Collective &)> &reach_here, const char *what,
-                              int above_reach = 0);
+// The grid of the dsquared start (dp_seed_centers), from the potential of
+// one centre at the mean (where one centre is certain) down to 1/181 of it
+// (a centre's gain falls as the clusters multiply; on the data sets of
+// docs/quality.md the choice lies inside the grid, at 2-26 clusters).
+constexpr int kSeededLambdaCandidates = 16;
+
+// The lambdas a fit of dpmeans / rdpmeans tries when the user left lambda
+// and k unset: lambda_j = top x 2^(-j/2), j = -above .. count - 1.
+// top(ranks): the value for all the points (the same on every rank).
+// above > 0: the values beyond top count only while the score still rises
+// there (calibrated_choice's `edge`). init: the value of the option "init"
+// for these fits (null: as given).
+struct LambdaGrid {
+    std::function<double(const Collective &)> top;
+    int above = 0;
+    int count = kLambdaCandidates;
+    const char *init = nullptr;
+};
+
+// A fit of dpmeans / rdpmeans whose lambda and k the user left unset:
+// lambda chosen by choose_by_pair_cv (calibrated_within_se) on the grid,
+// then the final fit with it; result "chosen_lambda". In a sharded fit
+// (ctx.collective set) every fit runs on the ranks. Fewer than
+// kMinPairsToTune pairs, or a top that is not positive: an error that says
+// what to set. With lambda or k set: fit(ctx), the grid unused.
+FitResult fit_choosing_lambda(const FitContext &ctx, FitResult (*fit)(const FitContext &), const LambdaGrid &grid,
+                              const char *what);
 
 }  // namespace kindred
 

@@ -689,6 +689,51 @@ static void spectral_initialiser(void **state) {
     kindred_side_free(side);
 }
 
+/* init "dsquared" (dp_seed_centers): three tight blobs 10 apart on a line
+ * (50 points each, within 0.5 of their centres) and lambda = 150. No point
+ * lies farther than 150 (squared) from the mean, so Algorithm 1's single
+ * cluster (init one-cluster, and auto with lambda given) never splits;
+ * each blob's centre lowers the squared distances by about 5000, so the
+ * seeding finds the three blobs, for dpmeans and rdpmeans alike. With a
+ * divergence other than the squared Euclidean it is refused. */
+static void dsquared_start(void **state) {
+    (void)state;
+    enum { per = 50, n = 3 * per };
+    double x[n * 2];
+    int32_t y[n];
+    for (int i = 0; i < n; ++i) {
+        y[i] = i / per;
+        x[2 * i] = 10.0 * y[i] + 0.5 * sin(1.7 * i) + 1.0; /* positive: counts for kl */
+        x[2 * i + 1] = 0.5 * cos(2.3 * i) + 1.0;
+    }
+    const char *names[] = {"dpmeans", "rdpmeans"};
+    const char *inits[] = {"auto", "one-cluster", "dsquared"};
+    for (int a = 0; a < 2; ++a)
+        for (int s = 0; s < 3; ++s) {
+            kindred_model *m = NULL;
+            OK(kindred_model_new(&m, names[a]));
+            OK(kindred_model_set_double(m, "lambda", 150.0));
+            OK(kindred_model_set_string(m, "init", inits[s]));
+            OK(kindred_model_fit_dense(m, x, n, 2, KINDRED_ROW_MAJOR, 2, NULL));
+            int32_t labels[n];
+            OK(kindred_model_labels(m, labels, n));
+            double ari = 0;
+            OK(kindred_metric("ari", y, labels, n, &ari));
+            if (s == 2)
+                assert_true(ari > 0.999);
+            else
+                assert_true(fabs(ari) < 1e-12); /* one cluster */
+            kindred_model_free(m);
+        }
+    kindred_model *m = new_rdp();
+    OK(kindred_model_set_double(m, "lambda", 150.0));
+    OK(kindred_model_set_string(m, "init", "dsquared"));
+    OK(kindred_model_set_string(m, "divergence", "kl"));
+    assert_int_equal(kindred_model_fit_dense(m, x, n, 2, KINDRED_ROW_MAJOR, 2, NULL), KINDRED_E_INVALID);
+    assert_non_null(strstr(kindred_last_error(), "dsquared"));
+    kindred_model_free(m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(links_split_one_blob),
@@ -705,6 +750,7 @@ int main(void) {
         cmocka_unit_test(same_result_for_any_threads),
         cmocka_unit_test(bad_options_are_refused),
         cmocka_unit_test(spectral_initialiser),
+        cmocka_unit_test(dsquared_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1194,9 +1194,10 @@ static void rdpmeans_with_a_k_hint_across_ranks(void **state) {
 }
 
 /* Neither lambda nor k: lambda chosen by cross-validation over the 400 pairs
- * (12 candidates x 3 folds of sharded fits, the reach a maximum over every
- * rank's rows); the choice (chosen_lambda, among every result array) and the
- * fit made with it. 37 fits each time: only on the 4 ranks of the last split
+ * (16 candidates x 3 folds of sharded fits from the dsquared start, whose
+ * seeding and the grid's top are sums over every rank's rows); the choice
+ * (chosen_lambda, among every result array) and the fit made with it. 49
+ * fits each time: only on the 4 ranks of the last split
  * (uneven, permuted, an empty one), and of 4 passes each (CI runs this file
  * under ThreadSanitizer). */
 static void rdpmeans_lambda_chosen_across_ranks(void **state) {

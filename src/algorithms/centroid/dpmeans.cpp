@@ -98,7 +98,12 @@ FitResult fit_dpmeans_lambda(const FitContext &ctx) {
     std::vector<double> block, sums, cost;
     std::vector<int64_t> counts;
     CentroidRun run;
-    run.centers = global_mean(data, &ranks);
+    if (ctx.options.get_choice("init") == "dsquared") {
+        Rng rng = Rng(static_cast<uint64_t>(ctx.options.get_int("seed")));
+        run.centers = dp_seed_centers(data, lambda, rng, x_sqnorm, ctx.threads, &ranks);
+    } else {
+        run.centers = global_mean(data, &ranks);  // Algorithm 1 (init one-cluster, or auto with lambda or k given)
+    }
     run.labels.assign(static_cast<size_t>(n), -1);
     std::vector<double> &centers = run.centers;
     std::vector<int32_t> &labels = run.labels;
@@ -134,25 +139,46 @@ FitResult fit_dpmeans_lambda(const FitContext &ctx) {
 }
 
 // Neither lambda nor k: lambda chosen by cross-validation over the pairs,
-// the only use dpmeans makes of them. On several ranks the folds' fits and
-// the final fit run on the ranks (fit_choosing_lambda passes the collective on).
+// the only use dpmeans makes of them. With init auto the fits start from
+// dp_seed_centers (init dsquared), whose lambda is the gain of a centre: the
+// grid goes down from the potential of one centre at the mean, where a
+// single cluster is certain. Otherwise the paper's start, and the grid from
+// the reach: the largest squared distance of a point from the mean, where
+// Algorithm 1 keeps one cluster. On several ranks the folds' fits and the
+// final fit run on the ranks (fit_choosing_lambda passes the collective on).
 FitResult fit_dpmeans(const FitContext &ctx) {
-    // The reach: the largest squared distance of a point from the mean of all points.
-    return fit_choosing_lambda(ctx, fit_dpmeans_lambda, [&](const Collective &ranks) {
-        const std::vector<double> mean = global_mean(ctx.data, &ranks);
-        double mean_sq = 0.0;
-        for (double v : mean) mean_sq += v * v;
-        double reach = 0.0;
-        for (int64_t i = 0; i < ctx.data.n(); ++i)
-            reach = std::max(reach, ctx.data.row_sqnorm(i) - 2.0 * ctx.data.dot_row(i, mean.data()) + mean_sq);
-        return reach;
-    }, "dpmeans");
+    LambdaGrid grid;
+    if (ctx.options.get_choice("init") == "auto") {
+        grid.top = [&](const Collective &ranks) { return total_sq_from_mean(ctx.data, &ranks); };
+        grid.count = kSeededLambdaCandidates;
+        grid.init = "dsquared";
+    } else {
+        grid.top = [&](const Collective &ranks) {
+            const std::vector<double> mean = global_mean(ctx.data, &ranks);
+            double mean_sq = 0.0;
+            for (double v : mean) mean_sq += v * v;
+            double reach = 0.0;
+            for (int64_t i = 0; i < ctx.data.n(); ++i)
+                reach = std::max(reach, ctx.data.row_sqnorm(i) - 2.0 * ctx.data.dot_row(i, mean.data()) + mean_sq);
+            return largest_over_ranks(ranks, reach);  // a maximum: the same in any order
+        };
+    }
+    return fit_choosing_lambda(ctx, fit_dpmeans_lambda, grid, "dpmeans");
+}
+
+OptionSpec dp_init_option() {
+    return OptionSpec::choice("init", "auto", "auto|one-cluster|dsquared",
+                              "one-cluster: one cluster at the mean, new ones opened in the passes (Kulis & Jordan); "
+                              "dsquared: centres added by greedy D^2 sampling while one lowers the squared distances by "
+                              "more than lambda; auto: dsquared when lambda is chosen from the pairs, one-cluster "
+                              "otherwise");
 }
 
 OptionTable dpmeans_options() {
     return with_common_options({
         OptionSpec::real("lambda", 0, 0, kInf, "penalty per cluster (a squared distance); unset: derived from k, or (neither set) chosen by cross-validation over the pairs").open_low().open_high().unset(),
         OptionSpec::clusters(0, "hint: lambda by the k-th farthest-first heuristic when lambda is unset").unset(),
+        dp_init_option(),
         OptionSpec::max_iterations(100, "maximum assignment passes"),
     });
 }

@@ -112,14 +112,21 @@ std::vector<double> metric_centers(const double *centers, int64_t k, int64_t d, 
     return out;
 }
 
-std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, const std::vector<double> &x_sqnorm,
-                                     int threads, const Collective *collective, const double *metric) {
+namespace {
+
+// Greedy D^2 seeding: up to k centres, each the best of `trials`
+// D^2-weighted candidates by resulting potential. first: the first centre
+// (null: a point drawn uniformly). stop_gain >= 0: stop before a centre
+// that lowers the potential by no more than stop_gain (the DP-means cost of
+// a cluster); the centres picked so far are returned.
+std::vector<double> greedy_dsquared(const DataView &data, int64_t k, int64_t trials, Rng &rng,
+                                    const std::vector<double> &x_sqnorm, int threads, const Collective *collective,
+                                    const double *metric, const double *first, double stop_gain) {
     const Collective ranks = Collective::or_single(collective, data.n());
     const int64_t n = data.n(), d = data.d(), n_total = ranks.n_total();
-    const int64_t trials = 2 + static_cast<int64_t>(std::log(static_cast<double>(k)));
     const int64_t rows = block_rows(trials);
     const int64_t blocks_per_chunk = Collective::kChunk / rows;
-    std::vector<double> centers(static_cast<size_t>(k * d), 0.0);
+    std::vector<double> centers(static_cast<size_t>(d), 0.0);
     // closest[i] = D(x_i)^2, the squared distance to the nearest centre so far;
     // cumulative = its prefix sums within each chunk of Collective::kChunk
     // rows, for D^2 sampling by binary search (first the chunk, by the
@@ -182,7 +189,7 @@ std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, 
         for (int64_t j = 0; j < d; ++j) sq += cand[t * d + j] * cand[t * d + j];
         cand_sq[t] = sq;
     };
-    set_candidate(0, ranks.rows(data, {rng.below(n_total)}).data());
+    set_candidate(0, first ? first : ranks.rows(data, {rng.below(n_total)}).data());
     std::copy(points_of.begin(), points_of.begin() + d, centers.begin());
     evaluate(1, nullptr);
     std::copy(cand_closest.begin(), cand_closest.begin() + n, closest.begin());
@@ -240,11 +247,40 @@ std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, 
         int64_t best = 0;
         for (int64_t t = 1; t < trials; ++t)
             if (potentials[t] < potentials[best]) best = t;
-        std::copy(points_of.begin() + best * d, points_of.begin() + (best + 1) * d, centers.begin() + c * d);
+        if (stop_gain >= 0.0 && !(potential - potentials[best] > stop_gain)) break;
+        centers.insert(centers.end(), points_of.begin() + best * d, points_of.begin() + (best + 1) * d);
         std::copy(cand_closest.begin() + best * n, cand_closest.begin() + (best + 1) * n, closest.begin());
         potential = potentials[best];
     }
     return centers;
+}
+
+}  // namespace
+
+std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, const std::vector<double> &x_sqnorm,
+                                     int threads, const Collective *collective, const double *metric) {
+    const int64_t trials = 2 + static_cast<int64_t>(std::log(static_cast<double>(k)));
+    return greedy_dsquared(data, k, trials, rng, x_sqnorm, threads, collective, metric, nullptr, -1.0);
+}
+
+std::vector<double> dp_seed_centers(const DataView &data, double lambda, Rng &rng, const std::vector<double> &x_sqnorm,
+                                    int threads, const Collective *collective) {
+    const Collective ranks = Collective::or_single(collective, data.n());
+    const std::vector<double> mean = global_mean(data, collective);
+    return greedy_dsquared(data, ranks.n_total(), kDpSeedTrials, rng, x_sqnorm, threads, collective, nullptr,
+                           mean.data(), lambda);
+}
+
+double total_sq_from_mean(const DataView &data, const Collective *collective) {
+    const Collective ranks = Collective::or_single(collective, data.n());
+    const std::vector<double> mean = global_mean(data, collective);
+    double mean_sq = 0.0;
+    for (double v : mean) mean_sq += v * v;
+    std::vector<double> by_chunk(static_cast<size_t>(chunk_count(data.n(), Collective::kChunk)), 0.0);
+    for (int64_t i = 0; i < data.n(); ++i)
+        by_chunk[static_cast<size_t>(i / Collective::kChunk)] +=
+            std::max(0.0, data.row_sqnorm(i) - 2.0 * data.dot_row(i, mean.data()) + mean_sq);
+    return ranks.sum_chunks(by_chunk, 1)[0];
 }
 
 std::vector<double> global_mean(const DataView &data, const Collective *collective) {

@@ -51,6 +51,22 @@ std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, 
                                      int threads = 1, const Collective *collective = nullptr,
                                      const double *metric = nullptr);
 
+// The start of the DP-type methods when lambda is chosen from the pairs
+// (init = dsquared; docs/algorithms/baselines.md): the same greedy D^2
+// seeding from the global mean, adding centres while the best candidate
+// lowers sum_i min_c |x_i - c|^2 by more than lambda, which is what a
+// cluster costs in the DP-means objective. Algorithm 1's single starting
+// cluster opens a cluster only at a point farther than lambda from every
+// centre, so at a lambda where a few clusters pay for themselves it keeps
+// one (z-scored wine: one cluster down to lambda 40, five at 30), and the
+// clusters it does open start on outlying points. Returns the centres
+// (rows of d); split-invariant as kmeanspp_centers.
+std::vector<double> dp_seed_centers(const DataView &data, double lambda, Rng &rng, const std::vector<double> &x_sqnorm,
+                                    int threads = 1, const Collective *collective = nullptr);
+// Candidates per added centre of dp_seed_centers (the greedy variant's
+// 2 + ln k at k = 3: the number of centres is not known beforehand).
+constexpr int64_t kDpSeedTrials = 3;
+
 // x_i^T M x_i for every row (M: d x d, row-major, symmetric).
 std::vector<double> metric_row_sqnorms(const DataView &data, const std::vector<double> &metric);
 
@@ -81,6 +97,11 @@ std::vector<int32_t> kmeans_labels(const FitContext &ctx, const DataView &data, 
 
 // predict for models that store "centers" (k x d): nearest centre.
 void predict_nearest_center(const PredictContext &ctx, int32_t *labels);
+
+// sum_i |x_i - mean|^2 over all points, by chunk sums (the same for any
+// split over the ranks of collective; null: one process): the potential of
+// one centre at the mean, the top of the lambda grid of the dsquared start.
+double total_sq_from_mean(const DataView &data, const Collective *collective = nullptr);
 
 // Mean over all points (d values), by chunk sums (core/collective.hpp): the
 // same bits for any split over the ranks of collective (null: one process).

@@ -718,10 +718,41 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
         const int32_t top = *std::max_element(st.labels.begin(), st.labels.end());
         st.centers.assign(static_cast<size_t>((top + 1) * d), 0.0);
     }
+    // The labels of all the points at the start, for the pairs inside the
+    // starting clusters: one cluster, or on ranks the seeded labels of every rank.
+    std::vector<int32_t> start_labels;
+    if (ctx.options.get_choice("init") == "dsquared") {
+        // dp_seed_centers (centroid/steps.hpp; a deviation from Algorithm 1,
+        // docs/algorithms/rdpmeans-tvclust.md): each point starts in the
+        // cluster of its nearest seeded centre.
+        if (ctx.options.get_choice("divergence") != "euclidean")
+            fail(KINDRED_E_INVALID, "rdpmeans: init 'dsquared' needs divergence 'euclidean' (its seeding measures squared "
+                                    "distances), got '",
+                 ctx.options.get_choice("divergence"), "'");
+        Rng rng = Rng(static_cast<uint64_t>(ctx.options.get_int("seed")));
+        const std::vector<double> seeds = dp_seed_centers(data, lambda, rng, linalg::row_sqnorms(data), ctx.threads, &ranks);
+        const int64_t seeded = static_cast<int64_t>(seeds.size()) / d;
+        NearestCenter nearest(data, ctx.threads);
+        nearest.assign(seeds.data(), seeded, st.labels.data(), nullptr);
+        st.centers.assign(static_cast<size_t>(seeded * d), 0.0);
+        if (sharded) {
+            // Every rank gets all the labels, each as one double (exact):
+            // for the starting totals and the ghosts' labels.
+            std::vector<double> own(st.labels.begin(), st.labels.begin() + n);
+            std::vector<int64_t> every(static_cast<size_t>(n_total));
+            for (int64_t i = 0; i < n_total; ++i) every[i] = i;
+            const std::vector<double> all = ranks.rows(DataView::dense(DenseView::rows(own.data(), n, 1)), every);
+            start_labels.assign(all.begin(), all.end());
+            for (size_t g = 0; g < graph->ghost_row.size(); ++g)
+                st.labels[n + g] = start_labels[static_cast<size_t>(graph->ghost_row[g])];
+        }
+    } else if (sharded) {
+        start_labels.assign(static_cast<size_t>(n_total), 0);
+    }
     links.labels_changed(st.labels.data(), update_centers(*div, ranks, ctx.threads, st, nullptr, nullptr, true));
-    // The pairs inside the starting clusters (on ranks: one cluster, every pair).
-    const LinkCounts::PairTotals start = LinkCounts(adjacency).pair_totals(
-        sharded ? std::vector<int32_t>(static_cast<size_t>(n_total), 0).data() : st.labels.data());
+    // The pairs inside the starting clusters.
+    const LinkCounts::PairTotals start =
+        LinkCounts(adjacency).pair_totals(sharded ? start_labels.data() : st.labels.data());
     st.link_within = w_may_not * start.may_not_within - w_may * start.may_within;
 
     std::vector<double> xi_trace, k_trace;
@@ -860,16 +891,26 @@ void predict_rdpmeans(const PredictContext &ctx, int32_t *labels) {
 }
 
 // Neither lambda nor k: lambda chosen by cross-validation over the pairs
-// (the paper tunes it by hand per data set). The link terms open clusters
-// by themselves, so that a lambda above the reach (where DP-means keeps one
-// cluster) still gives several: the grid reaches kLambdaAboveReach
-// half-octaves beyond it, tried when the score still rises there (on
-// ionosphere 2 clusters and NMI 0.84 against 4-9 and 0.66: docs/quality.md).
-// On several ranks the fits of the folds are sharded fits, the held-out
-// pairs' end labels gathered (pair_cross_validation.hpp).
+// (the paper tunes it by hand per data set). With init auto and the
+// Euclidean divergence the fits start from dp_seed_centers (init dsquared),
+// on the grid from the potential of one centre at the mean down, as
+// dpmeans's. Otherwise Algorithm 1's start, on the grid from the reach; the
+// link terms open clusters by themselves, so that a lambda above the reach
+// (where DP-means keeps one cluster) still gives several: the grid reaches
+// kLambdaAboveReach half-octaves beyond it, tried when the score still
+// rises there (docs/quality.md). On several ranks the fits of the folds are
+// sharded fits, the held-out pairs' end labels gathered
+// (pair_cross_validation.hpp).
 FitResult fit_rdpmeans(const FitContext &ctx) {
+    LambdaGrid grid;
+    if (ctx.options.get_choice("init") == "auto" && ctx.options.get_choice("divergence") == "euclidean") {
+        grid.top = [&](const Collective &ranks) { return total_sq_from_mean(ctx.data, &ranks); };
+        grid.count = kSeededLambdaCandidates;
+        grid.init = "dsquared";
+        return fit_choosing_lambda(ctx, fit_rdpmeans_lambda, grid, "rdpmeans");
+    }
     // The reach: the largest divergence of a point from the mean of all points.
-    return fit_choosing_lambda(ctx, fit_rdpmeans_lambda, [&](const Collective &ranks) {
+    grid.top = [&](const Collective &ranks) {
         std::unique_ptr<divergence::Bregman> div = divergence::make_bregman(
             ctx.options.get_choice("divergence"), ctx.data, ctx.options.get_double("smoothing"));
         const int64_t n = ctx.data.n();
@@ -879,8 +920,10 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
         div->cluster_means(one.data(), 1, ctx.threads, mean, count, &ranks);
         double reach = 0.0;
         for (int64_t i = 0; i < n; ++i) reach = std::max(reach, div->distance(i, mean.data()));
-        return reach;
-    }, "rdpmeans", kLambdaAboveReach);
+        return largest_over_ranks(ranks, reach);  // a maximum: the same in any order
+    };
+    grid.above = kLambdaAboveReach;
+    return fit_choosing_lambda(ctx, fit_rdpmeans_lambda, grid, "rdpmeans");
 }
 
 OptionTable rdpmeans_options() {
@@ -896,9 +939,12 @@ OptionTable rdpmeans_options() {
         OptionSpec::choice("divergence", "euclidean", divergence::kBregmanChoices,
                            "Bregman divergence: squared Euclidean, multinomial KL or I-divergence (counts >= 0)"),
         OptionSpec::real("smoothing", 0.3, 0, kInf, "Laplace smoothing of counts for kl / idiv").open_high().open_low(),
-        OptionSpec::choice("init", "one-cluster", "one-cluster|spectral",
-                           "start from one cluster (Algorithm 1) or from the spectral relaxation of section 4.7 "
-                           "(dense data, euclidean divergence, small n)"),
+        OptionSpec::choice("init", "auto", "auto|one-cluster|spectral|dsquared",
+                           "start from one cluster (Algorithm 1), from the spectral relaxation of section 4.7 "
+                           "(dense data, euclidean divergence, small n), or from centres added by greedy D^2 sampling "
+                           "while one lowers the squared distances by more than lambda (euclidean divergence); auto: "
+                           "dsquared when lambda is chosen from the pairs with the euclidean divergence, one-cluster "
+                           "otherwise"),
         OptionSpec::integer("stable_iterations", 20, 1, 100000000, "stop after this many iterations without a change"),
         // The three timing switches are internal (core/options.hpp): they
         // change how long a fit takes, never its labels, and exist for the
