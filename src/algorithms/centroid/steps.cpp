@@ -121,7 +121,8 @@ namespace {
 // a cluster); the centres picked so far are returned.
 std::vector<double> greedy_dsquared(const DataView &data, int64_t k, int64_t trials, Rng &rng,
                                     const std::vector<double> &x_sqnorm, int threads, const Collective *collective,
-                                    const double *metric, const double *first, double stop_gain) {
+                                    const double *metric, const double *first, double stop_gain,
+                                    double *final_potential = nullptr) {
     const Collective ranks = Collective::or_single(collective, data.n());
     const int64_t n = data.n(), d = data.d(), n_total = ranks.n_total();
     const int64_t rows = block_rows(trials);
@@ -252,6 +253,7 @@ std::vector<double> greedy_dsquared(const DataView &data, int64_t k, int64_t tri
         std::copy(cand_closest.begin() + best * n, cand_closest.begin() + (best + 1) * n, closest.begin());
         potential = potentials[best];
     }
+    if (final_potential) *final_potential = potential;
     return centers;
 }
 
@@ -267,8 +269,21 @@ std::vector<double> dp_seed_centers(const DataView &data, double lambda, Rng &rn
                                     int threads, const Collective *collective) {
     const Collective ranks = Collective::or_single(collective, data.n());
     const std::vector<double> mean = global_mean(data, collective);
-    return greedy_dsquared(data, ranks.n_total(), kDpSeedTrials, rng, x_sqnorm, threads, collective, nullptr,
-                           mean.data(), lambda);
+    std::vector<double> best;
+    double best_cost = 0.0;
+    for (int64_t s = 0; s < kDpSeedings; ++s) {
+        Rng draw = rng.derive(static_cast<uint64_t>(s));
+        double potential = 0.0;
+        std::vector<double> centers = greedy_dsquared(data, ranks.n_total(), kDpSeedTrials, draw, x_sqnorm, threads,
+                                                      collective, nullptr, mean.data(), lambda, &potential);
+        // The DP-means objective of the seeds; ties keep the earlier seeding.
+        const double cost = potential + lambda * static_cast<double>(centers.size() / mean.size());
+        if (s == 0 || cost < best_cost) {
+            best.swap(centers);
+            best_cost = cost;
+        }
+    }
+    return best;
 }
 
 double total_sq_from_mean(const DataView &data, const Collective *collective) {

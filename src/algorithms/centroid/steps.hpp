@@ -64,8 +64,11 @@ std::vector<double> kmeanspp_centers(const DataView &data, int64_t k, Rng &rng, 
 std::vector<double> dp_seed_centers(const DataView &data, double lambda, Rng &rng, const std::vector<double> &x_sqnorm,
                                     int threads = 1, const Collective *collective = nullptr);
 // Candidates per added centre of dp_seed_centers (the greedy variant's
-// 2 + ln k at k = 3: the number of centres is not known beforehand).
+// 2 + ln k at k = 3: the number of centres is not known beforehand), and
+// its seedings, each from its own generator derived from rng: the one of
+// the lowest DP-means objective (squared distances + lambda per centre) is kept.
 constexpr int64_t kDpSeedTrials = 3;
+constexpr int64_t kDpSeedings = 5;
 
 // x_i^T M x_i for every row (M: d x d, row-major, symmetric).
 std::vector<double> metric_row_sqnorms(const DataView &data, const std::vector<double> &metric);
