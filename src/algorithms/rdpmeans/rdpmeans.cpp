@@ -730,9 +730,9 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
                                     "distances), got '",
                  ctx.options.get_choice("divergence"), "'");
         Rng rng = Rng(static_cast<uint64_t>(ctx.options.get_int("seed")));
-        const std::vector<double> seeds = dp_seed_centers(data, lambda, rng, linalg::row_sqnorms(data), ctx.threads, &ranks);
+        NearestCenter nearest(data, ctx.threads);  // its |x_i|^2 serve the seeding too
+        const std::vector<double> seeds = dp_seed_centers(data, lambda, rng, nearest.x_sqnorm(), ctx.threads, &ranks);
         const int64_t seeded = static_cast<int64_t>(seeds.size()) / d;
-        NearestCenter nearest(data, ctx.threads);
         nearest.assign(seeds.data(), seeded, st.labels.data(), nullptr);
         st.centers.assign(static_cast<size_t>(seeded * d), 0.0);
         if (sharded) {
