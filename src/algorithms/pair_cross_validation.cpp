@@ -219,22 +219,32 @@ FitResult fit_choosing_lambda(const FitContext &ctx, FitResult (*fit)(const FitC
              "); set lambda");
     std::vector<double> lambdas;
     for (int j = -grid.above; j < grid.count; ++j) lambdas.push_back(reach * std::pow(2.0, -0.5 * j));
-    auto with_lambda = [&](const FitContext &base, double lambda, OptionValues &options) {
-        options = base.options;
+    // A fit of the given fold with the choices made so far, and candidate
+    // value v of `option` (null: none).
+    auto fit_with = [&](const FitContext &base, double lambda, const char *option, double v) {
+        OptionValues options = base.options;
         options.set_number("lambda", lambda);
         if (grid.init) options.set_text("init", grid.init);
-        return FitContext{base.data, base.side, options, base.progress, base.log, base.threads, base.collective};
+        if (option) options.set_number(option, v);
+        return fit(FitContext{base.data, base.side, options, base.progress, base.log, base.threads, base.collective});
     };
     const int64_t best = choose_by_pair_cv(
         ctx, static_cast<int64_t>(lambdas.size()),
-        [&](const FitContext &fold, int64_t c) {
-            OptionValues options = fold.options;
-            return fit(with_lambda(fold, lambdas[c], options)).labels;
-        },
+        [&](const FitContext &fold, int64_t c) { return fit_with(fold, lambdas[c], nullptr, 0.0).labels; },
         [&](int64_t c) { return cat("lambda ", lambdas[c]); }, what, true, nullptr, nullptr, grid.above);
-    OptionValues options = ctx.options;
-    FitResult r = fit(with_lambda(ctx, lambdas[best], options));
+    const char *then = grid.then && !ctx.options.is_set(grid.then) ? grid.then : nullptr;
+    std::vector<double> values;
+    int64_t chosen = 0;
+    if (then) {
+        values = grid.then_values(ranks);
+        chosen = choose_by_pair_cv(
+            ctx, static_cast<int64_t>(values.size()),
+            [&](const FitContext &fold, int64_t c) { return fit_with(fold, lambdas[best], then, values[c]).labels; },
+            [&](int64_t c) { return cat(then, " ", values[c]); }, what);
+    }
+    FitResult r = fit_with(ctx, lambdas[best], then, then ? values[chosen] : 0.0);
     r.set_array("chosen_lambda", 1, 1, {lambdas[best]});
+    if (then) r.set_array(cat("chosen_", then), 1, 1, {values[chosen]});
     return r;
 }
 

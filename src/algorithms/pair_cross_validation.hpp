@@ -90,17 +90,22 @@ constexpr int kSeededLambdaCandidates = 16;
 // top(ranks): the value for all the points (the same on every rank).
 // above > 0: the values beyond top count only while the score still rises
 // there (calibrated_choice's `edge`). init: the value of the option "init"
-// for these fits (null: as given).
+// for these fits (null: as given). then: an option chosen after lambda,
+// lambda fixed, among then_values(ranks) by choose_by_pair_cv (the same
+// folds; ties: the first value), unless the user set it (null: none).
 struct LambdaGrid {
     std::function<double(const Collective &)> top;
     int above = 0;
     int count = kLambdaCandidates;
     const char *init = nullptr;
+    const char *then = nullptr;
+    std::function<std::vector<double>(const Collective &)> then_values;
 };
 
 // A fit of dpmeans / rdpmeans whose lambda and k the user left unset:
 // lambda chosen by choose_by_pair_cv (calibrated_within_se) on the grid,
-// then the final fit with it; result "chosen_lambda". In a sharded fit
+// then grid.then's value if any, then the final fit with them; results
+// "chosen_lambda" (and "chosen_" + grid.then). In a sharded fit
 // (ctx.collective set) every fit runs on the ranks. Fewer than
 // kMinPairsToTune pairs, or a top that is not positive: an error that says
 // what to set. With lambda or k set: fit(ctx), the grid unused.

@@ -734,6 +734,80 @@ static void dsquared_start(void **state) {
     kindred_model_free(m);
 }
 
+/* xi_max chosen from the pairs (neither lambda, k nor xi_max set): three
+ * blobs 6 apart (spread about 1.2), 150 pairs. With clean answers every
+ * candidate satisfies every held-out pair, and the tie goes to the first,
+ * inf (the paper's annealing). With a fifth of the answers flipped, the
+ * unbounded links let the wrong must-links pull points into other blobs;
+ * the held-out pairs prefer a bound the features can overrule (s / 4 here,
+ * s the mean squared distance from the mean: about 25), which finds the
+ * blobs. A fit with lambda given and xi_max unset is the paper's: the
+ * same as xi_max = inf. */
+static void xi_max_chosen_from_pairs(void **state) {
+    (void)state;
+    enum { n = 150 };
+    double x[n * 2], mean[2] = {0, 0};
+    int32_t y[n];
+    for (int i = 0; i < n; ++i) {
+        y[i] = i % 3;
+        x[2 * i] = 6.0 * y[i] + 1.2 * sin(1.7 * i);
+        x[2 * i + 1] = 1.2 * cos(2.3 * i);
+        mean[0] += x[2 * i] / n;
+        mean[1] += x[2 * i + 1] / n;
+    }
+    double spread = 0;
+    for (int i = 0; i < n; ++i)
+        spread += ((x[2 * i] - mean[0]) * (x[2 * i] - mean[0]) + (x[2 * i + 1] - mean[1]) * (x[2 * i + 1] - mean[1])) / n;
+    for (int noisy = 0; noisy < 2; ++noisy) {
+        kindred_side *side = NULL;
+        OK(kindred_side_new(&side, n));
+        OK(kindred_sample_pairs(side, y, n, 150, 0.0, noisy ? 0.2 : 0.0, 1));
+        double ari[2];
+        for (int bounded = 0; bounded < 2; ++bounded) {
+            kindred_model *m = new_rdp();
+            OK(kindred_model_set_int(m, "seed", 1));
+            if (!bounded) OK(kindred_model_set_double(m, "xi_max", INFINITY));
+            OK(kindred_model_fit_dense(m, x, n, 2, KINDRED_ROW_MAJOR, 2, side));
+            int32_t labels[n];
+            OK(kindred_model_labels(m, labels, n));
+            OK(kindred_metric("ari", y, labels, n, &ari[bounded]));
+            double chosen = 0;
+            if (bounded) {
+                OK(kindred_model_array(m, "chosen_xi_max", &chosen, 1));
+                if (noisy)
+                    assert_true(fabs(chosen - 0.25 * spread) < 1e-9 * spread);
+                else
+                    assert_true(isinf(chosen));
+            } else {
+                /* Set by the user: not chosen. */
+                assert_int_equal(kindred_model_array(m, "chosen_xi_max", &chosen, 1), KINDRED_E_NOT_FOUND);
+            }
+            kindred_model_free(m);
+        }
+        assert_true(ari[1] > 0.999);
+        if (noisy) assert_true(ari[0] < 0.9);
+        kindred_side_free(side);
+    }
+    /* lambda given, xi_max unset: the same fit as xi_max = inf. */
+    kindred_side *side = NULL;
+    OK(kindred_side_new(&side, n));
+    OK(kindred_sample_pairs(side, y, n, 150, 0.0, 0.2, 1));
+    double objective[2];
+    int32_t labels[2][n];
+    for (int set = 0; set < 2; ++set) {
+        kindred_model *m = new_rdp();
+        OK(kindred_model_set_double(m, "lambda", 50.0));
+        if (set) OK(kindred_model_set_double(m, "xi_max", INFINITY));
+        OK(kindred_model_fit_dense(m, x, n, 2, KINDRED_ROW_MAJOR, 2, side));
+        OK(kindred_model_labels(m, labels[set], n));
+        OK(kindred_model_summary(m, NULL, NULL, NULL, NULL, NULL, &objective[set]));
+        kindred_model_free(m);
+    }
+    assert_memory_equal(labels[0], labels[1], sizeof labels[0]);
+    assert_true(objective[0] == objective[1]);
+    kindred_side_free(side);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(links_split_one_blob),
@@ -751,6 +825,7 @@ int main(void) {
         cmocka_unit_test(bad_options_are_refused),
         cmocka_unit_test(spectral_initialiser),
         cmocka_unit_test(dsquared_start),
+        cmocka_unit_test(xi_max_chosen_from_pairs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

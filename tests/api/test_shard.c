@@ -1195,9 +1195,10 @@ static void rdpmeans_with_a_k_hint_across_ranks(void **state) {
 
 /* Neither lambda nor k: lambda chosen by cross-validation over the 400 pairs
  * (16 candidates x 3 folds of sharded fits from the dsquared start, whose
- * seeding and the grid's top are sums over every rank's rows); the choice
- * (chosen_lambda, among every result array) and the fit made with it. 49
- * fits each time: only on the 4 ranks of the last split
+ * seeding and the grid's top are sums over every rank's rows), then xi_max
+ * (4 values x 3 folds, in units of the spread, a sum over the ranks); the
+ * choices (chosen_lambda and chosen_xi_max, among every result array) and
+ * the fit made with them. 61 fits each time: only on the 4 ranks of the last split
  * (uneven, permuted, an empty one), and of 4 passes each (CI runs this file
  * under ThreadSanitizer). */
 static void rdpmeans_lambda_chosen_across_ranks(void **state) {

@@ -179,15 +179,17 @@ class FitPredict(Tmp):
         self.assertIn("does not use pairs", err)
 
     def test_values_chosen_from_the_pairs_are_reported(self):
-        # rdpmeans with neither lambda nor k chooses lambda by cross-validation over the pairs;
-        # fit reports it in JSON and on its summary line. A fit that chose nothing reports {}.
+        # rdpmeans with neither lambda nor k chooses lambda, then xi_max, by cross-validation over
+        # the pairs; fit reports them in JSON (inf as null) and on its summary line. A fit that
+        # chose nothing reports {}.
         pairs = self.path("pairs_chosen.csv", "i,j,value\n" + "".join(
             "%d,%d,%d\n" % (i, i + 1, 1 if i // 50 == (i + 1) // 50 else -1) for i in range(0, 148, 3)) +
             "".join("%d,%d,-1\n" % (i, i + 50) for i in range(0, 100, 7)))
         out, _ = run("fit", "rdpmeans", "--data", iris(), "--pairs", pairs, "--seed", "1", "--json")
         chosen = json.loads(out)["chosen"]
-        self.assertEqual(list(chosen), ["lambda"])
+        self.assertEqual(list(chosen), ["lambda", "xi_max"])
         self.assertGreater(chosen["lambda"], 0)
+        self.assertTrue(chosen["xi_max"] is None or chosen["xi_max"] > 0)
         out, err = run("fit", "rdpmeans", "--data", iris(), "--pairs", pairs, "--seed", "1")
         self.assertIn("; chosen from the side information: lambda ", out)
         self.assertNotIn("held-out pair agreement", err)

@@ -88,7 +88,8 @@ const Command &cmd_fit() {
         "  --json                 print {\"algorithm\", \"clusters\", \"iterations\", \"converged\",\n"
         "                         \"objective\", \"seconds\", \"chosen\", \"data\", \"n\", \"d\", \"options\"}\n"
         "                         (chosen: {NAME: value} of what the fit chose from the side information\n"
-        "                         itself because it was left unset, e.g. lambda, weight, propagation)\n";
+        "                         itself because it was left unset, e.g. lambda, weight, propagation;\n"
+        "                         a number that is not finite, such as xi_max inf, is written null)\n";
     static const Command c{"fit",
                            "kindred fit ALGORITHM --data X.csv [--pairs P.csv] [--triplets T.csv] [--partial-labels L.csv]\n"
                            "            [--OPTION VALUE ...] [--seed N] [--threads N] [--out labels.csv] [--model m.kdm] [--json] [--verbose]",

@@ -670,7 +670,9 @@ FitResult fit_rdpmeans_lambda(const FitContext &ctx) {
     const double xi_rate = ctx.options.get_double("xi_rate");
     const double w_may = ctx.options.get_double("xi_1"), w_may_not = ctx.options.get_double("xi_2");
     double xi = ctx.options.get_double("xi_0");
-    const double xi_max = ctx.options.get_double("xi_max");
+    // Unset: the paper's annealing without bound (or the value the choice
+    // from the pairs tries: fit_rdpmeans).
+    const double xi_max = ctx.options.is_set("xi_max") ? ctx.options.get_double("xi_max") : kInf;
 
     const Adjacency *adjacency = ctx.side ? &ctx.side->adjacency() : nullptr;
     // On a rank, the link terms of its rows read the labels of its rows and
@@ -907,6 +909,18 @@ FitResult fit_rdpmeans(const FitContext &ctx) {
         grid.top = [&](const Collective &ranks) { return total_sq_from_mean(ctx.data, &ranks); };
         grid.count = kSeededLambdaCandidates;
         grid.init = "dsquared";
+        // Then xi_max, in units of the spread s (the mean squared distance of
+        // a point from the mean): inf (the paper's annealing, the links
+        // finally decide every point), 4 s, s, s / 4. Links that are never
+        // allowed to outweigh much more than the spread let the features
+        // overrule a few wrong answers; with right answers the held-out
+        // pairs often prefer the unbounded links (docs/quality.md, "xi_max
+        // chosen from the pairs").
+        grid.then = "xi_max";
+        grid.then_values = [&](const Collective &ranks) {
+            const double s = total_sq_from_mean(ctx.data, &ranks) / static_cast<double>(ranks.n_total());
+            return std::vector<double>{kInf, 4.0 * s, s, 0.25 * s};
+        };
         return fit_choosing_lambda(ctx, fit_rdpmeans_lambda, grid, "rdpmeans");
     }
     // The reach: the largest divergence of a point from the mean of all points.
@@ -933,7 +947,7 @@ OptionTable rdpmeans_options() {
         OptionSpec::clusters(0, "hint: lambda by the k-th farthest-first heuristic when lambda is unset").unset(),
         OptionSpec::real("xi_0", 0.001, 0, kInf, "initial constraint weight xi (section 4.5)").open_high(),
         OptionSpec::real("xi_rate", 2, 1, kInf, "xi is multiplied by this after every iteration (1 = fixed xi)").open_high(),
-        OptionSpec::real("xi_max", kInf, 0, kInf, "upper bound on the annealed xi (which also stops at 1e290 over the sum of all |link terms|, where the objective would overflow)"),
+        OptionSpec::real("xi_max", kInf, 0, kInf, "upper bound on the annealed xi (which also stops at 1e290 over the sum of all |link terms|, where the objective would overflow); unset: inf (the paper's), or, when lambda is chosen from the pairs with init auto and the euclidean divergence, chosen by cross-validation among inf, 4 s, s and s / 4 (s: the mean squared distance of a point from the mean)").unset(),
         OptionSpec::real("xi_1", 1, 0, kInf, "weight of may-links: xi_1 * xi multiplies f_ki").open_high(),
         OptionSpec::real("xi_2", 1, 0, kInf, "weight of may-not-links: xi_2 * xi multiplies s_ik").open_high(),
         OptionSpec::choice("divergence", "euclidean", divergence::kBregmanChoices,
